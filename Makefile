@@ -1,0 +1,33 @@
+# The two commands of the README:
+#   make report   install what is needed, build in release mode, reproduce the quick report
+#   make test     every test (cargo and pytest)
+PY ?= python3
+VENV := .venv
+VPY := $(VENV)/bin/python
+OUT ?= report
+
+.PHONY: report setup build test test-rust test-py bench clean
+
+report: build
+	$(VENV)/bin/fctlab reproduce --quick --out $(OUT)
+
+setup: $(VENV)/.deps
+
+$(VENV)/.deps: pyproject.toml
+	test -x $(VPY) || $(PY) -m venv $(VENV)
+	$(VPY) -m pip install --quiet --upgrade pip
+	$(VPY) -m pip install --quiet "maturin>=1.5,<2" "numpy>=1.24" "pandas>=2.0" "pyarrow>=14" "matplotlib>=3.7" "pytest>=7" "duckdb>=1.0" "dask[distributed]>=2024.1"
+	touch $@
+
+build: setup
+	. $(VENV)/bin/activate && maturin develop --release --quiet
+
+test: build
+	cargo test --release --workspace --exclude fctlab-py
+	$(VPY) -m pytest -q
+
+bench: build
+	$(VENV)/bin/fctlab bench
+
+clean:
+	rm -rf target $(VENV)

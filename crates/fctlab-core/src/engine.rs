@@ -1,0 +1,594 @@
+//! The packet engine: links with their ports, flows with their endpoints, and the
+//! event loop that moves packets between them.
+//!
+//! Cost model (after htsim): each link keeps its in-flight packets in a ring
+//! buffer and schedules only the head's arrival; a port schedules a
+//! transmission-complete event only while packets wait behind the one on the
+//! wire; endpoint timers are cancelled lazily. The event list therefore grows
+//! with links and flows, not with packets in flight.
+
+use crate::ideal::line_rate_fct_ns;
+use crate::metrics::{Counters, FlowRecord, Series};
+use crate::net::queue::{self, PortParams, Queue};
+use crate::net::{Packet, PacketKind};
+use crate::scenario::Plan;
+use crate::sim::{stream_rng, tx_time_ns, Event, EventQueue, Rng, Time};
+use crate::transport::tcp::{TcpReceiver, TcpSender};
+use crate::transport::{cc, FlowSize, Receiver, Sender};
+use crate::workload::{exponential, Arrivals};
+use rand::Rng as _;
+use std::collections::VecDeque;
+use std::time::Instant;
+
+struct Link {
+    name: String,
+    rate_bps: f64,
+    delay_ns: Time,
+    queue: Box<dyn Queue>,
+    limited: bool,
+    /// The wire is busy until this time.
+    busy_until: Time,
+    /// A TxDone event is pending.
+    txdone_pending: bool,
+    in_flight: VecDeque<(Time, Packet)>,
+    /// Bytes whose serialisation has started, for utilisation.
+    bytes_tx: u64,
+    bytes_at_sample: u64,
+}
+
+struct FlowSlot {
+    sender: u32,
+    fwd_path: u32,
+    rev_path: u32,
+    snd: Option<Box<dyn Sender>>,
+    rcv: Option<Box<dyn Receiver>>,
+    snd_sched: Option<Time>,
+    rcv_sched: Option<Time>,
+    /// Closed-loop generator that owns this flow, if any.
+    generator: Option<u32>,
+    long_lived: bool,
+}
+
+/// Progress of a running simulation, handed to the progress callback.
+#[derive(Clone, Debug)]
+pub struct Progress {
+    pub sim_ns: Time,
+    pub stop_ns: Option<Time>,
+    pub events: u64,
+    pub flows_started: u64,
+    pub flows_completed: u64,
+    pub data_delivered: u64,
+    pub wall_s: f64,
+}
+
+/// Everything a run produces.
+pub struct RunOutput {
+    pub flows: Vec<FlowRecord>,
+    pub series: Series,
+    pub counters: Counters,
+    /// Simulated time at which the run ended.
+    pub end_ns: Time,
+    pub wall_s: f64,
+    /// The progress callback asked to stop; the results hold what was finished.
+    pub interrupted: bool,
+    pub buffer_pkts: usize,
+    /// Packets still in queues or on wires at the end.
+    pub in_network: u64,
+}
+
+struct GenState {
+    rng: Rng,
+    created: u64,
+}
+
+/// One simulation.
+pub struct Engine {
+    plan: Plan,
+    q: EventQueue,
+    links: Vec<Link>,
+    path_links: Vec<u32>,
+    path_start: Vec<u32>,
+    path_len: Vec<u16>,
+    /// Line-rate FCT inputs per sender: forward hops.
+    sender_hops: Vec<Vec<(f64, Time)>>,
+    slots: Vec<FlowSlot>,
+    records: Vec<FlowRecord>,
+    gens: Vec<GenState>,
+    out: Vec<Packet>,
+    counters: Counters,
+    series: Series,
+    active: u64,
+    /// Finite flows not yet fully acknowledged, plus flows and generator
+    /// arrivals still to come. The run ends when this reaches zero.
+    pending: u64,
+}
+
+impl Engine {
+    pub fn new(plan: Plan) -> Engine {
+        let topo = &plan.topology;
+        let links: Vec<Link> = topo
+            .links
+            .iter()
+            .map(|l| {
+                let limit = l.limit_pkts.unwrap_or(usize::MAX);
+                let qname = if l.router_port { plan.queue.as_str() } else { "droptail" };
+                let params = PortParams { limit_pkts: limit, rate_bps: l.rate_bps, delay_ns: l.delay_ns };
+                Link {
+                    name: l.name.clone(),
+                    rate_bps: l.rate_bps,
+                    delay_ns: l.delay_ns,
+                    queue: queue::build(qname, params).expect("queue validated by the scenario"),
+                    limited: l.limit_pkts.is_some(),
+                    busy_until: 0,
+                    txdone_pending: false,
+                    in_flight: VecDeque::new(),
+                    bytes_tx: 0,
+                    bytes_at_sample: 0,
+                }
+            })
+            .collect();
+        let mut path_links = Vec::new();
+        let mut path_start = Vec::new();
+        let mut path_len = Vec::new();
+        let mut sender_hops = Vec::new();
+        for i in 0..topo.senders.len() {
+            for (a, b) in [(topo.senders[i], topo.receivers[i]), (topo.receivers[i], topo.senders[i])] {
+                let p = topo.route(a, b).expect("topologies are connected");
+                path_start.push(path_links.len() as u32);
+                path_len.push(p.len() as u16);
+                if a == topo.senders[i] {
+                    sender_hops.push(p.iter().map(|&l| (topo.links[l as usize].rate_bps, topo.links[l as usize].delay_ns)).collect());
+                }
+                path_links.extend(p);
+            }
+        }
+        let gens = (0..plan.generators.len()).map(|g| GenState { rng: stream_rng(plan.seed, g as u64 + 1), created: 0 }).collect();
+        let mut series = Series::default();
+        for m in ["queue_pkts", "utilization", "active_flows", "cwnd_pkts"] {
+            series.metric_id(m);
+        }
+        Engine {
+            plan,
+            q: EventQueue::new(),
+            links,
+            path_links,
+            path_start,
+            path_len,
+            sender_hops,
+            slots: Vec::new(),
+            records: Vec::new(),
+            gens,
+            out: Vec::with_capacity(64),
+            counters: Counters::default(),
+            series,
+            active: 0,
+            pending: 0,
+        }
+    }
+
+    /// Create a flow that starts at `start_ns`.
+    fn add_flow(&mut self, sender: u32, start_ns: Time, size: FlowSize, generator: Option<u32>) {
+        let id = self.slots.len() as u32;
+        let tcp = &self.plan.tcp;
+        let ideal_ns = if size.is_long_lived() { 0 } else { line_rate_fct_ns(&self.sender_hops[sender as usize], size, tcp.mss_bytes, tcp.header_bytes) };
+        self.records.push(FlowRecord {
+            flow_id: id as u64,
+            sender,
+            size_bytes: size.bytes,
+            size_pkts: size.pkts,
+            start_ns,
+            ideal_ns,
+            ..Default::default()
+        });
+        let factory = cc::lookup(&self.plan.scheme).expect("scheme validated by the scenario");
+        self.slots.push(FlowSlot {
+            sender,
+            fwd_path: 2 * sender,
+            rev_path: 2 * sender + 1,
+            snd: Some(Box::new(TcpSender::new(id, size, tcp.clone(), factory()))),
+            rcv: Some(Box::new(TcpReceiver::new(id, size, tcp))),
+            snd_sched: None,
+            rcv_sched: None,
+            generator,
+            long_lived: size.is_long_lived(),
+        });
+        if !size.is_long_lived() {
+            self.pending += 1;
+        }
+        self.q.schedule(start_ns, Event::FlowStart(id));
+    }
+
+    fn setup(&mut self) {
+        let flows = self.plan.flows.clone();
+        for f in flows {
+            self.add_flow(f.sender, f.start_ns, f.size, None);
+        }
+        for g in 0..self.plan.generators.len() {
+            let gen = self.plan.generators[g].clone();
+            match gen.arrivals {
+                Arrivals::Poisson { .. } => {
+                    self.pending += 1;
+                    self.q.schedule(gen.start_ns, Event::Generate(g as u32));
+                }
+                Arrivals::ClosedLoop { .. } => {
+                    for &s in &gen.senders {
+                        self.closed_loop_next(g as u32, s, gen.start_ns);
+                    }
+                }
+                Arrivals::LongLived => {
+                    for &s in &gen.senders {
+                        self.add_flow(s, gen.start_ns, FlowSize::LONG_LIVED, None);
+                    }
+                }
+            }
+        }
+        if self.plan.series {
+            self.q.schedule(0, Event::Sample);
+        }
+    }
+
+    /// Start the next flow of closed-loop generator `g` on sender `s` at `t`, if
+    /// its count and stop time allow.
+    fn closed_loop_next(&mut self, g: u32, s: u32, t: Time) {
+        let gen = &self.plan.generators[g as usize];
+        if gen.stop_ns.is_some_and(|stop| t >= stop) {
+            return;
+        }
+        if let Some(c) = gen.count {
+            let made = self.slots.iter().filter(|f| f.generator == Some(g) && f.sender == s).count() as u64;
+            if made >= c {
+                return;
+            }
+        }
+        let st = &mut self.gens[g as usize];
+        let pkts = gen.sizes.sample(&mut st.rng);
+        st.created += 1;
+        let mss = self.plan.tcp.mss_bytes as u64;
+        self.add_flow(s, t, FlowSize { bytes: pkts * mss, pkts }, Some(g));
+    }
+
+    fn generate(&mut self, g: u32, now: Time) {
+        let gen = &self.plan.generators[g as usize];
+        let Arrivals::Poisson { mean_gap_ns } = gen.arrivals else { return };
+        let st = &mut self.gens[g as usize];
+        let sender = gen.senders[st.rng.random_range(0..gen.senders.len())];
+        let pkts = gen.sizes.sample(&mut st.rng);
+        st.created += 1;
+        let gap = exponential(&mut st.rng, mean_gap_ns).round() as Time;
+        let next = now + gap;
+        let more = gen.count.is_none_or(|c| st.created < c) && gen.stop_ns.is_none_or(|s| next < s) && self.plan.stop_ns.is_none_or(|s| next <= s);
+        let mss = self.plan.tcp.mss_bytes as u64;
+        self.add_flow(sender, now, FlowSize { bytes: pkts * mss, pkts }, None);
+        if more {
+            self.q.schedule(next, Event::Generate(g));
+        } else {
+            self.pending -= 1;
+        }
+    }
+
+    #[inline]
+    fn start_tx(&mut self, l: usize, pkt: Packet, now: Time) {
+        let link = &mut self.links[l];
+        let tx = tx_time_ns(pkt.size_bytes as u64, link.rate_bps);
+        link.busy_until = now + tx;
+        link.bytes_tx += pkt.size_bytes as u64;
+        let arrive = now + tx + link.delay_ns;
+        link.in_flight.push_back((arrive, pkt));
+        if link.in_flight.len() == 1 {
+            self.q.schedule(arrive, Event::Arrive(l as u32));
+        }
+        self.counters.packet_hops += 1;
+    }
+
+    /// A packet reaches the port of link `l`.
+    #[inline]
+    fn enqueue(&mut self, l: usize, pkt: Packet, now: Time) {
+        let link = &mut self.links[l];
+        if let Some(d) = link.queue.enqueue(now, pkt) {
+            self.drop_packet(d);
+        }
+        let link = &mut self.links[l];
+        if link.limited {
+            let excess = link.queue.len_pkts() as i64 - link.queue.limit_pkts() as i64;
+            self.counters.max_queue_excess = self.counters.max_queue_excess.max(excess);
+        }
+        if link.txdone_pending {
+            return;
+        }
+        if link.busy_until <= now {
+            if let Some(p) = link.queue.dequeue(now) {
+                self.start_tx(l, p, now);
+            }
+        }
+        let link = &mut self.links[l];
+        if !link.txdone_pending && link.queue.len_pkts() > 0 {
+            link.txdone_pending = true;
+            self.q.schedule(link.busy_until, Event::TxDone(l as u32));
+        }
+    }
+
+    fn drop_packet(&mut self, p: Packet) {
+        self.counters.packets_dropped += 1;
+        if p.kind == PacketKind::Data {
+            self.counters.data_dropped += 1;
+        }
+        self.records[p.flow as usize].drops += 1;
+    }
+
+    fn tx_done(&mut self, l: usize, now: Time) {
+        let link = &mut self.links[l];
+        link.txdone_pending = false;
+        if let Some(p) = link.queue.dequeue(now) {
+            self.start_tx(l, p, now);
+            let link = &mut self.links[l];
+            if link.queue.len_pkts() > 0 {
+                link.txdone_pending = true;
+                self.q.schedule(link.busy_until, Event::TxDone(l as u32));
+            }
+        }
+    }
+
+    fn arrive(&mut self, l: usize, now: Time) {
+        let link = &mut self.links[l];
+        let (_, mut pkt) = link.in_flight.pop_front().expect("arrival event with an empty wire");
+        if let Some(&(t, _)) = link.in_flight.front() {
+            self.q.schedule(t, Event::Arrive(l as u32));
+        }
+        pkt.hop += 1;
+        if pkt.hop < self.path_len[pkt.path as usize] {
+            let next = self.path_links[(self.path_start[pkt.path as usize] + pkt.hop as u32) as usize];
+            self.enqueue(next as usize, pkt, now);
+        } else {
+            self.deliver(pkt, now);
+        }
+    }
+
+    /// Put the packets a flow's endpoint produced onto the network.
+    fn inject(&mut self, f: u32, now: Time) {
+        let mut out = std::mem::take(&mut self.out);
+        let slot = &self.slots[f as usize];
+        let (fwd, rev) = (slot.fwd_path, slot.rev_path);
+        for mut p in out.drain(..) {
+            p.path = match p.kind {
+                PacketKind::Data | PacketKind::Syn => fwd,
+                PacketKind::Ack | PacketKind::SynAck => rev,
+            };
+            p.hop = 0;
+            self.counters.packets_sent += 1;
+            if p.kind == PacketKind::Data {
+                self.counters.data_sent += 1;
+            }
+            let first = self.path_links[self.path_start[p.path as usize] as usize];
+            self.enqueue(first as usize, p, now);
+        }
+        self.out = out;
+    }
+
+    fn deliver(&mut self, pkt: Packet, now: Time) {
+        self.counters.packets_delivered += 1;
+        let f = pkt.flow;
+        match pkt.kind {
+            PacketKind::Data | PacketKind::Syn => {
+                if pkt.kind == PacketKind::Data {
+                    self.counters.data_delivered += 1;
+                }
+                let Some(rcv) = self.slots[f as usize].rcv.as_mut() else { return };
+                rcv.on_packet(now, &pkt, &mut self.out);
+                let fin = rcv.finished_at();
+                self.inject(f, now);
+                if fin.is_some() && self.records[f as usize].finish_ns.is_none() {
+                    self.records[f as usize].finish_ns = fin;
+                    self.active -= 1;
+                    self.counters.flows_completed += 1;
+                }
+                self.sync_receiver_timer(f, now);
+            }
+            PacketKind::Ack | PacketKind::SynAck => {
+                let Some(snd) = self.slots[f as usize].snd.as_mut() else { return };
+                snd.on_packet(now, &pkt, &mut self.out);
+                self.inject(f, now);
+                self.after_sender(f, now);
+            }
+        }
+    }
+
+    fn after_sender(&mut self, f: u32, now: Time) {
+        let slot = &mut self.slots[f as usize];
+        let Some(snd) = slot.snd.as_ref() else { return };
+        if snd.done() {
+            let rec = &mut self.records[f as usize];
+            rec.acked_ns = Some(now);
+            rec.retransmits = snd.retransmits();
+            // The flow is over: free its state (late duplicates are discarded).
+            slot.snd = None;
+            slot.rcv = None;
+            if !slot.long_lived {
+                self.pending -= 1;
+            }
+            if let Some(g) = slot.generator {
+                let s = slot.sender;
+                if let Arrivals::ClosedLoop { think_ns } = self.plan.generators[g as usize].arrivals {
+                    self.closed_loop_next(g, s, now + think_ns);
+                }
+            }
+        } else {
+            self.sync_sender_timer(f, now);
+        }
+    }
+
+    fn sync_sender_timer(&mut self, f: u32, now: Time) {
+        let slot = &mut self.slots[f as usize];
+        if let Some(t) = slot.snd.as_ref().and_then(|s| s.next_timer()) {
+            let t = t.max(now);
+            if slot.snd_sched.is_none_or(|s| t < s) {
+                slot.snd_sched = Some(t);
+                self.q.schedule(t, Event::SenderTimer(f));
+            }
+        }
+    }
+
+    fn sync_receiver_timer(&mut self, f: u32, now: Time) {
+        let slot = &mut self.slots[f as usize];
+        if let Some(t) = slot.rcv.as_ref().and_then(|s| s.next_timer()) {
+            let t = t.max(now);
+            if slot.rcv_sched.is_none_or(|s| t < s) {
+                slot.rcv_sched = Some(t);
+                self.q.schedule(t, Event::ReceiverTimer(f));
+            }
+        }
+    }
+
+    fn sender_timer(&mut self, f: u32, now: Time) {
+        let slot = &mut self.slots[f as usize];
+        if slot.snd_sched != Some(now) {
+            return; // superseded
+        }
+        slot.snd_sched = None;
+        let Some(snd) = slot.snd.as_mut() else { return };
+        if snd.next_timer().is_some_and(|t| t <= now) {
+            snd.on_timer(now, &mut self.out);
+            self.inject(f, now);
+            self.after_sender(f, now);
+        } else {
+            self.sync_sender_timer(f, now);
+        }
+    }
+
+    fn receiver_timer(&mut self, f: u32, now: Time) {
+        let slot = &mut self.slots[f as usize];
+        if slot.rcv_sched != Some(now) {
+            return;
+        }
+        slot.rcv_sched = None;
+        let Some(rcv) = slot.rcv.as_mut() else { return };
+        if rcv.next_timer().is_some_and(|t| t <= now) {
+            rcv.on_timer(now, &mut self.out);
+            self.inject(f, now);
+        }
+        self.sync_receiver_timer(f, now);
+    }
+
+    fn flow_start(&mut self, f: u32, now: Time) {
+        self.active += 1;
+        self.counters.flows_started += 1;
+        if let Some(snd) = self.slots[f as usize].snd.as_mut() {
+            snd.start(now, &mut self.out);
+        }
+        self.inject(f, now);
+        self.after_sender(f, now);
+    }
+
+    fn sample(&mut self, now: Time) {
+        let interval = self.plan.interval_ns;
+        let (qm, um, am, cm) = (0u16, 1u16, 2u16, 3u16);
+        for i in 0..self.plan.series_links.len() {
+            let l = self.plan.series_links[i] as usize;
+            let el = self.series.element_id(&self.links[l].name.clone());
+            let link = &mut self.links[l];
+            let qlen = link.queue.len_pkts() as f64;
+            let bytes = link.bytes_tx - link.bytes_at_sample;
+            link.bytes_at_sample = link.bytes_tx;
+            let util = bytes as f64 * 8.0 / (link.rate_bps * interval as f64 / 1e9);
+            self.series.push(now, qm, el, qlen);
+            if now > 0 {
+                self.series.push(now, um, el, util);
+            }
+        }
+        let el = self.series.element_id("network");
+        self.series.push(now, am, el, self.active as f64);
+        for i in 0..self.plan.cwnd_flows.len() {
+            let f = self.plan.cwnd_flows[i] as usize;
+            if let Some(snd) = self.slots.get(f).and_then(|s| s.snd.as_ref()) {
+                if self.records[f].start_ns <= now {
+                    let w = snd.cwnd_pkts();
+                    let el = self.series.element_id(&format!("flow{f}"));
+                    self.series.push(now, cm, el, w);
+                }
+            }
+        }
+        if self.pending > 0 || self.plan.stop_ns.is_some_and(|s| now + interval <= s) {
+            self.q.schedule(now + interval, Event::Sample);
+        }
+    }
+
+    /// Run to the end. `progress` is called about once a second of wall time;
+    /// returning `false` stops the run early (completed flows are kept).
+    pub fn run(mut self, progress: &mut dyn FnMut(&Progress) -> bool) -> RunOutput {
+        let wall = Instant::now();
+        let mut last_report = 0.0f64;
+        self.setup();
+        let stop = self.plan.stop_ns;
+        let mut interrupted = false;
+        let mut end_ns = 0;
+        loop {
+            if self.pending == 0 && !self.plan.stop_ns.is_some() {
+                break;
+            }
+            if self.pending == 0 && self.slots.iter().all(|s| !s.long_lived) {
+                break;
+            }
+            let Some(t) = self.q.peek_time() else { break };
+            if stop.is_some_and(|s| t > s) {
+                end_ns = stop.unwrap_or(t);
+                break;
+            }
+            let (now, ev) = self.q.pop().expect("peeked");
+            end_ns = now;
+            match ev {
+                Event::Arrive(l) => self.arrive(l as usize, now),
+                Event::TxDone(l) => self.tx_done(l as usize, now),
+                Event::SenderTimer(f) => self.sender_timer(f, now),
+                Event::ReceiverTimer(f) => self.receiver_timer(f, now),
+                Event::FlowStart(f) => self.flow_start(f, now),
+                Event::Generate(g) => self.generate(g, now),
+                Event::Sample => self.sample(now),
+            }
+            if self.q.processed() & 0xFFFF == 0 {
+                let w = wall.elapsed().as_secs_f64();
+                if w - last_report >= 1.0 {
+                    last_report = w;
+                    let p = self.progress(now, w);
+                    if !progress(&p) {
+                        interrupted = true;
+                        break;
+                    }
+                }
+            }
+        }
+        // Record retransmissions of flows still running.
+        for (i, s) in self.slots.iter().enumerate() {
+            if let Some(snd) = &s.snd {
+                self.records[i].retransmits = snd.retransmits();
+            }
+        }
+        self.counters.events = self.q.processed();
+        let in_network = self.links.iter().map(|l| (l.queue.len_pkts() + l.in_flight.len()) as u64).sum();
+        RunOutput {
+            flows: self.records,
+            series: self.series,
+            counters: self.counters,
+            end_ns,
+            wall_s: wall.elapsed().as_secs_f64(),
+            interrupted,
+            buffer_pkts: self.plan.buffer_pkts,
+            in_network,
+        }
+    }
+
+    fn progress(&self, now: Time, wall_s: f64) -> Progress {
+        Progress {
+            sim_ns: now,
+            stop_ns: self.plan.stop_ns,
+            events: self.q.processed(),
+            flows_started: self.counters.flows_started,
+            flows_completed: self.counters.flows_completed,
+            data_delivered: self.counters.data_delivered,
+            wall_s,
+        }
+    }
+}
+
+/// Run a plan with no progress reporting.
+pub fn run(plan: Plan) -> RunOutput {
+    Engine::new(plan).run(&mut |_| true)
+}

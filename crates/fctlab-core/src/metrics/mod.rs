@@ -1,0 +1,98 @@
+//! Observers: the per-flow records and the sampled time series.
+
+use crate::sim::Time;
+
+/// One flow's record (the `flows` table of INTERFACE.md).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FlowRecord {
+    pub flow_id: u64,
+    pub sender: u32,
+    /// Payload bytes; `u64::MAX` marks a long-lived flow.
+    pub size_bytes: u64,
+    pub size_pkts: u64,
+    pub start_ns: Time,
+    pub finish_ns: Option<Time>,
+    pub acked_ns: Option<Time>,
+    pub retransmits: u64,
+    pub drops: u64,
+    /// Ideal FCT: alone on the empty network, propagation plus serialisation.
+    pub ideal_ns: Time,
+}
+
+impl FlowRecord {
+    pub fn fct_ns(&self) -> Option<Time> {
+        self.finish_ns.map(|f| f - self.start_ns)
+    }
+    pub fn completed(&self) -> bool {
+        self.finish_ns.is_some()
+    }
+}
+
+/// The sampled series in long format, with interned metric and element names.
+#[derive(Clone, Debug, Default)]
+pub struct Series {
+    pub t_ns: Vec<Time>,
+    pub metric: Vec<u16>,
+    pub element: Vec<u32>,
+    pub value: Vec<f64>,
+    pub metric_names: Vec<String>,
+    pub element_names: Vec<String>,
+}
+
+impl Series {
+    /// Index of a metric name, adding it if new.
+    pub fn metric_id(&mut self, name: &str) -> u16 {
+        match self.metric_names.iter().position(|m| m == name) {
+            Some(i) => i as u16,
+            None => {
+                self.metric_names.push(name.to_string());
+                (self.metric_names.len() - 1) as u16
+            }
+        }
+    }
+
+    /// Index of an element name, adding it if new.
+    pub fn element_id(&mut self, name: &str) -> u32 {
+        match self.element_names.iter().position(|m| m == name) {
+            Some(i) => i as u32,
+            None => {
+                self.element_names.push(name.to_string());
+                (self.element_names.len() - 1) as u32
+            }
+        }
+    }
+
+    pub fn push(&mut self, t: Time, metric: u16, element: u32, value: f64) {
+        self.t_ns.push(t);
+        self.metric.push(metric);
+        self.element.push(element);
+        self.value.push(value);
+    }
+
+    pub fn len(&self) -> usize {
+        self.t_ns.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.t_ns.is_empty()
+    }
+}
+
+/// Counters the engine keeps for the manifest and the invariant tests.
+#[derive(Clone, Debug, Default)]
+pub struct Counters {
+    pub events: u64,
+    /// Packets that started serialisation on a link (each hop counts once).
+    pub packet_hops: u64,
+    /// Data packets delivered to their receiver (retransmissions included).
+    pub data_delivered: u64,
+    pub data_sent: u64,
+    pub data_dropped: u64,
+    pub packets_sent: u64,
+    pub packets_delivered: u64,
+    pub packets_dropped: u64,
+    /// Largest queue (packets) seen on any limited port, after an enqueue.
+    pub max_queue_excess: i64,
+    pub flows_started: u64,
+    pub flows_completed: u64,
+}

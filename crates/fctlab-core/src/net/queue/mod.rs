@@ -1,0 +1,45 @@
+//! Queue disciplines of router ports, behind one trait, looked up by name.
+
+mod droptail;
+
+pub use droptail::DropTail;
+
+use super::Packet;
+use crate::sim::Time;
+
+/// A port's queue discipline.
+pub trait Queue {
+    /// Offer `pkt` to the queue. Returns the packet dropped because of it, if any
+    /// (the arriving one, or another one for disciplines that push out).
+    fn enqueue(&mut self, now: Time, pkt: Packet) -> Option<Packet>;
+    /// Take the next packet to serialise.
+    fn dequeue(&mut self, now: Time) -> Option<Packet>;
+    /// Packets waiting (not counting the one on the wire).
+    fn len_pkts(&self) -> usize;
+    /// Bytes waiting.
+    fn len_bytes(&self) -> u64;
+    /// The packet limit (`usize::MAX` when unlimited).
+    fn limit_pkts(&self) -> usize;
+}
+
+/// Parameters every queue gets from the network it sits in.
+#[derive(Clone, Copy, Debug)]
+pub struct PortParams {
+    pub limit_pkts: usize,
+    pub rate_bps: f64,
+    pub delay_ns: Time,
+}
+
+/// The queue-discipline registry: (name, one-line description).
+pub const QUEUES: &[(&str, &str)] = &[(
+    "droptail",
+    "FIFO with a packet limit; an arrival to a full queue is dropped",
+)];
+
+/// Build the queue named `name` (checked by the scenario validator first).
+pub fn build(name: &str, p: PortParams) -> Option<Box<dyn Queue>> {
+    match name {
+        "droptail" => Some(Box::new(DropTail::new(p.limit_pkts))),
+        _ => None,
+    }
+}

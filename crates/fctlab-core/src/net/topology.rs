@@ -1,0 +1,174 @@
+//! Topology builders and static shortest-path routing.
+//!
+//! Every topology is a set of nodes joined by unidirectional links. A flow from
+//! sender `i` travels the route from `senders[i]` to `receivers[i]`; its ACKs
+//! travel the route back. Routes are computed once (Dijkstra on propagation
+//! delay, ties broken by hop count then link index) and shared by all flows of a
+//! sender.
+
+use super::{LinkId, NodeId};
+use crate::sim::Time;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// One unidirectional link and the port that feeds it.
+#[derive(Clone, Debug)]
+pub struct LinkSpec {
+    pub name: String,
+    pub from: NodeId,
+    pub to: NodeId,
+    pub rate_bps: f64,
+    pub delay_ns: Time,
+    /// Packet limit of the port's queue; `None` = unlimited (host NICs).
+    pub limit_pkts: Option<usize>,
+    /// Whether the port is a router port (gets the scenario's queue discipline)
+    /// or a host NIC (always unlimited DropTail).
+    pub router_port: bool,
+}
+
+/// A built network.
+#[derive(Clone, Debug, Default)]
+pub struct Topology {
+    pub nodes: u32,
+    pub links: Vec<LinkSpec>,
+    /// Host node of each sender.
+    pub senders: Vec<NodeId>,
+    /// Receiving host of each sender's flows.
+    pub receivers: Vec<NodeId>,
+    /// The link whose queue and utilisation the series report by default.
+    pub bottleneck: LinkId,
+}
+
+impl Topology {
+    fn node(&mut self) -> NodeId {
+        self.nodes += 1;
+        self.nodes - 1
+    }
+
+    /// Add a link in each direction (`name` and `name-rev`); returns the forward id.
+    pub fn duplex(&mut self, name: &str, a: NodeId, b: NodeId, rate_bps: f64, delay_ns: Time, limit: Option<usize>, a_router: bool, b_router: bool) -> LinkId {
+        let id = self.links.len() as LinkId;
+        self.links.push(LinkSpec { name: name.to_string(), from: a, to: b, rate_bps, delay_ns, limit_pkts: if a_router { limit } else { None }, router_port: a_router });
+        self.links.push(LinkSpec { name: format!("{name}-rev"), from: b, to: a, rate_bps, delay_ns, limit_pkts: if b_router { limit } else { None }, router_port: b_router });
+        id
+    }
+
+    /// `single-link`: one sending host and one receiving host joined by the
+    /// bottleneck. All senders are sources on the sending host; the bottleneck
+    /// port is the sending host's port and carries the buffer limit.
+    pub fn single_link(senders: usize, rate_bps: f64, delay_ns: Time, limit: Option<usize>) -> Topology {
+        let mut t = Topology::default();
+        let s = t.node();
+        let r = t.node();
+        t.bottleneck = t.duplex("bottleneck", s, r, rate_bps, delay_ns, limit, true, true);
+        t.senders = vec![s; senders];
+        t.receivers = vec![r; senders];
+        t
+    }
+
+    /// `dumbbell`: sender i -> access i -> R0 -> bottleneck -> R1 -> egress i -> receiver i.
+    pub fn dumbbell(rate_bps: f64, delay_ns: Time, access_bps: f64, access_delay_ns: &[Time], receiver_delay_ns: Time, limit: Option<usize>) -> Topology {
+        let mut t = Topology::default();
+        let r0 = t.node();
+        let r1 = t.node();
+        t.bottleneck = t.duplex("bottleneck", r0, r1, rate_bps, delay_ns, limit, true, true);
+        for (i, &d) in access_delay_ns.iter().enumerate() {
+            let s = t.node();
+            let r = t.node();
+            t.duplex(&format!("access{i}"), s, r0, access_bps, d, limit, false, true);
+            t.duplex(&format!("egress{i}"), r1, r, access_bps, receiver_delay_ns, limit, true, false);
+            t.senders.push(s);
+            t.receivers.push(r);
+        }
+        t
+    }
+
+    /// `half-dumbbell` (Mussmann 2012, sec. 4): each sender has its own access link
+    /// to R0; the bottleneck joins R0 to the single receiving host.
+    pub fn half_dumbbell(rate_bps: f64, delay_ns: Time, access_bps: f64, access_delay_ns: &[Time], limit: Option<usize>) -> Topology {
+        let mut t = Topology::default();
+        let r0 = t.node();
+        let rx = t.node();
+        t.bottleneck = t.duplex("bottleneck", r0, rx, rate_bps, delay_ns, limit, true, false);
+        for (i, &d) in access_delay_ns.iter().enumerate() {
+            let s = t.node();
+            t.duplex(&format!("access{i}"), s, r0, access_bps, d, limit, false, true);
+            t.senders.push(s);
+            t.receivers.push(rx);
+        }
+        t
+    }
+
+    /// The route from `src` to `dst`: Dijkstra on (propagation delay, hops).
+    pub fn route(&self, src: NodeId, dst: NodeId) -> Option<Vec<LinkId>> {
+        let n = self.nodes as usize;
+        let mut out: Vec<Vec<LinkId>> = vec![Vec::new(); n];
+        for (i, l) in self.links.iter().enumerate() {
+            out[l.from as usize].push(i as LinkId);
+        }
+        let mut best: Vec<Option<(Time, u32)>> = vec![None; n];
+        let mut via: Vec<Option<LinkId>> = vec![None; n];
+        let mut heap = BinaryHeap::new();
+        best[src as usize] = Some((0, 0));
+        heap.push(Reverse((0u64, 0u32, src)));
+        while let Some(Reverse((d, h, u))) = heap.pop() {
+            if best[u as usize] != Some((d, h)) {
+                continue;
+            }
+            for &li in &out[u as usize] {
+                let l = &self.links[li as usize];
+                let cand = (d + l.delay_ns, h + 1);
+                let v = l.to as usize;
+                if best[v].is_none_or(|b| cand < b) {
+                    best[v] = Some(cand);
+                    via[v] = Some(li);
+                    heap.push(Reverse((cand.0, cand.1, l.to)));
+                }
+            }
+        }
+        best[dst as usize]?;
+        let mut path = Vec::new();
+        let mut v = dst;
+        while v != src {
+            let li = via[v as usize]?;
+            path.push(li);
+            v = self.links[li as usize].from;
+        }
+        path.reverse();
+        Some(path)
+    }
+
+    /// Base round-trip time of sender `i`'s path (propagation only), in ns.
+    pub fn base_rtt_ns(&self, i: usize) -> Time {
+        let f = self.route(self.senders[i], self.receivers[i]).unwrap_or_default();
+        let r = self.route(self.receivers[i], self.senders[i]).unwrap_or_default();
+        f.iter().chain(r.iter()).map(|&l| self.links[l as usize].delay_ns).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dumbbell_routes_cross_the_bottleneck() {
+        let t = Topology::dumbbell(10e6, 10, 1e9, &[5, 7], 2, Some(10));
+        let p = t.route(t.senders[1], t.receivers[1]).unwrap();
+        let names: Vec<_> = p.iter().map(|&l| t.links[l as usize].name.as_str()).collect();
+        assert_eq!(names, ["access1", "bottleneck", "egress1"]);
+        let back = t.route(t.receivers[1], t.senders[1]).unwrap();
+        let names: Vec<_> = back.iter().map(|&l| t.links[l as usize].name.as_str()).collect();
+        assert_eq!(names, ["egress1-rev", "bottleneck-rev", "access1-rev"]);
+        assert_eq!(t.base_rtt_ns(1), 2 * (7 + 10 + 2));
+        // Host NICs are unlimited; router ports carry the limit.
+        assert_eq!(t.links[p[0] as usize].limit_pkts, None);
+        assert_eq!(t.links[p[1] as usize].limit_pkts, Some(10));
+    }
+
+    #[test]
+    fn half_dumbbell_has_one_receiver() {
+        let t = Topology::half_dumbbell(10e6, 10, 10e6, &[1, 2, 3], Some(5));
+        assert!(t.receivers.iter().all(|&r| r == t.receivers[0]));
+        assert_eq!(t.base_rtt_ns(2), 2 * (3 + 10));
+    }
+}

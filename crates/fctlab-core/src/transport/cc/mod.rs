@@ -1,0 +1,91 @@
+//! Congestion controllers for window-based TCPs, one file each.
+//!
+//! Shaped after Linux `struct tcp_congestion_ops`: the sender machinery in
+//! [`super::tcp`] owns the window, counts duplicate ACKs, retransmits and runs
+//! loss recovery; it computes each ACK's sample once and hands it to the
+//! controller, which only decides how the window grows and how far it falls.
+//! Units are packets (MSS-sized segments), as in ns-2.
+
+mod newreno;
+
+pub use newreno::NewReno;
+
+use crate::sim::Time;
+
+/// The window state a controller acts on.
+#[derive(Clone, Copy, Debug)]
+pub struct Window {
+    /// Congestion window, packets.
+    pub cwnd: f64,
+    /// Slow-start threshold, packets.
+    pub ssthresh: f64,
+}
+
+/// What the sender learned from one ACK of new data.
+#[derive(Clone, Copy, Debug)]
+pub struct AckSample {
+    pub now: Time,
+    /// Packets newly acknowledged by this ACK.
+    pub acked_pkts: u64,
+    /// RTT measured from the echoed timestamp.
+    pub rtt_ns: Time,
+    pub srtt_ns: Time,
+    pub min_rtt_ns: Time,
+    /// Packets outstanding before this ACK.
+    pub flight_pkts: u64,
+}
+
+/// How the sender recovers from a loss detected by duplicate ACKs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Recovery {
+    /// Tahoe: retransmit, window to one packet, go back N.
+    Tahoe,
+    /// Reno (RFC 5681): fast recovery ends on the first new ACK.
+    Reno,
+    /// NewReno (RFC 6582): fast recovery ends when all data outstanding at its
+    /// start is acknowledged; partial ACKs retransmit the next hole.
+    NewReno,
+}
+
+/// A window-growth and back-off policy.
+pub trait CongestionControl: Send {
+    /// Grow the window on an ACK of new data outside loss recovery.
+    fn on_ack(&mut self, w: &mut Window, s: &AckSample);
+    /// The slow-start threshold after a loss, given the packets in flight.
+    fn ssthresh_after_loss(&mut self, w: &Window, flight_pkts: u64) -> f64;
+    /// A retransmission timeout fired (after the sender set ssthresh and cwnd).
+    fn on_rto(&mut self, _w: &mut Window) {}
+    /// The recovery style the sender runs for this controller.
+    fn recovery(&self) -> Recovery {
+        Recovery::NewReno
+    }
+}
+
+/// RFC 5681 (eq. 2) slow start: cwnd += min(N, 1 packet) per ACK, stopping at
+/// ssthresh. Returns the acked packets not used up by slow start.
+pub fn slow_start(w: &mut Window, acked: u64) -> u64 {
+    if acked == 0 {
+        return 0;
+    }
+    w.cwnd += 1.0;
+    acked - 1
+}
+
+/// RFC 5681 (eq. 3) congestion avoidance: cwnd += `a`/cwnd per ACK (a = 1 for
+/// standard TCP: one packet per round trip).
+pub fn additive_increase(w: &mut Window, a: f64) {
+    w.cwnd += a / w.cwnd;
+}
+
+/// The registry of window-based TCP schemes: (name, description, factory).
+pub type Factory = fn() -> Box<dyn CongestionControl>;
+pub const SCHEMES: &[(&str, &str, Factory)] = &[(
+    "tcp-newreno",
+    "TCP NewReno: RFC 5681 slow start and congestion avoidance, RFC 6582 fast recovery",
+    || Box::new(NewReno),
+)];
+
+/// Look up a window-based scheme by name.
+pub fn lookup(name: &str) -> Option<Factory> {
+    SCHEMES.iter().find(|s| s.0 == name).map(|s| s.2)
+}

@@ -1,0 +1,91 @@
+//! Sans-IO transports: sender and receiver state machines.
+//!
+//! A transport never touches the event queue or a socket. The engine (or, later,
+//! a real-clock driver over UDP) hands it `now` and the packets that arrive, and
+//! it returns the packets to send through an outbox plus the time it next wants
+//! to be woken ([`Sender::next_timer`]). The engine keeps at most one pending
+//! wake-up per endpoint and cancels the rest lazily.
+
+pub mod cc;
+pub mod rtt;
+pub mod tcp;
+
+use crate::net::Packet;
+use crate::sim::Time;
+
+/// The sending half of one flow.
+pub trait Sender {
+    /// The flow's data becomes available at `now`.
+    fn start(&mut self, now: Time, out: &mut Vec<Packet>);
+    /// A packet (ACK, SYN-ACK, feedback) for this sender arrives.
+    fn on_packet(&mut self, now: Time, pkt: &Packet, out: &mut Vec<Packet>);
+    /// The time returned by `next_timer` has come.
+    fn on_timer(&mut self, now: Time, out: &mut Vec<Packet>);
+    /// When the sender next needs `on_timer` (None: no timer armed).
+    fn next_timer(&self) -> Option<Time>;
+    /// The whole flow has been acknowledged.
+    fn done(&self) -> bool;
+    /// Data packets sent more than once.
+    fn retransmits(&self) -> u64;
+    /// Congestion window in packets (for rate-based schemes: rate x RTT).
+    fn cwnd_pkts(&self) -> f64;
+    /// Smoothed RTT estimate, if any sample was taken.
+    fn srtt_ns(&self) -> Option<Time>;
+}
+
+/// The receiving half of one flow.
+pub trait Receiver {
+    fn on_packet(&mut self, now: Time, pkt: &Packet, out: &mut Vec<Packet>);
+    fn on_timer(&mut self, now: Time, out: &mut Vec<Packet>);
+    fn next_timer(&self) -> Option<Time>;
+    /// When the last payload byte arrived, once it has.
+    fn finished_at(&self) -> Option<Time>;
+}
+
+/// A flow's size as the transport sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct FlowSize {
+    /// Payload bytes; `u64::MAX` for a long-lived flow that never ends.
+    pub bytes: u64,
+    /// Data packets.
+    pub pkts: u64,
+}
+
+impl FlowSize {
+    pub const LONG_LIVED: FlowSize = FlowSize { bytes: u64::MAX, pkts: u64::MAX };
+
+    pub fn from_bytes(bytes: u64, mss: u32) -> Self {
+        FlowSize { bytes, pkts: bytes.div_ceil(mss as u64).max(1) }
+    }
+
+    pub fn is_long_lived(&self) -> bool {
+        self.pkts == u64::MAX
+    }
+
+    /// Payload bytes carried by data packet `seq`.
+    pub fn payload_of(&self, seq: u64, mss: u32) -> u32 {
+        if self.is_long_lived() || seq + 1 < self.pkts {
+            mss
+        } else {
+            (self.bytes - (self.pkts - 1) * mss as u64) as u32
+        }
+    }
+}
+
+/// Transport parameters common to the TCP family (defaults in `scenario`).
+#[derive(Clone, Debug)]
+pub struct TcpParams {
+    pub mss_bytes: u32,
+    pub header_bytes: u32,
+    pub init_cwnd_pkts: f64,
+    pub handshake: bool,
+    pub delayed_ack: bool,
+    pub delack_timeout_ns: Time,
+    pub min_rto_ns: Time,
+    pub initial_rto_ns: Time,
+    pub max_rto_ns: Time,
+    pub dupack_threshold: u32,
+    /// Receiver-window cap on the congestion window, in packets.
+    pub max_cwnd_pkts: f64,
+    pub ecn: bool,
+}

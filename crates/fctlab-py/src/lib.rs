@@ -1,0 +1,153 @@
+//! Python bindings for fctlab's engine. The only crate that imports PyO3: errors
+//! become Python exceptions here, tables become numpy arrays.
+
+use fctlab_core::engine::{Engine, Progress};
+use fctlab_core::scenario;
+use numpy::IntoPyArray;
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+create_exception!(_core, ConfigError, PyValueError, "A scenario was refused: args are (message, field).");
+
+fn config_error(e: scenario::ConfigError) -> PyErr {
+    ConfigError::new_err((e.to_string(), e.field))
+}
+
+/// Validate a JSON scenario without running it. Returns the resolved buffer size.
+#[pyfunction]
+fn validate(config_json: &str) -> PyResult<usize> {
+    let plan = scenario::from_json(config_json).map_err(config_error)?;
+    Ok(plan.buffer_pkts)
+}
+
+/// The catalogue of schemes, queues, topologies and distributions, as JSON.
+#[pyfunction]
+fn catalog() -> String {
+    scenario::registry::catalog().to_string()
+}
+
+/// Run a JSON scenario. `progress`, if given, is called about once a second with
+/// a dict; it may return False to stop the run (finished flows are kept).
+/// Ctrl-C stops the run the same way.
+#[pyfunction]
+#[pyo3(signature = (config_json, progress=None))]
+fn run<'py>(py: Python<'py>, config_json: &str, progress: Option<Py<PyAny>>) -> PyResult<Bound<'py, PyDict>> {
+    let plan = scenario::from_json(config_json).map_err(config_error)?;
+    let engine = Engine::new(plan);
+    let mut py_err: Option<PyErr> = None;
+    let out = py.detach(|| {
+        let mut cb = |p: &Progress| -> bool {
+            Python::attach(|py| {
+                if let Err(e) = py.check_signals() {
+                    py_err = Some(e);
+                    return false;
+                }
+                if let Some(f) = &progress {
+                    let d = PyDict::new(py);
+                    let _ = d.set_item("sim_ns", p.sim_ns);
+                    let _ = d.set_item("stop_ns", p.stop_ns);
+                    let _ = d.set_item("events", p.events);
+                    let _ = d.set_item("flows_started", p.flows_started);
+                    let _ = d.set_item("flows_completed", p.flows_completed);
+                    let _ = d.set_item("data_delivered", p.data_delivered);
+                    let _ = d.set_item("wall_s", p.wall_s);
+                    match f.call1(py, (d,)) {
+                        Ok(r) => !r.bind(py).extract::<bool>().is_ok_and(|b| !b),
+                        Err(e) => {
+                            py_err = Some(e);
+                            false
+                        }
+                    }
+                } else {
+                    true
+                }
+            })
+        };
+        engine.run(&mut cb)
+    });
+    let interrupted_by = py_err.map(|e| e.to_string());
+    let n = out.flows.len();
+    let mut flow_id = Vec::with_capacity(n);
+    let mut sender = Vec::with_capacity(n);
+    let mut size_bytes = Vec::with_capacity(n);
+    let mut size_pkts = Vec::with_capacity(n);
+    let mut start_ns = Vec::with_capacity(n);
+    let mut finish_ns = Vec::with_capacity(n);
+    let mut acked_ns = Vec::with_capacity(n);
+    let mut retransmits = Vec::with_capacity(n);
+    let mut drops = Vec::with_capacity(n);
+    let mut ideal_ns = Vec::with_capacity(n);
+    for r in &out.flows {
+        let long = r.size_pkts == u64::MAX;
+        flow_id.push(r.flow_id as i64);
+        sender.push(r.sender as i64);
+        size_bytes.push(if long { -1 } else { r.size_bytes as i64 });
+        size_pkts.push(if long { -1 } else { r.size_pkts as i64 });
+        start_ns.push(r.start_ns as i64);
+        finish_ns.push(r.finish_ns.map_or(-1, |t| t as i64));
+        acked_ns.push(r.acked_ns.map_or(-1, |t| t as i64));
+        retransmits.push(r.retransmits as i64);
+        drops.push(r.drops as i64);
+        ideal_ns.push(if long { -1 } else { r.ideal_ns as i64 });
+    }
+    let flows = PyDict::new(py);
+    flows.set_item("flow_id", flow_id.into_pyarray(py))?;
+    flows.set_item("sender", sender.into_pyarray(py))?;
+    flows.set_item("size_bytes", size_bytes.into_pyarray(py))?;
+    flows.set_item("size_pkts", size_pkts.into_pyarray(py))?;
+    flows.set_item("start_ns", start_ns.into_pyarray(py))?;
+    flows.set_item("finish_ns", finish_ns.into_pyarray(py))?;
+    flows.set_item("acked_ns", acked_ns.into_pyarray(py))?;
+    flows.set_item("retransmits", retransmits.into_pyarray(py))?;
+    flows.set_item("drops", drops.into_pyarray(py))?;
+    flows.set_item("ideal_ns", ideal_ns.into_pyarray(py))?;
+
+    let s = out.series;
+    let series = PyDict::new(py);
+    series.set_item("t_ns", s.t_ns.iter().map(|&t| t as i64).collect::<Vec<_>>().into_pyarray(py))?;
+    series.set_item("metric", s.metric.iter().map(|&m| m as i32).collect::<Vec<_>>().into_pyarray(py))?;
+    series.set_item("element", s.element.iter().map(|&e| e as i32).collect::<Vec<_>>().into_pyarray(py))?;
+    series.set_item("value", s.value.into_pyarray(py))?;
+    series.set_item("metric_names", s.metric_names)?;
+    series.set_item("element_names", s.element_names)?;
+
+    let c = &out.counters;
+    let stats = PyDict::new(py);
+    stats.set_item("events", c.events)?;
+    stats.set_item("packet_hops", c.packet_hops)?;
+    stats.set_item("packets_sent", c.packets_sent)?;
+    stats.set_item("packets_delivered", c.packets_delivered)?;
+    stats.set_item("packets_dropped", c.packets_dropped)?;
+    stats.set_item("packets_in_network", out.in_network)?;
+    stats.set_item("data_sent", c.data_sent)?;
+    stats.set_item("data_delivered", c.data_delivered)?;
+    stats.set_item("data_dropped", c.data_dropped)?;
+    stats.set_item("max_queue_excess", c.max_queue_excess)?;
+    stats.set_item("flows_started", c.flows_started)?;
+    stats.set_item("flows_completed", c.flows_completed)?;
+    stats.set_item("end_ns", out.end_ns)?;
+    stats.set_item("wall_s", out.wall_s)?;
+    stats.set_item("interrupted", out.interrupted)?;
+    stats.set_item("interrupted_by", interrupted_by)?;
+    stats.set_item("buffer_pkts", out.buffer_pkts)?;
+    stats.set_item("engine_version", fctlab_core::VERSION)?;
+    stats.set_item("build_profile", if cfg!(debug_assertions) { "debug" } else { "release" })?;
+
+    let d = PyDict::new(py);
+    d.set_item("flows", flows)?;
+    d.set_item("series", series)?;
+    d.set_item("stats", stats)?;
+    Ok(d)
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("ConfigError", m.py().get_type::<ConfigError>())?;
+    m.add("__version__", fctlab_core::VERSION)?;
+    m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(catalog, m)?)?;
+    Ok(())
+}
