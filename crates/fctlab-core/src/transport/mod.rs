@@ -14,7 +14,7 @@ use crate::net::Packet;
 use crate::sim::Time;
 
 /// The sending half of one flow.
-pub trait Sender {
+pub trait Sender: Send {
     /// The flow's data becomes available at `now`.
     fn start(&mut self, now: Time, out: &mut Vec<Packet>);
     /// A packet (ACK, SYN-ACK, feedback) for this sender arrives.
@@ -34,7 +34,7 @@ pub trait Sender {
 }
 
 /// The receiving half of one flow.
-pub trait Receiver {
+pub trait Receiver: Send {
     fn on_packet(&mut self, now: Time, pkt: &Packet, out: &mut Vec<Packet>);
     fn on_timer(&mut self, now: Time, out: &mut Vec<Packet>);
     fn next_timer(&self) -> Option<Time>;

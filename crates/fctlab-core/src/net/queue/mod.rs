@@ -8,7 +8,7 @@ use super::Packet;
 use crate::sim::Time;
 
 /// A port's queue discipline.
-pub trait Queue {
+pub trait Queue: Send {
     /// Offer `pkt` to the queue. Returns the packet dropped because of it, if any
     /// (the arriving one, or another one for disciplines that push out).
     fn enqueue(&mut self, now: Time, pkt: Packet) -> Option<Packet>;

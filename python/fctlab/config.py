@@ -1,0 +1,79 @@
+"""Loading scenarios from TOML files, paths or dicts, and refusing bad ones.
+
+The schema lives in the engine (one source of truth for Python, the CLI and
+Rust users); this module only reads files and turns them into canonical JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+from typing import Any, Mapping, Union
+
+try:  # Python 3.11+
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover
+    import tomli as tomllib  # type: ignore
+
+from . import _core
+
+#: Raised for a refused scenario. ``str(e)`` is one line naming the key, the
+#: value and what is allowed; ``e.field`` is the dotted key.
+ConfigError = _core.ConfigError
+ConfigError.field = property(lambda self: self.args[1] if len(self.args) > 1 else "")  # type: ignore[attr-defined]
+ConfigError.__str__ = lambda self: str(self.args[0]) if self.args else ""  # type: ignore[assignment]
+
+ConfigLike = Union[Mapping[str, Any], str, os.PathLike]
+
+
+def load_config(config: ConfigLike) -> dict:
+    """Return the scenario as a plain dict, from a dict, a TOML file path or TOML text."""
+    if isinstance(config, Mapping):
+        return _plain(config, "")
+    if isinstance(config, (str, os.PathLike)):
+        s = str(config)
+        is_text = isinstance(config, str) and ("\n" in s or "=" in s) and not os.path.exists(s)
+        if is_text:
+            text = s
+        else:
+            p = Path(config)
+            if not p.is_file():
+                raise ConfigError(f"scenario file not found: {p}", "")
+            text = p.read_text()
+        try:
+            return tomllib.loads(text)
+        except tomllib.TOMLDecodeError as e:
+            raise ConfigError(f"not valid TOML: {e}", "") from None
+    raise ConfigError(f"a scenario is a dict, a TOML file path or TOML text, not {type(config).__name__}", "")
+
+
+def _plain(obj: Any, path: str) -> Any:
+    """Deep-copy into JSON-compatible types, refusing what JSON cannot carry."""
+    if isinstance(obj, Mapping):
+        out = {}
+        for k, v in obj.items():
+            if not isinstance(k, str):
+                raise ConfigError(f"keys must be strings, got {k!r}", path)
+            out[k] = _plain(v, f"{path}.{k}" if path else k)
+        return out
+    if isinstance(obj, (list, tuple)):
+        return [_plain(v, f"{path}[{i}]") for i, v in enumerate(obj)]
+    if isinstance(obj, bool) or obj is None or isinstance(obj, str):
+        return obj
+    if isinstance(obj, int):
+        return int(obj)
+    if isinstance(obj, float):
+        if math.isnan(obj) or math.isinf(obj):
+            raise ConfigError(f"must be a finite number, got {obj}", path)
+        return float(obj)
+    # numpy scalars and the like
+    if hasattr(obj, "item"):
+        return _plain(obj.item(), path)
+    raise ConfigError(f"unsupported value of type {type(obj).__name__}", path)
+
+
+def to_json(config: Mapping[str, Any]) -> str:
+    """Canonical JSON (sorted keys): the same scenario always gives the same text."""
+    return json.dumps(_plain(config, ""), sort_keys=True, separators=(",", ":"))

@@ -1,0 +1,30 @@
+"""Reproductions of the source documents' figures and tables, one module per document."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from . import dukkipati2006
+
+#: name -> callable(out_dir: Path, scale: str) -> list[Reproduction]
+REGISTRY = {
+    "dukkipati2006-fig1": dukkipati2006.fig1,
+}
+
+
+def reproduce(names, *, scale: str = "quick", out_dir="report") -> Path:
+    """Run the named reproductions and write the report; return the index path."""
+    import fctlab
+    from ..report import write_report
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    reps = []
+    for name in names:
+        t0 = time.monotonic()
+        print(f"[{name}] running ({scale})...", flush=True)
+        got = REGISTRY[name](out, scale)
+        print(f"[{name}] done in {time.monotonic() - t0:.1f} s", flush=True)
+        reps.extend(got)
+    return write_report(out, reps, title=f"fctlab reproductions ({scale})", version=fctlab.__version__)

@@ -1,0 +1,43 @@
+"""Figure helpers shared by the reproductions (matplotlib, Agg backend)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+
+def pyplot():
+    """matplotlib.pyplot on the non-interactive Agg backend."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    plt.rcParams.update({"figure.dpi": 110, "axes.grid": True, "grid.alpha": 0.3, "font.size": 9})
+    return plt
+
+
+def mean_by_size(flows: pd.DataFrame, value: str = "fct_ns", bins_per_decade: int = 8) -> pd.DataFrame:
+    """Mean (and count) of ``value`` over completed flows in log-spaced size bins.
+
+    Returns columns ``size_pkts`` (geometric bin centre), ``mean``, ``max``, ``n``.
+    """
+    done = flows[flows["completed"]]
+    if done.empty:
+        return pd.DataFrame(columns=["size_pkts", "mean", "max", "n"])
+    sizes = done["size_pkts"].astype(float).to_numpy()
+    vals = done[value].astype(float).to_numpy()
+    hi = np.log10(sizes.max()) + 1e-9
+    edges = np.logspace(0, max(hi, 0.1), int(np.ceil(max(hi, 0.1) * bins_per_decade)) + 1)
+    idx = np.clip(np.digitize(sizes, edges) - 1, 0, len(edges) - 2)
+    rows = []
+    for b in np.unique(idx):
+        m = idx == b
+        centre = float(np.exp(np.log(sizes[m]).mean()))
+        rows.append((centre, vals[m].mean(), vals[m].max(), int(m.sum())))
+    return pd.DataFrame(rows, columns=["size_pkts", "mean", "max", "n"])
+
+
+def params_caption(params: dict) -> str:
+    """'key = value; ...' for a figure caption."""
+    return "; ".join(f"{k} = {v}" for k, v in params.items())

@@ -1,0 +1,159 @@
+"""Running a scenario and the tables it produces."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import sys
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+import numpy as np
+import pandas as pd
+
+from . import _core
+from .config import ConfigLike, load_config, to_json
+
+FLOW_COLUMNS = [
+    "flow_id", "sender", "size_bytes", "size_pkts", "start_ns", "finish_ns", "fct_ns",
+    "acked_ns", "retransmits", "drops", "completed", "ideal_ns",
+]
+
+
+class NoCompletedFlowWarning(UserWarning):
+    """A run finished without any flow completing."""
+
+
+@dataclass
+class Result:
+    """One run: ``flows`` and ``series`` (pandas DataFrames) and ``meta`` (dict)."""
+
+    flows: pd.DataFrame
+    series: pd.DataFrame
+    meta: dict = field(default_factory=dict)
+
+    def write(self, out_dir: os.PathLike | str) -> Path:
+        """Write ``flows.parquet``, ``series.parquet`` and ``meta.json`` under ``out_dir``."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        for name, df in (("flows", self.flows), ("series", self.series)):
+            tmp = out / f".{name}.parquet.tmp"
+            pq.write_table(pa.Table.from_pandas(df, preserve_index=False), tmp)
+            os.replace(tmp, out / f"{name}.parquet")
+        tmp = out / ".meta.json.tmp"
+        tmp.write_text(json.dumps(self.meta, indent=2, sort_keys=True) + "\n")
+        os.replace(tmp, out / "meta.json")
+        return out
+
+    @classmethod
+    def read(cls, out_dir: os.PathLike | str) -> "Result":
+        """Read a result written by :meth:`write` (or ``fctlab run --out``)."""
+        d = Path(out_dir)
+        return cls(
+            flows=pd.read_parquet(d / "flows.parquet"),
+            series=pd.read_parquet(d / "series.parquet"),
+            meta=json.loads((d / "meta.json").read_text()),
+        )
+
+    @property
+    def completed(self) -> pd.DataFrame:
+        """The flows that completed."""
+        return self.flows[self.flows["completed"]]
+
+
+def validate(config: ConfigLike) -> dict:
+    """Check a scenario without running it; returns it as a dict or raises ConfigError."""
+    cfg = load_config(config)
+    _core.validate(to_json(cfg))
+    return cfg
+
+
+def catalog() -> dict:
+    """Every scheme, queue, topology, size distribution and parameter default."""
+    return json.loads(_core.catalog())
+
+
+def _nullable(a: np.ndarray) -> pd.Series:
+    s = pd.Series(a, dtype="Int64")
+    return s.mask(a < 0)
+
+
+def _flows_frame(cols: dict) -> pd.DataFrame:
+    finish = cols["finish_ns"]
+    fct = np.where(finish >= 0, finish - cols["start_ns"], -1)
+    df = pd.DataFrame(
+        {
+            "flow_id": cols["flow_id"],
+            "sender": cols["sender"],
+            "size_bytes": _nullable(cols["size_bytes"]),
+            "size_pkts": _nullable(cols["size_pkts"]),
+            "start_ns": cols["start_ns"],
+            "finish_ns": _nullable(finish),
+            "fct_ns": _nullable(fct),
+            "acked_ns": _nullable(cols["acked_ns"]),
+            "retransmits": cols["retransmits"],
+            "drops": cols["drops"],
+            "completed": finish >= 0,
+            "ideal_ns": _nullable(cols["ideal_ns"]),
+        }
+    )
+    return df[FLOW_COLUMNS]
+
+
+def _series_frame(s: dict) -> pd.DataFrame:
+    metric = pd.Categorical.from_codes(s["metric"], categories=s["metric_names"])
+    element = pd.Categorical.from_codes(s["element"], categories=s["element_names"])
+    return pd.DataFrame(
+        {
+            "t_ns": s["t_ns"],
+            "metric": np.asarray(metric.astype(str)),
+            "element": np.asarray(element.astype(str)),
+            "value": s["value"],
+        }
+    )
+
+
+def run(config: ConfigLike, *, progress: Optional[Callable[[dict], Any]] = None, warn: bool = True) -> Result:
+    """Run one scenario (a dict, a TOML path or TOML text) and return its :class:`Result`.
+
+    ``progress`` is called about once a second of wall time with a dict (``sim_ns``,
+    ``stop_ns``, ``events``, ``flows_started``, ``flows_completed``,
+    ``data_delivered``, ``wall_s``); returning ``False`` stops the run early, as
+    does Ctrl-C, keeping every flow finished so far (``meta["interrupted"]``).
+    Raises :class:`fctlab.ConfigError` for a refused scenario.
+    """
+    cfg = load_config(config)
+    raw = _core.run(to_json(cfg), progress)
+    stats = raw["stats"]
+    flows = _flows_frame(raw["flows"])
+    series = _series_frame(raw["series"])
+    from . import __version__
+
+    meta = {
+        "fctlab_version": __version__,
+        "config": cfg,
+        "seed": int(cfg.get("seed", 0)),
+        "build_profile": stats.pop("build_profile"),
+        "events_processed": stats["events"],
+        "packets_forwarded": stats["packet_hops"],
+        "wall_s": stats["wall_s"],
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "flows_total": int(len(flows)),
+        "flows_completed": int(flows["completed"].sum()),
+        "stats": stats,
+    }
+    if warn and len(flows) and meta["flows_completed"] == 0:
+        warnings.warn(
+            f"no flow completed in this run ({len(flows)} started, simulated until "
+            f"{stats['end_ns'] / 1e9:.3f} s): check stop_s, the buffer and the link rates",
+            NoCompletedFlowWarning,
+            stacklevel=2,
+        )
+    return Result(flows=flows, series=series, meta=meta)
