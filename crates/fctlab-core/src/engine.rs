@@ -31,6 +31,9 @@ struct Link {
     /// A TxDone event is pending.
     txdone_pending: bool,
     in_flight: VecDeque<(Time, Packet)>,
+    /// Serialisation time of the last packet size seen (most packets are one
+    /// of two sizes), to skip the division.
+    tx_cache: (u32, Time),
     /// Bytes whose serialisation has started, for utilisation.
     bytes_tx: u64,
     bytes_at_sample: u64,
@@ -101,6 +104,8 @@ pub struct Engine {
     /// Finite flows not yet fully acknowledged, plus flows and generator
     /// arrivals still to come. The run ends when this reaches zero.
     pending: u64,
+    /// Forced losses still to apply: (flow, seq, transmission) and copies seen.
+    losses: Vec<((u64, u64, u32), u32)>,
 }
 
 impl Engine {
@@ -122,6 +127,7 @@ impl Engine {
                     busy_until: 0,
                     txdone_pending: false,
                     in_flight: VecDeque::new(),
+                    tx_cache: (u32::MAX, 0),
                     bytes_tx: 0,
                     bytes_at_sample: 0,
                 }
@@ -142,6 +148,7 @@ impl Engine {
                 path_links.extend(p);
             }
         }
+        let plan_losses = plan.losses.iter().map(|&l| (l, 0)).collect();
         let gens = (0..plan.generators.len()).map(|g| GenState { rng: stream_rng(plan.seed, g as u64 + 1), created: 0 }).collect();
         let mut series = Series::default();
         for m in ["queue_pkts", "utilization", "active_flows", "cwnd_pkts"] {
@@ -163,6 +170,7 @@ impl Engine {
             series,
             active: 0,
             pending: 0,
+            losses: plan_losses,
         }
     }
 
@@ -269,7 +277,13 @@ impl Engine {
     #[inline]
     fn start_tx(&mut self, l: usize, pkt: Packet, now: Time) {
         let link = &mut self.links[l];
-        let tx = tx_time_ns(pkt.size_bytes as u64, link.rate_bps);
+        let tx = if link.tx_cache.0 == pkt.size_bytes {
+            link.tx_cache.1
+        } else {
+            let t = tx_time_ns(pkt.size_bytes as u64, link.rate_bps);
+            link.tx_cache = (pkt.size_bytes, t);
+            t
+        };
         link.busy_until = now + tx;
         link.bytes_tx += pkt.size_bytes as u64;
         let arrive = now + tx + link.delay_ns;
@@ -364,7 +378,23 @@ impl Engine {
         self.out = out;
     }
 
+    /// Whether a forced loss takes this data packet.
+    fn forced_loss(&mut self, pkt: &Packet) -> bool {
+        let mut lost = false;
+        for ((flow, seq, nth), seen) in self.losses.iter_mut() {
+            if *flow == pkt.flow as u64 && *seq == pkt.seq {
+                *seen += 1;
+                lost |= *seen == *nth;
+            }
+        }
+        lost
+    }
+
     fn deliver(&mut self, pkt: Packet, now: Time) {
+        if pkt.kind == PacketKind::Data && !self.losses.is_empty() && self.forced_loss(&pkt) {
+            self.drop_packet(pkt);
+            return;
+        }
         self.counters.packets_delivered += 1;
         let f = pkt.flow;
         match pkt.kind {

@@ -142,26 +142,39 @@ pub fn slow_start_fct_ns(
 /// denominator (1 − σ_{k−1})(1 − σ_k) (Kleinrock 1976, vol. 2 §3.7); for a fixed
 /// size s this gives the M/D/1 result s + λ s² / (2 (1 − ρ)).
 pub fn srpt_sojourn_ns(size_bytes: f64, law: &SizeLaw, capacity_bps: f64, load_: f64) -> IdealResult<f64> {
-    let x = non_negative("size_bytes", size_bytes)?;
-    let c = positive("capacity_bps", capacity_bps)?;
-    let rho = load("load", load_)?;
-    Ok(srpt_sojourn_s(x, law, secs_per_byte(c), rho) * NS_PER_S)
+    non_negative("size_bytes", size_bytes)?;
+    Ok(srpt_sojourn_many_ns(&[size_bytes], law, capacity_bps, load_)?[0])
 }
 
-/// [`srpt_sojourn_ns`] on validated inputs, in seconds. `b` = seconds per byte.
-fn srpt_sojourn_s(x: f64, law: &SizeLaw, b: f64, rho: f64) -> f64 {
-    if x == 0.0 {
-        return 0.0;
+/// [`srpt_sojourn_ns`] for many sizes at once (one pass: the residence integral
+/// is accumulated over the sorted sizes). Results are in the order given.
+pub fn srpt_sojourn_many_ns(sizes_bytes: &[f64], law: &SizeLaw, capacity_bps: f64, load_: f64) -> IdealResult<Vec<f64>> {
+    for (i, &x) in sizes_bytes.iter().enumerate() {
+        non_negative(&format!("sizes_bytes[{i}]"), x)?;
     }
+    let b = secs_per_byte(positive("capacity_bps", capacity_bps)?);
+    let rho = load("load", load_)?;
     // λ b = ρ / E[X]: arrivals per second times seconds per byte.
     let lam_b = rho / law.mean_bytes();
+    let mut order: Vec<usize> = (0..sizes_bytes.len()).collect();
+    order.sort_by(|&i, &j| sizes_bytes[i].total_cmp(&sizes_bytes[j]));
+    let xs: Vec<f64> = order.iter().map(|&i| sizes_bytes[i]).collect();
+    let residence = law.residence_integrals(&xs, lam_b);
+    let mut out = vec![0.0; xs.len()];
+    for (k, &i) in order.iter().enumerate() {
+        out[i] = (srpt_waiting_s(xs[k], law, b, lam_b) + b * residence[k]) * NS_PER_S;
+    }
+    Ok(out)
+}
+
+/// The Schrage–Miller waiting term λ m₂(x) / (2 (1 − ρ(x⁻)) (1 − ρ(x))), seconds;
+/// `b` = seconds per byte, `lam_b` = λ b.
+fn srpt_waiting_s(x: f64, law: &SizeLaw, b: f64, lam_b: f64) -> f64 {
     let rho_x = lam_b * law.partial_mean(x);
     let rho_left = lam_b * law.partial_mean_left(x);
-    // λ m₂ with m₂ in s²: λ b² (∫ y² dF + x² (1 − F(x))), y in bytes.
+    // λ m₂ in s: λ b² (∫ y² dF + x² (1 − F(x))), y in bytes.
     let lam_m2 = lam_b * b * (law.partial_second(x) + x * x * (1.0 - law.cdf(x)));
-    let waiting = lam_m2 / (2.0 * (1.0 - rho_left) * (1.0 - rho_x));
-    let residence = b * law.residence_integral(x, lam_b);
-    waiting + residence
+    lam_m2 / (2.0 * (1.0 - rho_left) * (1.0 - rho_x))
 }
 
 #[cfg(test)]

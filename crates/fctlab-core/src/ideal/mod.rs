@@ -1,4 +1,25 @@
 //! Ideal baselines, computed rather than simulated by packets.
+//!
+//! * [`line_rate_fct_ns`]: a flow alone on the empty path at line rate.
+//! * [`formulas`]: M/G/1-PS and M/G/1-SRPT conditional mean sojourn times, the
+//!   PS FCT curve of the RCP papers and the TCP slow-start bound (seed 000).
+//! * [`fluid`]: flow-level simulators of the actual workload: processor sharing
+//!   and SRPT on one link, max-min fair sharing on any topology.
+//! * [`optimal`]: the 1991 benchmark suite's 'optimal' transfer time (seed 003).
+//!
+//! Bad arguments are refused with an [`IdealError`] naming the argument.
+
+pub mod error;
+pub mod fluid;
+pub mod formulas;
+pub mod optimal;
+pub mod sizelaw;
+
+pub use error::{IdealError, IdealResult};
+pub use fluid::{fluid_maxmin, fluid_maxmin_general, fluid_ps, fluid_srpt, maxmin_rates};
+pub use formulas::{ps_fct_ns, ps_slowdown, ps_sojourn_ns, slow_start_fct_ns, slow_start_rounds, srpt_sojourn_many_ns, srpt_sojourn_ns, Handshake};
+pub use optimal::optimal_transfer_ns;
+pub use sizelaw::SizeLaw;
 
 use crate::sim::{tx_time_ns, Time};
 use crate::transport::FlowSize;

@@ -56,6 +56,20 @@ pub struct Scenario {
     pub traffic: Vec<TrafficCfg>,
     #[serde(default)]
     pub metrics: MetricsCfg,
+    /// Forced losses: named data packets dropped just before their receiver
+    /// gets them (after crossing every link), for hand-checkable loss traces.
+    #[serde(default)]
+    pub losses: Vec<LossCfg>,
+}
+
+/// Drop the `transmission`-th copy of data packet `seq` of flow `flow`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LossCfg {
+    pub flow: u64,
+    pub seq: u64,
+    #[serde(default = "d_one")]
+    pub transmission: u32,
 }
 
 /// A number, or one number per sender.
@@ -249,6 +263,8 @@ pub struct Plan {
     pub interval_ns: Time,
     pub series_links: Vec<u32>,
     pub cwnd_flows: Vec<u64>,
+    /// Forced losses: (flow, seq, transmission).
+    pub losses: Vec<(u64, u64, u32)>,
 }
 
 /// Parse a JSON scenario, naming the key of any unknown field or wrong type.
@@ -559,7 +575,15 @@ pub fn plan(sc: Scenario) -> Result<Plan, ConfigError> {
             }
         }
     }
+    let mut losses = Vec::new();
+    for (i, l) in sc.losses.iter().enumerate() {
+        if l.transmission == 0 {
+            return err(format!("losses[{i}].transmission"), "counts from 1 (the first transmission)");
+        }
+        losses.push((l.flow, l.seq, l.transmission));
+    }
     Ok(Plan {
+        losses,
         seed: sc.seed,
         stop_ns,
         topology,

@@ -1,9 +1,15 @@
-//! A binary-heap event queue keyed by (time, insertion sequence).
+//! The event queue: events ordered by (time, insertion sequence).
 //!
 //! Entries are 24 bytes and carry no pointers: an event names its target by a
 //! small tag and an index, and the engine dispatches on it. Ties on time are
 //! broken by the insertion counter, which makes equal-time events fire in the
 //! order they were scheduled.
+//!
+//! Two binary heaps share one sequence counter: link events (a link has at most
+//! one pending arrival and one pending transmission end, so this heap stays as
+//! small as the network and lives in L1 cache) and everything else (timers, flow
+//! starts, samples), which grows with the number of flows. Popping takes the
+//! smaller head of the two, so the order is exactly that of a single heap.
 
 use super::Time;
 use std::cmp::Ordering;
@@ -59,7 +65,8 @@ impl Ord for Entry {
 /// The run's future events.
 #[derive(Default)]
 pub struct EventQueue {
-    heap: BinaryHeap<Entry>,
+    net: BinaryHeap<Entry>,
+    ctl: BinaryHeap<Entry>,
     seq: u64,
     now: Time,
     processed: u64,
@@ -82,11 +89,11 @@ impl EventQueue {
     }
 
     pub fn len(&self) -> usize {
-        self.heap.len()
+        self.net.len() + self.ctl.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
+        self.net.is_empty() && self.ctl.is_empty()
     }
 
     /// Schedule `event` at `time`. Scheduling in the past is a bug in the caller.
@@ -95,18 +102,36 @@ impl EventQueue {
         debug_assert!(time >= self.now, "event scheduled in the past");
         let seq = self.seq;
         self.seq += 1;
-        self.heap.push(Entry { time, seq, event });
+        let e = Entry { time, seq, event };
+        match event {
+            Event::TxDone(_) | Event::Arrive(_) => self.net.push(e),
+            _ => self.ctl.push(e),
+        }
+    }
+
+    /// Which heap holds the earliest event (`true`: the link heap).
+    #[inline]
+    fn net_first(&self) -> Option<bool> {
+        match (self.net.peek(), self.ctl.peek()) {
+            (Some(a), Some(b)) => Some(a > b), // reversed order: greater = earlier
+            (Some(_), None) => Some(true),
+            (None, Some(_)) => Some(false),
+            (None, None) => None,
+        }
     }
 
     /// The time of the next event, if any.
     pub fn peek_time(&self) -> Option<Time> {
-        self.heap.peek().map(|e| e.time)
+        match self.net_first()? {
+            true => self.net.peek().map(|e| e.time),
+            false => self.ctl.peek().map(|e| e.time),
+        }
     }
 
     /// Remove and return the earliest event, advancing `now` to its time.
     #[inline]
     pub fn pop(&mut self) -> Option<(Time, Event)> {
-        let e = self.heap.pop()?;
+        let e = if self.net_first()? { self.net.pop()? } else { self.ctl.pop()? };
         assert!(e.time >= self.now, "causality violated: event at {} < now {}", e.time, self.now);
         self.now = e.time;
         self.processed += 1;
@@ -117,6 +142,18 @@ impl EventQueue {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn order_is_kept_across_link_and_timer_events() {
+        let mut q = EventQueue::new();
+        q.schedule(5, Event::Arrive(0));
+        q.schedule(5, Event::SenderTimer(1));
+        q.schedule(4, Event::SenderTimer(2));
+        q.schedule(5, Event::TxDone(3));
+        q.schedule(6, Event::Arrive(4));
+        let order: Vec<_> = std::iter::from_fn(|| q.pop()).map(|(_, e)| e).collect();
+        assert_eq!(order, vec![Event::SenderTimer(2), Event::Arrive(0), Event::SenderTimer(1), Event::TxDone(3), Event::Arrive(4)]);
+    }
 
     #[test]
     fn equal_times_fire_in_insertion_order() {
