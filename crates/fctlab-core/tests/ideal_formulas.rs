@@ -12,12 +12,12 @@ fn ps_fct_of_the_rcp_figure() {
     // 1000 B: L / C = 200 000 bit / 2.4e9 = 83.33 µs, / (1 − 0.9) = 833.33 µs;
     // plus 1.5 RTT = 150 ms: 150.8333 ms.
     let t = ps_fct_ns(25_000.0, 2.4e9, 0.9, 100e6, Handshake::On).unwrap();
-    assert!(close(t, 150e6 + 833_333.333, 1e-9), "{t}");
+    assert!(close(t, 150e6 + 200_000.0 / 2.4e9 / 0.1 * 1e9, 1e-12), "{t}");
     // Without the handshake only half an RTT of propagation is left.
     let t = ps_fct_ns(25_000.0, 2.4e9, 0.9, 100e6, Handshake::Off).unwrap();
-    assert!(close(t, 50e6 + 833_333.333, 1e-9), "{t}");
+    assert!(close(t, 50e6 + 200_000.0 / 2.4e9 / 0.1 * 1e9, 1e-12), "{t}");
     // The sojourn alone at load 0: the line-rate time.
-    assert!(close(ps_sojourn_ns(25_000.0, 2.4e9, 0.0).unwrap(), 83_333.333, 1e-9));
+    assert!(close(ps_sojourn_ns(25_000.0, 2.4e9, 0.0).unwrap(), 200_000.0 / 2.4e9 * 1e9, 1e-12));
 }
 
 #[test]
@@ -56,9 +56,10 @@ fn srpt_with_one_size_is_md1() {
     let law = SizeLaw::fixed(1250.0).unwrap();
     let t = srpt_sojourn_ns(1250.0, &law, 10e6, 0.6).unwrap();
     assert!(close(t, 1e6 * (1.0 + 0.6 / 0.8), 1e-12), "{t}");
-    // A hypothetical smaller job x = s/2 (S_x = 0.5 ms) sees no one ahead of it
-    // being served first except the job in service's residual (≤ x left, as
-    // m₂ = x²·1): waiting λ S_x² / 2 with λ = ρ / S = 600 /s: 75 µs, + 0.5 ms.
+    // A hypothetical smaller job x = s/2 (S_x = 0.5 ms): no size is below x, so
+    // ρ(x) = 0 and nothing preempts it once started (residence S_x); it waits
+    // only for a job in service with less than x left, m₂(x) = x² (1 − F(x)) =
+    // x²: waiting λ S_x² / 2 with λ = ρ / S = 600 /s, i.e. 75 µs, + 0.5 ms.
     let t = srpt_sojourn_ns(625.0, &law, 10e6, 0.6).unwrap();
     assert!(close(t, 0.5e6 + 600.0 * 0.5e-3 * 0.5e-3 / 2.0 * 1e9, 1e-12), "{t}");
 }

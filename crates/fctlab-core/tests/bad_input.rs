@@ -1,0 +1,91 @@
+//! Bad scenarios are refused before the run, naming the key.
+
+use fctlab_core::from_json;
+use serde_json::json;
+
+fn refused(v: serde_json::Value) -> (String, String) {
+    match from_json(&v.to_string()) {
+        Ok(_) => panic!("accepted: {v}"),
+        Err(e) => (e.field, e.message),
+    }
+}
+
+fn base() -> serde_json::Value {
+    json!({"network": {"bottleneck_bps": 1e7}, "flows": [{"size_pkts": 3}]})
+}
+
+#[test]
+fn unknown_key_is_named() {
+    let mut v = base();
+    v["network"]["bandwidth"] = json!(5);
+    let (field, msg) = refused(v);
+    assert_eq!(field, "network.bandwidth");
+    assert!(msg.contains("unknown key") && msg.contains("bottleneck_bps"), "{msg}");
+    let mut v = base();
+    v["colour"] = json!("red");
+    assert_eq!(refused(v).0, "colour");
+}
+
+#[test]
+fn wrong_type_is_named() {
+    let mut v = base();
+    v["network"]["bottleneck_bps"] = json!("fast");
+    let (field, msg) = refused(v);
+    assert_eq!(field, "network.bottleneck_bps");
+    assert!(msg.contains("invalid type"), "{msg}");
+    let mut v = base();
+    v["flows"][0]["size_pkts"] = json!(2.5);
+    assert_eq!(refused(v).0, "flows[0].size_pkts");
+}
+
+#[test]
+fn non_positive_rate() {
+    for r in [0.0, -1e6] {
+        let mut v = base();
+        v["network"]["bottleneck_bps"] = json!(r);
+        let (field, msg) = refused(v);
+        assert_eq!(field, "network.bottleneck_bps");
+        assert!(msg.contains("positive"), "{msg}");
+    }
+}
+
+#[test]
+fn unknown_scheme_lists_the_allowed() {
+    let mut v = base();
+    v["transport"] = json!({"scheme": "tcp-vegas2"});
+    let (field, msg) = refused(v);
+    assert_eq!(field, "transport.scheme");
+    assert!(msg.contains("tcp-newreno"), "{msg}");
+}
+
+#[test]
+fn empty_workload() {
+    let v = json!({"network": {"bottleneck_bps": 1e7}});
+    let (field, msg) = refused(v);
+    assert_eq!(field, "flows");
+    assert!(msg.contains("empty"), "{msg}");
+}
+
+#[test]
+fn missing_required_key_and_bad_combinations() {
+    let v = json!({"network": {"topology": "dumbbell"}, "flows": [{"size_pkts": 1}]});
+    assert_eq!(refused(v).0, "network.bottleneck_bps");
+    let mut v = base();
+    v["flows"][0]["sender"] = json!(3);
+    assert_eq!(refused(v).0, "flows[0].sender");
+    let mut v = base();
+    v["network"]["buffer_bdp"] = json!(1.0);
+    v["network"]["buffer_pkts"] = json!(10);
+    assert_eq!(refused(v).0, "network.buffer_bdp");
+    let mut v = base();
+    v["traffic"] = json!([{"arrivals": "poisson", "load": 0.5, "sizes": {"dist": "pareto", "mean_pkts": 10, "shape": 0.9}, "count": 10}]);
+    assert_eq!(refused(v).0, "traffic[0].sizes.shape");
+    let mut v = base();
+    v["flows"][0] = json!({"long_lived": true});
+    assert_eq!(refused(v).0, "stop_s");
+    let mut v = base();
+    v["network"]["topology"] = json!("dumbbell");
+    v["network"]["senders"] = json!(2);
+    v["network"]["access_delay_ms"] = json!([1.0]);
+    assert_eq!(refused(v).0, "network.access_delay_ms");
+}

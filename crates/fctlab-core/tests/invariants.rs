@@ -1,0 +1,147 @@
+//! Randomised scenarios: invariants that must hold in every run.
+//! - packet conservation: sent = delivered + dropped + still in the network;
+//! - no queue ever above its limit;
+//! - causality (the event queue panics on an event in the past);
+//! - no FCT below the flow's empty-path, line-rate FCT (plus the handshake);
+//! - determinism: the same scenario and seed give identical records.
+
+mod common;
+use common::{run_json, ser};
+use rand::{Rng, SeedableRng};
+use serde_json::json;
+
+fn random_scenario(r: &mut rand_pcg::Pcg64Mcg, seed: u64) -> serde_json::Value {
+    let topo = ["single-link", "dumbbell", "half-dumbbell"][r.random_range(0..3)];
+    let senders = if topo == "single-link" { 1 } else { r.random_range(1..6) };
+    let rate = [2e6, 10e6, 100e6][r.random_range(0..3)];
+    let mut net = json!({
+        "topology": topo, "senders": senders, "bottleneck_bps": rate,
+        "bottleneck_delay_ms": r.random_range(0.0..30.0),
+        "buffer_pkts": r.random_range(2..60),
+    });
+    if topo != "single-link" {
+        let delays: Vec<f64> = (0..senders).map(|_| r.random_range(0.0..20.0)).collect();
+        net["access_delay_ms"] = json!(delays);
+        net["access_bps"] = json!(rate * [1.0, 10.0][r.random_range(0..2)]);
+    }
+    let dist = match r.random_range(0..3) {
+        0 => json!({"dist": "pareto", "mean_pkts": 20, "shape": 1.3}),
+        1 => json!({"dist": "uniform", "min_pkts": 1, "max_pkts": 60}),
+        _ => json!({"dist": "exponential", "mean_pkts": 15}),
+    };
+    let iw = [1, 2, 4, 10][r.random_range(0..4)];
+    json!({
+        "seed": seed,
+        "network": net,
+        "transport": {"init_cwnd_pkts": iw, "handshake": r.random_bool(0.5),
+                       "delayed_ack": r.random_bool(0.3), "header_bytes": 40, "mss_bytes": 1000},
+        "traffic": [{"arrivals": "poisson", "load": r.random_range(0.3..1.2), "sizes": dist, "count": r.random_range(20..300)}],
+        "flows": [{"sender": 0, "size_pkts": r.random_range(1..500), "start_s": 0.01}],
+        "metrics": {"interval_ms": 5.0}
+    })
+}
+
+#[test]
+fn randomised_scenarios_keep_the_invariants() {
+    let mut r = rand_pcg::Pcg64Mcg::seed_from_u64(2026);
+    let (mut drops, mut retx) = (0, 0);
+    for case in 0..40 {
+        let v = random_scenario(&mut r, case);
+        let out = run_json(&v);
+        let c = &out.counters;
+        drops += c.packets_dropped;
+        retx += out.flows.iter().map(|f| f.retransmits).sum::<u64>();
+        assert_eq!(c.packets_sent, c.packets_delivered + c.packets_dropped + out.in_network, "conservation, case {case}: {v}");
+        assert!(c.max_queue_excess <= 0, "queue above its limit, case {case}");
+        let handshake = v["transport"]["handshake"].as_bool().unwrap_or(true);
+        let rate = v["network"]["bottleneck_bps"].as_f64().unwrap();
+        let d_bn = (v["network"]["bottleneck_delay_ms"].as_f64().unwrap() * 1e6).round() as u64;
+        let mut completed = 0;
+        for f in &out.flows {
+            let Some(fct) = f.fct_ns() else { continue };
+            completed += 1;
+            assert!(fct >= f.ideal_ns, "FCT {fct} below ideal {} (case {case}, flow {})", f.ideal_ns, f.flow_id);
+            // The line-rate FCT is at least the bottleneck serialisation and propagation.
+            assert!(f.ideal_ns >= ser(f.size_bytes + 40 * f.size_pkts, rate) + d_bn);
+            if handshake {
+                // A SYN and SYN-ACK each cross the bottleneck first.
+                assert!(fct >= f.ideal_ns + 2 * d_bn, "case {case}");
+            }
+            assert!(f.acked_ns.unwrap() > f.finish_ns.unwrap());
+        }
+        // Finite workloads run to completion.
+        assert_eq!(completed, out.flows.len(), "case {case}: not every flow completed");
+        // Series timestamps never go backwards.
+        assert!(out.series.t_ns.windows(2).all(|w| w[0] <= w[1]));
+    }
+    // The cases must exercise loss and recovery for the checks to mean anything.
+    assert!(drops > 100 && retx > 100, "drops {drops}, retransmits {retx}");
+}
+
+#[test]
+fn same_seed_same_records_other_seed_other_records() {
+    let mut r = rand_pcg::Pcg64Mcg::seed_from_u64(7);
+    let v = random_scenario(&mut r, 11);
+    let a = run_json(&v).flows;
+    let b = run_json(&v).flows;
+    assert_eq!(a, b);
+    let mut v2 = v.clone();
+    v2["seed"] = json!(12);
+    let c = run_json(&v2).flows;
+    assert_ne!(a, c);
+}
+
+#[test]
+fn long_lived_flows_share_and_stop_at_stop_s() {
+    // Two long-lived flows on a 10 Mb/s dumbbell for 20 s: the bottleneck is
+    // busy nearly all the time, neither flow completes, and the run ends at stop_s.
+    let v = json!({
+        "stop_s": 20.0,
+        "network": {"topology": "dumbbell", "senders": 2, "bottleneck_bps": 10e6, "bottleneck_delay_ms": 10.0, "access_delay_ms": 5.0},
+        "traffic": [{"arrivals": "long-lived"}],
+        "metrics": {"interval_ms": 100.0}
+    });
+    let out = run_json(&v);
+    assert_eq!(out.flows.len(), 2);
+    assert!(out.flows.iter().all(|f| f.finish_ns.is_none()));
+    assert!(out.end_ns <= 20_000_000_000);
+    // Utilisation after the first few seconds: data delivered close to capacity.
+    let delivered_bits = out.counters.data_delivered as f64 * 1040.0 * 8.0;
+    assert!(delivered_bits > 0.85 * 10e6 * 20.0, "{delivered_bits}");
+    assert!(delivered_bits <= 10e6 * 20.0);
+}
+
+#[test]
+fn closed_loop_generator_starts_the_next_flow_after_the_last() {
+    // One sender, 5 flows of 10 packets back to back, no think time: each flow
+    // starts exactly when the previous one is acknowledged.
+    let v = json!({
+        "network": {"topology": "single-link", "bottleneck_bps": 10e6, "bottleneck_delay_ms": 5.0},
+        "traffic": [{"arrivals": "closed-loop", "sizes": {"dist": "fixed", "pkts": 10}, "count": 5}],
+        "metrics": {"series": false}
+    });
+    let fl = run_json(&v).flows;
+    assert_eq!(fl.len(), 5);
+    for w in fl.windows(2) {
+        assert_eq!(w[1].start_ns, w[0].acked_ns.unwrap());
+    }
+    // Identical flows on an idle path take identical times.
+    assert!(fl.iter().all(|f| f.fct_ns() == fl[0].fct_ns()));
+}
+
+#[test]
+fn poisson_arrival_rate_matches_the_load() {
+    // load 0.5 of 100 Mb/s with fixed 10-packet flows of 1040 B packets on the
+    // wire: lambda = 0.5e8 / (8 * 10 * 1040) = 600.96 flows/s. Over 20 000 flows
+    // the mean gap's relative standard error is 1/sqrt(20 000) = 0.7%; allow 3%.
+    let v = json!({
+        "network": {"topology": "single-link", "bottleneck_bps": 100e6, "bottleneck_delay_ms": 1.0},
+        "traffic": [{"arrivals": "poisson", "load": 0.5, "sizes": {"dist": "fixed", "pkts": 10}, "count": 20000}],
+        "metrics": {"series": false}
+    });
+    let fl = run_json(&v).flows;
+    let span = (fl.last().unwrap().start_ns - fl[0].start_ns) as f64 / 1e9;
+    let lambda = (fl.len() - 1) as f64 / span;
+    let expect = 0.5e8 / (8.0 * 10.0 * 1040.0);
+    assert!((lambda / expect - 1.0).abs() < 0.03, "lambda {lambda} vs {expect}");
+}
