@@ -25,6 +25,13 @@ ConfigError = _core.ConfigError
 ConfigError.field = property(lambda self: self.args[1] if len(self.args) > 1 else "")  # type: ignore[attr-defined]
 ConfigError.__str__ = lambda self: str(self.args[0]) if self.args else ""  # type: ignore[assignment]
 
+
+
+def config_error(field: str, message: str) -> Exception:
+    """A ConfigError whose text names the field, as the engine's do."""
+    return ConfigError(f"{field}: {message}" if field else message, field)
+
+
 ConfigLike = Union[Mapping[str, Any], str, os.PathLike]
 
 
@@ -40,13 +47,13 @@ def load_config(config: ConfigLike) -> dict:
         else:
             p = Path(config)
             if not p.is_file():
-                raise ConfigError(f"scenario file not found: {p}", "")
+                raise config_error("", f"scenario file not found: {p}")
             text = p.read_text()
         try:
             return tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
-            raise ConfigError(f"not valid TOML: {e}", "") from None
-    raise ConfigError(f"a scenario is a dict, a TOML file path or TOML text, not {type(config).__name__}", "")
+            raise config_error("", f"not valid TOML: {e}") from None
+    raise config_error("", f"a scenario is a dict, a TOML file path or TOML text, not {type(config).__name__}")
 
 
 def _plain(obj: Any, path: str) -> Any:
@@ -55,7 +62,7 @@ def _plain(obj: Any, path: str) -> Any:
         out = {}
         for k, v in obj.items():
             if not isinstance(k, str):
-                raise ConfigError(f"keys must be strings, got {k!r}", path)
+                raise config_error(path, f"keys must be strings, got {k!r}")
             out[k] = _plain(v, f"{path}.{k}" if path else k)
         return out
     if isinstance(obj, (list, tuple)):
@@ -66,12 +73,12 @@ def _plain(obj: Any, path: str) -> Any:
         return int(obj)
     if isinstance(obj, float):
         if math.isnan(obj) or math.isinf(obj):
-            raise ConfigError(f"must be a finite number, got {obj}", path)
+            raise config_error(path, f"must be a finite number, got {obj}")
         return float(obj)
     # numpy scalars and the like
     if hasattr(obj, "item"):
         return _plain(obj.item(), path)
-    raise ConfigError(f"unsupported value of type {type(obj).__name__}", path)
+    raise config_error(path, f"unsupported value of type {type(obj).__name__}")
 
 
 def to_json(config: Mapping[str, Any]) -> str:

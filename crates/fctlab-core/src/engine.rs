@@ -34,9 +34,10 @@ struct Link {
     /// Serialisation time of the last packet size seen (most packets are one
     /// of two sizes), to skip the division.
     tx_cache: (u32, Time),
-    /// Bytes whose serialisation has started, for utilisation.
-    bytes_tx: u64,
-    bytes_at_sample: u64,
+    /// Total serialisation time of packets that started on the wire; minus
+    /// the part still to come, it is the time the link has been busy.
+    busy_ns: u64,
+    busy_at_sample: u64,
 }
 
 struct FlowSlot {
@@ -128,8 +129,8 @@ impl Engine {
                     txdone_pending: false,
                     in_flight: VecDeque::new(),
                     tx_cache: (u32::MAX, 0),
-                    bytes_tx: 0,
-                    bytes_at_sample: 0,
+                    busy_ns: 0,
+                    busy_at_sample: 0,
                 }
             })
             .collect();
@@ -285,7 +286,7 @@ impl Engine {
             t
         };
         link.busy_until = now + tx;
-        link.bytes_tx += pkt.size_bytes as u64;
+        link.busy_ns += tx;
         let arrive = now + tx + link.delay_ns;
         link.in_flight.push_back((arrive, pkt));
         if link.in_flight.len() == 1 {
@@ -516,9 +517,10 @@ impl Engine {
             let el = self.series.element_id(&self.links[l].name.clone());
             let link = &mut self.links[l];
             let qlen = link.queue.len_pkts() as f64;
-            let bytes = link.bytes_tx - link.bytes_at_sample;
-            link.bytes_at_sample = link.bytes_tx;
-            let util = bytes as f64 * 8.0 / (link.rate_bps * interval as f64 / 1e9);
+            // Busy time up to now: the packet on the wire counts only its part sent.
+            let busy = link.busy_ns - link.busy_until.saturating_sub(now);
+            let util = (busy - link.busy_at_sample) as f64 / interval as f64;
+            link.busy_at_sample = busy;
             self.series.push(now, qm, el, qlen);
             if now > 0 {
                 self.series.push(now, um, el, util);
