@@ -37,7 +37,7 @@ def fig1(out: Path, scale: str) -> list:
     1000-byte packets, C = 2.4 Gb/s, RTT = 100 ms, offered load 0.9."""
     full = scale == "full"
     c_bps, rtt_s, rho, mean_pkts, shape = 2.4e9, 0.1, 0.9, 30, 1.4
-    count = 300_000 if full else 30_000
+    count = 1_000_000 if full else 100_000
     cfg = {
         "seed": 1,
         "network": {"topology": "single-link", "bottleneck_bps": c_bps, "bottleneck_delay_ms": rtt_s * 1e3 / 2, "buffer_bdp": 1.0},
@@ -81,7 +81,7 @@ def fig1(out: Path, scale: str) -> list:
         "arrivals": "Poisson", "flows": count, "buffer": f"1 BDP = {res.meta['stats']['buffer_pkts']} pkts (not stated in the paper)",
         "TCP": "NewReno, IW 2, SYN handshake, ACK per packet, min RTO 200 ms", "seed": cfg["seed"],
     }
-    scaled = ("full scale" if full else f"quick: {count:,} flows instead of {300_000:,} (same link, load and sizes); "
+    scaled = ("full: 1,000,000 flows" if full else f"quick: {count:,} flows instead of the full run's 1,000,000 (same link, load and sizes); "
               "averages of the largest, rarest sizes are noisy")
     caption = (f"{SOURCE}, Fig. 1 (TCP curve). Top: average FCT vs flow size, with the paper's slow-start "
                f"bound and the analytic PS FCT. Bottom: active flows vs time. {done:,} of {len(res.flows):,} flows "
