@@ -1,0 +1,311 @@
+"""ns-3 as a peer simulator for ``fctlab bench``.
+
+ns-3 comes from PyPI (the ``ns3`` wheel, whose Python bindings are cppyy) and is
+installed on first use into a private virtual environment, so that fctlab's own
+environment is not touched and ns-3's memory is measured in a process of its own:
+
+* :func:`ensure_ns3` installs it (once) and returns that environment's python;
+* :func:`run_ns3_bench` runs the benchmark scenario under ns-3 in a subprocess
+  and returns its counters, wall time and peak memory.
+
+The scenario itself (topology, TCP settings, workload) is built in
+``_worker.py``, which runs inside the ns-3 environment; the per-packet and
+per-flow work is C++ (``flowapp.h``, compiled at run time by cppyy), Python only
+sets the simulation up.
+
+Environment variables:
+
+``FCTLAB_CACHE``
+    Cache directory (default ``~/.cache/fctlab``); ns-3 goes to ``$FCTLAB_CACHE/ns3-venv``.
+``FCTLAB_NS3_PYTHON``
+    Python interpreter used to create that environment (default: the one running fctlab).
+``FCTLAB_NS3_TIMEOUT``
+    Seconds one ns-3 run (import, set-up and simulation) may take (default 7200).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Callable, Optional
+
+__all__ = ["PeerUnavailable", "NS3_REQUIREMENT", "ensure_ns3", "run_ns3_bench", "cache_dir"]
+
+#: The PyPI release known to work (3.44.post0: the newest when this was written).
+NS3_REQUIREMENT = "ns3==3.44.post0"
+
+_HERE = pathlib.Path(__file__).resolve().parent
+_WORKER = _HERE / "_worker.py"
+_MARKER = ".fctlab-ns3-ready"
+
+
+def _run_timeout_s() -> float:
+    """How long one ns-3 run may take in all: ``$FCTLAB_NS3_TIMEOUT`` seconds, default 2 h."""
+    try:
+        return max(1.0, float(os.environ.get("FCTLAB_NS3_TIMEOUT") or 7200))
+    except ValueError:
+        return 7200.0
+
+
+class PeerUnavailable(RuntimeError):
+    """ns-3 cannot be installed or run here; ``str(exc)`` is a one-line reason."""
+
+    def __init__(self, reason: str):
+        super().__init__(" ".join(str(reason).split()))
+        self.reason = str(self)
+
+
+def cache_dir() -> pathlib.Path:
+    """fctlab's cache directory: ``$FCTLAB_CACHE`` or ``~/.cache/fctlab``."""
+    return pathlib.Path(os.environ.get("FCTLAB_CACHE") or "~/.cache/fctlab").expanduser()
+
+
+def _venv_python(venv: pathlib.Path) -> pathlib.Path:
+    if os.name == "nt":
+        return venv / "Scripts" / "python.exe"
+    return venv / "bin" / "python"
+
+
+def _last_line(text: str, default: str) -> str:
+    """The last informative line of a tool's output, for a one-line error message."""
+    lines = [l.strip() for l in text.splitlines() if l.strip()]
+    for line in reversed(lines):
+        low = line.lower()
+        if "error" in low or "fatal" in low or "failed" in low or "no matching" in low:
+            return line[:300]
+    return lines[-1][:300] if lines else default
+
+
+@contextlib.contextmanager
+def _install_lock(path: pathlib.Path):
+    """Serialise concurrent first-time installs (two ``fctlab bench`` at once)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w") as fh:
+        try:
+            import fcntl
+        except ImportError:  # not POSIX: no locking
+            yield
+            return
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def _run_logged(cmd: list, log, what: str, timeout: float) -> None:
+    """Run one install step, appending its output to ``log``; raise PeerUnavailable on failure."""
+    log.write(f"\n$ {' '.join(map(str, cmd))}\n")
+    log.flush()
+    try:
+        proc = subprocess.run(
+            [str(c) for c in cmd], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            text=True, timeout=timeout,
+        )
+    except subprocess.TimeoutExpired:
+        raise PeerUnavailable(f"{what} timed out after {timeout:.0f} s (see {log.name})") from None
+    except OSError as exc:
+        raise PeerUnavailable(f"{what} could not start: {exc}") from None
+    log.write(proc.stdout)
+    log.flush()
+    if proc.returncode != 0:
+        raise PeerUnavailable(f"{what} failed: {_last_line(proc.stdout, 'no output')} (see {log.name})")
+
+
+def ensure_ns3(progress: Optional[Callable[[str], None]] = print) -> pathlib.Path:
+    """Install ns-3 from PyPI into ``$FCTLAB_CACHE/ns3-venv`` on first use; return its python.
+
+    Later calls return at once (a marker file records a finished, checked install).
+    The first takes two to four minutes (one if pip's wheel cache already holds
+    cppyy): pip builds cppyy from source, which needs a C++ compiler, and
+    downloads a 69 MB wheel (450 MB installed). The install is
+    checked by importing ``ns`` in the new environment. Output goes to
+    ``$FCTLAB_CACHE/ns3-install.log``.
+
+    Raises :class:`PeerUnavailable` with a one-line reason when there is no C++
+    compiler, no ``venv`` module, or pip or the check fails (e.g. no network).
+    """
+    say = progress or (lambda _msg: None)
+    cache = cache_dir()
+    venv = cache / "ns3-venv"
+    python = _venv_python(venv)
+    marker = venv / _MARKER
+    if marker.is_file() and python.exists():
+        return python
+
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise PeerUnavailable(f"cannot create the cache directory {cache}: {exc}") from None
+    with _install_lock(cache / "ns3-install.lock"):
+        if marker.is_file() and python.exists():  # another process finished it meanwhile
+            return python
+        if not (shutil.which("g++") or shutil.which("c++") or os.environ.get("CXX")):
+            raise PeerUnavailable("no C++ compiler found (ns-3's cppyy bindings need g++ to build and run)")
+        base = os.environ.get("FCTLAB_NS3_PYTHON") or sys.executable
+        if venv.exists():
+            shutil.rmtree(venv, ignore_errors=True)  # a half-finished earlier attempt
+        log_path = cache / "ns3-install.log"
+        t0 = time.monotonic()
+        say(f"ns-3: installing {NS3_REQUIREMENT} into {venv} (first use only; 2-4 minutes)")
+        try:
+            with open(log_path, "w") as log:
+                _run_logged([base, "-m", "venv", venv], log, "creating the ns-3 virtual environment", 600)
+                _run_logged([python, "-m", "pip", "install", "--disable-pip-version-check",
+                             NS3_REQUIREMENT], log, f"pip install {NS3_REQUIREMENT}", 3600)
+                say("ns-3: checking the install (importing ns takes about 10 s)")
+                _run_logged([python, "-c", "from ns import ns; ns.Simulator.Now()"],
+                            log, "importing ns-3 in the new environment", 900)
+        except PeerUnavailable:
+            shutil.rmtree(venv, ignore_errors=True)
+            raise
+        marker.write_text(NS3_REQUIREMENT + "\n")
+        say(f"ns-3: installed in {time.monotonic() - t0:.0f} s")
+    return python
+
+
+def _to_stderr(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def _tail(text: str, n: int = 3) -> str:
+    lines = [l.strip() for l in (text or "").splitlines() if l.strip()]
+    return " | ".join(lines[-n:])
+
+
+def run_ns3_bench(
+    *,
+    senders: int = 10,
+    bottleneck_bps: float = 1e9,
+    rtt_ms: float = 100.0,
+    load: float = 0.8,
+    mean_pkts: float = 25,
+    shape: float = 1.2,
+    mss_bytes: int = 1000,
+    header_bytes: int = 40,
+    init_cwnd_pkts: int = 2,
+    buffer_bdp: float = 1.0,
+    access_bps: float = 10e9,
+    sim_seconds: float = 5.0,
+    seed: int = 1,
+    progress: Optional[Callable[[str], None]] = None,
+) -> dict:
+    """Run fctlab's benchmark scenario under ns-3 and return its counters.
+
+    The scenario is a dumbbell: ``senders`` hosts, each with an ``access_bps``
+    point-to-point link (no delay) to router R0; the bottleneck R0-R1 at
+    ``bottleneck_bps`` with one-way delay ``rtt_ms / 2`` (so the base RTT is
+    ``rtt_ms``); R1 links to as many receivers. Every device queue is DropTail
+    of ``buffer_bdp`` x BDP packets (BDP in packets of ``mss_bytes + header_bytes``),
+    with no queue disc. TCP is classic NewReno (see ``_worker.configure_tcp``).
+    ``header_bytes`` enters the arrival rate and the BDP only: ns-3's segments
+    carry 40 bytes of TCP/IP header (no options) plus 2 bytes of PPP framing.
+    Flows arrive as a Poisson process at offered load ``load``, with Pareto sizes
+    (``mean_pkts``, ``shape``), from a uniformly chosen sender to its paired
+    receiver, until ``sim_seconds``, when the simulation stops.
+
+    ns-3 runs in a subprocess of the environment made by :func:`ensure_ns3`
+    (installed on first use), so its memory is its own. Note that ns-3 frames
+    carry 2 bytes of PPP header on top of ``mss + 40``.
+
+    Returns a dict with (besides a few extras):
+
+    ``wall_s``
+        wall time of ``Simulator::Run`` alone (not the import, ~9 s, nor set-up);
+    ``sim_seconds``, ``events`` (``Simulator::GetEventCount``);
+    ``data_pkts_delivered``
+        data segments read by the receiving applications (bytes / mss; every
+        flow is a whole number of segments);
+    ``bottleneck_pkts``
+        packets that started transmission R0->R1 (``bottleneck_pkts_direction``
+        says so; ``bottleneck_pkts_reverse`` counts R1->R0, the ACKs);
+    ``flows_started``, ``flows_completed`` (all bytes read by the receiver);
+    ``peak_rss_mb``
+        the subprocess's peak resident memory (``getrusage`` maxrss), which
+        includes cppyy's ~0.5 GB of compiler and headers
+        (``peak_rss_before_run_mb`` is the same before ``Simulator::Run``);
+    ``ns3_version``; and ``import_s``, ``setup_s``, ``bottleneck_drops``,
+    ``flows_failed``, ``fct_mean_ms``, ``fct_median_ms``, ``fct_p99_ms``,
+    ``buffer_pkts``, ``arrival_rate_per_s``, ``params``.
+
+    ``progress`` receives install messages (default: printed to stderr).
+
+    Raises :class:`PeerUnavailable` (one-line reason) if ns-3 cannot be
+    installed, imported or run; ``ValueError`` for invalid parameters.
+    """
+    params = dict(
+        senders=int(senders), bottleneck_bps=float(bottleneck_bps), rtt_ms=float(rtt_ms),
+        load=float(load), mean_pkts=float(mean_pkts), shape=float(shape),
+        mss_bytes=int(mss_bytes), header_bytes=int(header_bytes),
+        init_cwnd_pkts=int(init_cwnd_pkts), buffer_bdp=float(buffer_bdp),
+        access_bps=float(access_bps), sim_seconds=float(sim_seconds), seed=int(seed),
+    )
+    _validate(params)
+    python = ensure_ns3(progress=progress if progress is not None else _to_stderr)
+    fd, out_path = tempfile.mkstemp(prefix="fctlab-ns3-", suffix=".json")
+    os.close(fd)
+    timeout = _run_timeout_s()
+    try:
+        try:
+            proc = subprocess.run(
+                [str(python), str(_WORKER), json.dumps(params), out_path],
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                timeout=timeout, env=_worker_env(),
+            )
+        except subprocess.TimeoutExpired:
+            raise PeerUnavailable(f"ns-3 run did not finish within {timeout:.0f} s "
+                                  "(set FCTLAB_NS3_TIMEOUT to allow more)") from None
+        except OSError as exc:
+            raise PeerUnavailable(f"cannot start the ns-3 python {python}: {exc}") from None
+        try:
+            with open(out_path) as fh:
+                result = json.load(fh)
+        except (OSError, ValueError):
+            why = f"exit code {proc.returncode}"
+            if proc.returncode < 0:
+                why = f"killed by signal {-proc.returncode}"
+            raise PeerUnavailable(
+                f"ns-3 run ended without a result ({why}): {_tail(proc.stderr) or _tail(proc.stdout) or 'no output'}"
+            ) from None
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(out_path)
+    if "error" in result:
+        what = {"import": "importing ns-3 failed", "setup": "ns-3 set-up failed",
+                "run": "ns-3 run failed"}.get(result.get("stage"), "ns-3 failed")
+        raise PeerUnavailable(f"{what}: {result['error']}")
+    result["params"] = params
+    return result
+
+
+def _validate(p: dict) -> None:
+    """Reject parameters ns-3 or the workload cannot take, with a one-line ValueError."""
+    positive = ["senders", "bottleneck_bps", "rtt_ms", "load", "mean_pkts", "mss_bytes",
+                "init_cwnd_pkts", "buffer_bdp", "access_bps", "sim_seconds"]
+    for key in positive:
+        if not p[key] > 0:
+            raise ValueError(f"{key} must be positive, got {p[key]}")
+    if p["header_bytes"] < 0:
+        raise ValueError(f"header_bytes must be >= 0, got {p['header_bytes']}")
+    if not p["shape"] > 1:
+        raise ValueError(f"shape must be > 1 (finite mean), got {p['shape']}")
+    if p["senders"] > 100_000:
+        raise ValueError(f"senders must be at most 100000, got {p['senders']}")
+    if p["mss_bytes"] > 65_000:
+        raise ValueError(f"mss_bytes must be at most 65000, got {p['mss_bytes']}")
+
+
+def _worker_env() -> dict:
+    """The worker's environment: no user site-packages, no fctlab paths leaking in."""
+    env = dict(os.environ)
+    env["PYTHONNOUSERSITE"] = "1"
+    env.pop("PYTHONPATH", None)
+    env.pop("PYTHONHOME", None)
+    return env

@@ -1,0 +1,271 @@
+"""Run fctlab's benchmark scenario under ns-3; executed by the ns-3 environment's python.
+
+Usage (done by :func:`fctlab.ns3peer.run_ns3_bench`)::
+
+    python _worker.py PARAMS_JSON RESULT_PATH
+
+This file must stay standalone (fctlab itself is not installed in the ns-3
+environment). It writes one JSON object to RESULT_PATH: the counters, or
+``{"error": ..., "stage": ...}`` when a stage (import, setup, run) failed.
+
+Python only builds the network and hands the flow list to ``fctlab::Workload``
+(``flowapp.h``, compiled by cppyy); the simulation itself runs in C++.
+"""
+
+import json
+import math
+import os
+import random
+import resource
+import sys
+import time
+
+HEADER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "flowapp.h")
+#: TCP port every receiver listens on.
+PORT = 5000
+#: Send and receive buffers: large enough never to limit a window (ns-3's default is 128 KiB).
+SOCKET_BUFFER_BYTES = 64 << 20
+
+
+def peak_rss_mb():
+    """Peak resident memory of this process so far, in MB (ru_maxrss is KiB on Linux)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def configure_tcp(ns, mss_bytes, init_cwnd_pkts):
+    """Set ns-3's TCP defaults to classic NewReno as fctlab models it.
+
+    ns-3's own defaults differ (Cubic, PRR, SACK, timestamps, 536-byte segments,
+    delayed ACKs every 2 segments, 128 KiB buffers, 240 s TIME_WAIT).
+    """
+    cfg = ns.Config.SetDefault
+    # Congestion control: NewReno (RFC 5681/6582), not ns-3's default Cubic.
+    cfg("ns3::TcpL4Protocol::SocketType", ns.TypeIdValue(ns.TcpNewReno.GetTypeId()))
+    # Loss recovery: classic fast recovery (window inflation), not Proportional Rate Reduction.
+    cfg("ns3::TcpL4Protocol::RecoveryType", ns.TypeIdValue(ns.TcpClassicRecovery.GetTypeId()))
+    # No SACK, no timestamp option (so segments carry a bare 20-byte TCP header).
+    cfg("ns3::TcpSocketBase::Sack", ns.BooleanValue(False))
+    cfg("ns3::TcpSocketBase::Timestamp", ns.BooleanValue(False))
+    # No RFC 3042 limited transmit: fast retransmit on the third duplicate ACK only.
+    cfg("ns3::TcpSocketBase::LimitedTransmit", ns.BooleanValue(False))
+    # RTO floor 200 ms (ns-3's default is 1 s, RFC 6298).
+    cfg("ns3::TcpSocketBase::MinRto", ns.TimeValue(ns.MilliSeconds(200)))
+    # TIME_WAIT lasts 2 MSL; 0 frees each endpoint at once (endpoint look-up is linear).
+    cfg("ns3::TcpSocketBase::MaxSegLifetime", ns.DoubleValue(0.0))
+    # Payload bytes per segment.
+    cfg("ns3::TcpSocket::SegmentSize", ns.UintegerValue(mss_bytes))
+    # Initial congestion window, in segments.
+    cfg("ns3::TcpSocket::InitialCwnd", ns.UintegerValue(init_cwnd_pkts))
+    # One ACK per data segment (no delayed ACKs).
+    cfg("ns3::TcpSocket::DelAckCount", ns.UintegerValue(1))
+    # Buffers never limit the window (window scaling is on by default in ns-3).
+    cfg("ns3::TcpSocket::SndBufSize", ns.UintegerValue(SOCKET_BUFFER_BYTES))
+    cfg("ns3::TcpSocket::RcvBufSize", ns.UintegerValue(SOCKET_BUFFER_BYTES))
+
+
+def flow_list(p):
+    """Poisson arrivals at the offered load, Pareto sizes (packets), uniform sender choice.
+
+    Same definitions as fctlab's workload: lambda = load C / (8 mean (mss+header)),
+    Pareto scale x_m = mean (shape-1)/shape, sizes x_m / U^(1/shape) rounded up to
+    whole packets. Arrivals stop at sim_seconds. The draws use Python's own
+    generator, so the flows are not the same ones fctlab draws, only the same law.
+    """
+    rng = random.Random(p["seed"])
+    pkt_bytes = p["mss_bytes"] + p["header_bytes"]
+    lam = p["load"] * p["bottleneck_bps"] / (8.0 * p["mean_pkts"] * pkt_bytes)
+    xm = p["mean_pkts"] * (p["shape"] - 1.0) / p["shape"]
+    t = 0.0
+    flows = []
+    while True:
+        t += rng.expovariate(lam)
+        if t >= p["sim_seconds"]:
+            break
+        u = 1.0 - rng.random()  # (0, 1]
+        size = max(1, math.ceil(xm / u ** (1.0 / p["shape"])))
+        flows.append((t, rng.randrange(p["senders"]), size))
+    return flows, lam
+
+
+def buffer_packets(p):
+    """buffer_bdp x BDP in packets of mss+header bytes, rounded up (as fctlab does)."""
+    bdp = p["bottleneck_bps"] * p["rtt_ms"] / 1000.0 / 8.0 / (p["mss_bytes"] + p["header_bytes"])
+    return max(1, math.ceil(p["buffer_bdp"] * bdp))
+
+
+def build_and_run(ns, cppyy, p, timings, state):
+    """Build the dumbbell, start the workload, run; return the result dict.
+
+    ``timings`` receives ``setup_s``; ``state["stage"]`` says what is under way.
+    """
+    t_setup = time.perf_counter()
+    # ns-3's own random streams (this scenario's TCP draws none; set for completeness).
+    ns.RngSeedManager.SetSeed(max(1, int(p["seed"])))
+    configure_tcp(ns, p["mss_bytes"], p["init_cwnd_pkts"])
+    fct = cppyy.gbl.fctlab
+    n = p["senders"]
+    buf = buffer_packets(p)
+
+    senders, receivers, routers = ns.NodeContainer(), ns.NodeContainer(), ns.NodeContainer()
+    senders.Create(n)
+    receivers.Create(n)
+    routers.Create(2)
+    r0, r1 = routers.Get(0), routers.Get(1)
+    stack = ns.InternetStackHelper()
+    stack.Install(senders)
+    stack.Install(receivers)
+    stack.Install(routers)
+
+    def link(rate_bps, delay_s, a, b):
+        helper = ns.PointToPointHelper()
+        helper.SetDeviceAttribute("DataRate", ns.DataRateValue(ns.DataRate(int(rate_bps))))
+        helper.SetChannelAttribute("Delay", ns.TimeValue(ns.Seconds(delay_s)))
+        devs = helper.Install(a, b)
+        for i in range(2):
+            # Every device queue is DropTail of `buf` packets, as fctlab gives every link.
+            fct.ConfigureDeviceQueue(devs.Get(i), buf)
+        return devs
+
+    # All the propagation delay is on the bottleneck: base RTT = rtt_ms.
+    bottleneck = link(p["bottleneck_bps"], p["rtt_ms"] / 2000.0, r0, r1)
+    access = [link(p["access_bps"], 0.0, senders.Get(i), r0) for i in range(n)]
+    egress = [link(p["access_bps"], 0.0, r1, receivers.Get(i)) for i in range(n)]
+
+    addr = ns.Ipv4AddressHelper()
+    addr.SetBase(ns.Ipv4Address("10.0.0.0"), ns.Ipv4Mask("255.255.255.252"))
+    ifaces = []
+    for devs in [bottleneck] + access + egress:
+        ifaces.append(addr.Assign(devs))
+        addr.NewNetwork()
+        # Address assignment installs an FqCoDel queue disc: remove it, leaving the
+        # plain DropTail device queue.
+        ns.TrafficControlHelper().Uninstall(devs)
+    ns.Ipv4GlobalRoutingHelper.PopulateRoutingTables()
+    all_devs = [devs.Get(i) for devs in [bottleneck] + access + egress for i in range(2)]
+    queue_discs = sum(1 for d in all_devs if fct.HasQueueDisc(d))
+    acc_if, egr_if = ifaces[1:1 + n], ifaces[1 + n:]
+
+    work = fct.Workload(p["mss_bytes"], PORT)
+    for i in range(n):
+        work.AddPair(senders.Get(i), receivers.Get(i), acc_if[i].GetAddress(0), egr_if[i].GetAddress(1))
+    flows, lam = flow_list(p)
+    for t, pair, size in flows:
+        work.AddFlow(t, pair, size)
+
+    hooked = [
+        work.CountTx(bottleneck.Get(0), True),  # R0 -> R1: data, SYN and FIN segments
+        work.CountTx(bottleneck.Get(1), False),  # R1 -> R0: ACKs
+        work.CountTcDrops(r0, True),  # R0's drops are the bottleneck's (its other links carry ACKs)
+        work.CountTcDrops(r1, False),
+    ]
+    hooked += [work.CountTcDrops(c.Get(i), False) for c in (senders, receivers) for i in range(n)]
+    hooked += [fct.CountQueueDrops(work, dev) for dev in all_devs]
+    if not all(hooked):
+        raise RuntimeError("could not connect ns-3 trace sources (PhyTxBegin, TcDrop, Drop)")
+
+    work.Start()
+    ns.Simulator.Stop(ns.Seconds(p["sim_seconds"]))
+    timings["setup_s"] = time.perf_counter() - t_setup
+    rss_before = peak_rss_mb()
+
+    state["stage"] = "run"
+    t0 = time.perf_counter()
+    ns.Simulator.Run()
+    wall = time.perf_counter() - t0
+
+    fcts = sorted(work.Fcts())
+
+    def quantile(q):
+        return fcts[min(len(fcts) - 1, int(q * len(fcts)))] * 1000.0 if fcts else None
+
+    return {
+        "wall_s": wall,
+        "sim_seconds": float(p["sim_seconds"]),
+        "sim_time_reached_s": ns.Simulator.Now().GetSeconds(),
+        "events": int(ns.Simulator.GetEventCount()),
+        "data_pkts_delivered": int(work.BytesDelivered()) // p["mss_bytes"],
+        "bytes_delivered": int(work.BytesDelivered()),
+        "bottleneck_pkts": int(work.FwdPkts()),
+        "bottleneck_pkts_direction": "forward (R0->R1: data, SYN, FIN); ACKs are in bottleneck_pkts_reverse",
+        "bottleneck_pkts_reverse": int(work.RevPkts()),
+        "bottleneck_bytes": int(work.FwdBytes()),
+        "bottleneck_drops": int(work.BottleneckDrops()),
+        "other_drops": int(work.OtherDrops()) + int(work.QueueDrops()),
+        "flows_offered": len(flows),
+        "flows_started": int(work.FlowsStarted()),
+        "flows_completed": int(work.FlowsCompleted()),
+        "flows_failed": int(work.FlowsFailed()),
+        "sockets_open_at_end": int(work.OpenSockets()),
+        "fct_mean_ms": (sum(fcts) / len(fcts) * 1000.0) if fcts else None,
+        "fct_median_ms": quantile(0.5),
+        "fct_p99_ms": quantile(0.99),
+        "arrival_rate_per_s": lam,
+        "buffer_pkts": buf,
+        "queue_discs_installed": queue_discs,
+        "peak_rss_mb": peak_rss_mb(),
+        "peak_rss_before_run_mb": rss_before,
+    }
+
+
+CPP_GLUE = r"""
+#include "ns3/point-to-point-module.h"
+#include "ns3/traffic-control-module.h"
+namespace fctlab {
+/// Make a point-to-point device's queue hold `pkts` packets.
+inline void ConfigureDeviceQueue(ns3::Ptr<ns3::NetDevice> dev, uint32_t pkts)
+{
+    auto p2p = ns3::DynamicCast<ns3::PointToPointNetDevice>(dev);
+    p2p->GetQueue()->SetMaxSize(ns3::QueueSize(ns3::QueueSizeUnit::PACKETS, pkts));
+}
+/// Whether a device still has a root queue disc (it should not, after Uninstall).
+inline bool HasQueueDisc(ns3::Ptr<ns3::NetDevice> dev)
+{
+    auto tc = dev->GetNode()->GetObject<ns3::TrafficControlLayer>();
+    return tc && tc->GetRootQueueDiscOnDevice(dev);
+}
+/// Count drops by a point-to-point device's own queue.
+inline bool CountQueueDrops(Workload& w, ns3::Ptr<ns3::NetDevice> dev)
+{
+    return w.CountQueueDrops(ns3::DynamicCast<ns3::PointToPointNetDevice>(dev)->GetQueue());
+}
+}
+"""
+
+
+def main(argv):
+    params = json.loads(argv[1])
+    out_path = argv[2]
+    timings = {}
+    state = {"stage": "import"}
+    try:
+        t0 = time.perf_counter()
+        from ns import ns  # noqa: E402  (takes ~9 s: cppyy loads ns-3's headers)
+        import cppyy
+
+        with open(HEADER) as fh:
+            cppyy.cppdef(fh.read())
+        cppyy.cppdef(CPP_GLUE)
+        timings["import_s"] = time.perf_counter() - t0
+        try:
+            from importlib.metadata import version
+
+            ns3_version = version("ns3")
+        except Exception:  # pragma: no cover - metadata missing
+            ns3_version = "unknown"
+        state["stage"] = "setup"
+        result = build_and_run(ns, cppyy, params, timings, state)
+        result.update(timings)
+        result["ns3_version"] = ns3_version
+    except BaseException as exc:  # reported to the parent as one line
+        msg = " ".join(f"{type(exc).__name__}: {exc}".split())
+        result = {"error": msg[:500], "stage": state["stage"]}
+    with open(out_path, "w") as fh:
+        json.dump(result, fh)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # Skip ns-3's and cppyy's teardown (slow, and irrelevant once the result is written).
+    os._exit(0 if "error" not in result else 1)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
