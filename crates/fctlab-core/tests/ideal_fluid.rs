@@ -156,3 +156,41 @@ fn random_topologies_satisfy_the_maxmin_definition() {
         }
     }
 }
+
+/// Speed, not correctness (no timed assertion): 10⁶ Poisson flows at load 0.9 on
+/// one 1 Gb/s link, Pareto sizes (mean 25 kB, shape 1.2). Run with
+/// `cargo test --release -p fctlab-core --test ideal_fluid -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn speed_of_a_million_flows() {
+    let n = 1_000_000;
+    let mut rng = stream_rng(1, 0);
+    let (mean, shape, c, rho) = (25_000.0, 1.2, 1e9, 0.9);
+    let gap = 8.0 * mean / c * 1e9 / rho;
+    let mut t = 0.0f64;
+    let mut starts = Vec::with_capacity(n);
+    let mut sizes = Vec::with_capacity(n);
+    for _ in 0..n {
+        t += -gap * (1.0 - rng.random::<f64>()).ln();
+        starts.push(t as u64);
+        sizes.push(mean * (shape - 1.0) / shape / (1.0 - rng.random::<f64>()).powf(1.0 / shape));
+    }
+    for (name, f) in [("fluid_ps", fluid_ps as fn(&[u64], &[f64], f64) -> _), ("fluid_srpt", fluid_srpt)] {
+        let t0 = std::time::Instant::now();
+        let out = f(&starts, &sizes, c).unwrap();
+        eprintln!("{name}: {n} flows in {:.3} s (last finish {} ns)", t0.elapsed().as_secs_f64(), out.iter().max().unwrap());
+    }
+    let routes = vec![vec![0]; n];
+    let t0 = std::time::Instant::now();
+    fluid_maxmin(&[c], &starts, &sizes, &routes).unwrap();
+    eprintln!("fluid_maxmin (one-link routes): {n} flows in {:.3} s", t0.elapsed().as_secs_f64());
+    // A dumbbell: 100 access links of 100 Mb/s into the 1 Gb/s bottleneck, the
+    // first 10⁵ flows spread over the senders: progressive filling at every event.
+    let m = 100_000;
+    let mut links = vec![100e6; 100];
+    links.push(c);
+    let routes: Vec<Vec<usize>> = (0..m).map(|i| vec![i % 100, 100]).collect();
+    let t0 = std::time::Instant::now();
+    fluid_maxmin(&links, &starts[..m], &sizes[..m], &routes).unwrap();
+    eprintln!("fluid_maxmin (dumbbell, 101 links): {m} flows in {:.3} s", t0.elapsed().as_secs_f64());
+}

@@ -372,9 +372,9 @@ mod tests {
 
     #[test]
     fn series_match_closed_forms_at_the_switch() {
-        let u = 1e-2;
-        let closed1 = -(-u as f64).exp_m1() - u * (-u as f64).exp();
-        let closed2 = 2.0 * -(-u as f64).exp_m1() - (-u as f64).exp() * u * (2.0 + u);
+        let u: f64 = 1e-2;
+        let closed1 = -(-u).exp_m1() - u * (-u).exp();
+        let closed2 = 2.0 * -(-u).exp_m1() - (-u).exp() * u * (2.0 + u);
         assert!((exp_partial1(u * (1.0 - 1e-12)) / closed1 - 1.0).abs() < 1e-9);
         assert!((exp_partial2(u * (1.0 - 1e-12)) / closed2 - 1.0).abs() < 1e-6);
     }
