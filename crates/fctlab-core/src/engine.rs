@@ -299,6 +299,14 @@ impl Engine {
     #[inline]
     fn enqueue(&mut self, l: usize, pkt: Packet, now: Time) {
         let link = &mut self.links[l];
+        if !link.txdone_pending && link.busy_until <= now && link.queue.len_pkts() == 0 {
+            // Idle link, empty queue: straight to the wire.
+            match link.queue.pass_through(now, pkt) {
+                Ok(p) => self.start_tx(l, p, now),
+                Err(d) => self.drop_packet(d),
+            }
+            return;
+        }
         if let Some(d) = link.queue.enqueue(now, pkt) {
             self.drop_packet(d);
         }

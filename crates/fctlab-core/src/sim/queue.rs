@@ -41,6 +41,13 @@ struct Entry {
     event: Event,
 }
 
+impl Entry {
+    #[inline]
+    fn time(&self) -> Time {
+        self.time
+    }
+}
+
 impl PartialEq for Entry {
     fn eq(&self, other: &Self) -> bool {
         self.time == other.time && self.seq == other.seq
@@ -54,11 +61,9 @@ impl PartialOrd for Entry {
 }
 impl Ord for Entry {
     // Reversed: BinaryHeap is a max-heap and we want the earliest event first.
+    #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
-        other
-            .time
-            .cmp(&self.time)
-            .then_with(|| other.seq.cmp(&self.seq))
+        (other.time, other.seq).cmp(&(self.time, self.seq))
     }
 }
 
@@ -123,8 +128,8 @@ impl EventQueue {
     /// The time of the next event, if any.
     pub fn peek_time(&self) -> Option<Time> {
         match self.net_first()? {
-            true => self.net.peek().map(|e| e.time),
-            false => self.ctl.peek().map(|e| e.time),
+            true => self.net.peek().map(|e| e.time()),
+            false => self.ctl.peek().map(|e| e.time()),
         }
     }
 
@@ -132,10 +137,11 @@ impl EventQueue {
     #[inline]
     pub fn pop(&mut self) -> Option<(Time, Event)> {
         let e = if self.net_first()? { self.net.pop()? } else { self.ctl.pop()? };
-        assert!(e.time >= self.now, "causality violated: event at {} < now {}", e.time, self.now);
-        self.now = e.time;
+        let time = e.time();
+        assert!(time >= self.now, "causality violated: event at {} < now {}", time, self.now);
+        self.now = time;
         self.processed += 1;
-        Some((e.time, e.event))
+        Some((time, e.event))
     }
 }
 

@@ -42,6 +42,11 @@ impl Queue for DropTail {
     fn limit_pkts(&self) -> usize {
         self.limit
     }
+    #[inline]
+    fn pass_through(&mut self, _now: Time, pkt: Packet) -> Result<Packet, Packet> {
+        // The queue is empty and the limit is at least one packet.
+        if self.limit == 0 { Err(pkt) } else { Ok(pkt) }
+    }
 }
 
 #[cfg(test)]

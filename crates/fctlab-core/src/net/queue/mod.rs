@@ -20,6 +20,16 @@ pub trait Queue: Send {
     fn len_bytes(&self) -> u64;
     /// The packet limit (`usize::MAX` when unlimited).
     fn limit_pkts(&self) -> usize;
+    /// Offer `pkt` to an empty queue whose link is idle: the packet goes straight
+    /// to the wire (`Ok`) or is dropped (`Err`). Equivalent to `enqueue` then
+    /// `dequeue`; disciplines with nothing to do here skip the copy in and out.
+    #[inline]
+    fn pass_through(&mut self, now: Time, pkt: Packet) -> Result<Packet, Packet> {
+        if let Some(d) = self.enqueue(now, pkt) {
+            return Err(d);
+        }
+        Ok(self.dequeue(now).expect("an accepted packet can be dequeued"))
+    }
 }
 
 /// Parameters every queue gets from the network it sits in.
