@@ -212,13 +212,15 @@ def run_ns3_bench(
     receiver, until ``sim_seconds``, when the simulation stops.
 
     ns-3 runs in a subprocess of the environment made by :func:`ensure_ns3`
-    (installed on first use), so its memory is its own. Note that ns-3 frames
-    carry 2 bytes of PPP header on top of ``mss + 40``.
+    (installed on first use), so its memory is its own. The same parameters and
+    seed give the same counts (only the times vary).
 
     Returns a dict with (besides a few extras):
 
     ``wall_s``
-        wall time of ``Simulator::Run`` alone (not the import, ~9 s, nor set-up);
+        wall time of ``Simulator::Run`` alone (not the import, 9-20 s, nor set-up);
+        ``cpu_s`` is the process's CPU time over the same span (less sensitive to
+        other load on the machine);
     ``sim_seconds``, ``events`` (``Simulator::GetEventCount``);
     ``data_pkts_delivered``
         data segments read by the receiving applications (bytes / mss; every
@@ -229,11 +231,15 @@ def run_ns3_bench(
     ``flows_started``, ``flows_completed`` (all bytes read by the receiver);
     ``peak_rss_mb``
         the subprocess's peak resident memory (``getrusage`` maxrss), which
-        includes cppyy's ~0.5 GB of compiler and headers
+        includes about 0.7 GB of cppyy's compiler, headers and ns-3 libraries
         (``peak_rss_before_run_mb`` is the same before ``Simulator::Run``);
-    ``ns3_version``; and ``import_s``, ``setup_s``, ``bottleneck_drops``,
-    ``flows_failed``, ``fct_mean_ms``, ``fct_median_ms``, ``fct_p99_ms``,
-    ``buffer_pkts``, ``arrival_rate_per_s``, ``params``.
+    ``ns3_version``; and ``import_s``, ``setup_s``, ``bottleneck_bytes``,
+    ``bottleneck_drops`` (drops at R0, where the bottleneck queue is),
+    ``other_drops``, ``flows_offered``, ``flows_failed`` (handshake gave up),
+    ``sockets_open_at_end``, ``fct_mean_ms``, ``fct_median_ms``, ``fct_p99_ms``
+    (completed flows, from arrival to the last byte read: this includes the
+    1-RTT TCP handshake), ``buffer_pkts``, ``queue_discs_installed`` (0),
+    ``arrival_rate_per_s``, ``params``.
 
     ``progress`` receives install messages (default: printed to stderr).
 

@@ -169,9 +169,9 @@ def build_and_run(ns, cppyy, p, timings, state):
     rss_before = peak_rss_mb()
 
     state["stage"] = "run"
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     ns.Simulator.Run()
-    wall = time.perf_counter() - t0
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
 
     fcts = sorted(work.Fcts())
 
@@ -180,6 +180,7 @@ def build_and_run(ns, cppyy, p, timings, state):
 
     return {
         "wall_s": wall,
+        "cpu_s": cpu,
         "sim_seconds": float(p["sim_seconds"]),
         "sim_time_reached_s": ns.Simulator.Now().GetSeconds(),
         "events": int(ns.Simulator.GetEventCount()),
