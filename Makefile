@@ -6,7 +6,7 @@ VENV := .venv
 VPY := $(VENV)/bin/python
 OUT ?= report
 
-.PHONY: report setup build test test-rust test-py bench clean
+.PHONY: report setup build chromium test test-rust test-py bench clean
 
 report: build
 	$(VENV)/bin/fctlab reproduce --quick --out $(OUT)
@@ -22,7 +22,16 @@ $(VENV)/.deps: pyproject.toml
 build: setup
 	. $(VENV)/bin/activate && maturin develop --release --quiet
 
-test: build
+# Headless Chromium for tests/test_report.py (it opens the report pages): Debian's
+# package, installed once if we can (root or passwordless sudo). Without it that
+# test is skipped with the reason, or fails when CI is set.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+	  { SUDO=; [ "$$(id -u)" = 0 ] || SUDO="sudo -n"; command -v apt-get >/dev/null 2>&1 && \
+	    $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; } || \
+	  echo "make: could not install chromium; the report's browser test will be skipped" >&2
+
+test: build chromium
 	cargo test --release --workspace --exclude fctlab-py
 	$(VPY) -m pytest -q
 

@@ -14,6 +14,10 @@ from .result import Result, run, validate, catalog, NoCompletedFlowWarning
 
 __version__ = _engine_version
 
+# Sweeps, the results store and replications: fctlab.sweep(spec), fctlab.store.open(path),
+# fctlab.replicate(config, K) (modules that can be called).
+from . import replicate, store, sweep  # noqa: E402
+
 __all__ = [
     "run",
     "validate",
@@ -22,5 +26,8 @@ __all__ = [
     "Result",
     "ConfigError",
     "NoCompletedFlowWarning",
+    "sweep",
+    "store",
+    "replicate",
     "__version__",
 ]

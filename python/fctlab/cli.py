@@ -1,4 +1,4 @@
-"""The ``fctlab`` command line: run, list, reproduce, bench."""
+"""The ``fctlab`` command line: run, list, reproduce, sweep, query, report, bench."""
 
 from __future__ import annotations
 
@@ -83,6 +83,74 @@ def cmd_reproduce(args) -> int:
     return 0
 
 
+def cmd_sweep(args) -> int:
+    from .replicate import summarize
+    from .store import StoreError
+    from .sweep import SweepError, run_sweep
+
+    try:
+        res = run_sweep(args.spec, store=args.store, scheduler=args.scheduler, workers=args.workers,
+                        progress=not args.quiet, dry_run=args.dry_run)
+    except (SweepError, StoreError) as e:
+        raise CliError(str(e)) from None
+    runs = res.runs()
+    if args.dry_run:
+        for p in res.points:
+            stored = sum(r.key in set(res.skipped) for r in p.runs)
+            print(f"point {p.index}: {p.label()}  ({stored}/{len(p.runs)} runs stored)")
+        print(f"{len(res.points)} points, {len(runs)} runs, {len(res.skipped)} already in {res.store.path}")
+        return 0
+    if not args.quiet:
+        import math
+
+        for p in res.points:
+            rep = res.replicated(p.index)
+            s = rep.overall()
+            done = int(rep.flows["completed"].sum()) if len(rep.flows) else 0
+            if s.empty:
+                stat = "no flow completed"
+            else:
+                r = s.iloc[0]
+                ci = f" +- {(r['mean_hi'] - r['mean_lo']) / 2e6:.4g}" if not math.isnan(r["mean_lo"]) else ""
+                stat = f"mean FCT {r['mean'] / 1e6:.4g}{ci} ms, p99 {r['p99'] / 1e6:.4g} ms"
+            print(f"point {p.index} ({p.label()}): {done}/{len(rep.flows)} flows; {stat}")
+        print(f"sweep {res.name}: {len(runs)} runs ({len(res.ran)} ran now, {len(res.skipped)} already stored) "
+              f"in {res.wall_s:.1f} s; store {res.store.path}")
+        print(f"  query: fctlab query --store {res.store.path} \"SELECT * FROM runs\"; report: fctlab report {res.store.path}")
+    return 0
+
+
+def cmd_query(args) -> int:
+    from .store import StoreError, open as open_store
+
+    try:
+        df = open_store(args.store).query(args.sql)
+    except StoreError as e:
+        raise CliError(str(e)) from None
+    if args.format == "csv":
+        df.to_csv(sys.stdout, index=False)
+    elif args.format == "json":
+        print(df.to_json(orient="records", indent=1))
+    else:
+        import pandas as pd
+
+        with pd.option_context("display.max_rows", None, "display.max_columns", None, "display.width", 200):
+            print(df.to_string(index=False) if len(df) else f"(no rows; columns: {', '.join(df.columns)})")
+    return 0
+
+
+def cmd_report(args) -> int:
+    from .report import write_store_report
+    from .store import StoreError
+
+    try:
+        path = write_store_report(args.store, args.out)
+    except StoreError as e:
+        raise CliError(str(e)) from None
+    print(f"wrote {path}")
+    return 0
+
+
 def cmd_bench(args) -> int:
     from .bench import main as bench_main
 
@@ -112,6 +180,30 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--full", action="store_true", help="the papers' full scale")
     rp.add_argument("--out", default="report", help="output directory (default: report)")
     rp.set_defaults(func=cmd_reproduce)
+
+    sw = sub.add_parser("sweep", help="run a sweep of scenarios into a results store",
+                        description="Expand SPEC.toml (a base scenario and axes over config keys, seeds, replications) and "
+                                    "run every point not already in the store, in parallel.")
+    sw.add_argument("spec", help="the sweep spec (or a scenario file: a sweep of one point)")
+    sw.add_argument("--store", help="results directory (default: the spec's store, else ./store)")
+    sw.add_argument("--scheduler", metavar="ADDRESS", help="run on this Dask scheduler (tcp://host:8786) instead of local processes")
+    sw.add_argument("--workers", type=int, help="local worker processes (default: every core)")
+    sw.add_argument("--dry-run", action="store_true", help="list the points and what is stored; run nothing")
+    sw.add_argument("-q", "--quiet", action="store_true", help="no progress or summary")
+    sw.set_defaults(func=cmd_sweep)
+
+    qy = sub.add_parser("query", help="SQL over every run in a results store (DuckDB)",
+                        description="Tables: runs (one row per run, config keys as columns), flows and series (every "
+                                    "run's records with the run's columns), sweep_points.")
+    qy.add_argument("sql", help='e.g. "SELECT scheme, avg(fct_ns) FROM flows GROUP BY 1"')
+    qy.add_argument("--store", default="store", help="results directory (default: store)")
+    qy.add_argument("--format", choices=("table", "csv", "json"), default="table", help="output format (default: table)")
+    qy.set_defaults(func=cmd_query)
+
+    rs = sub.add_parser("report", help="write the HTML report of a results store")
+    rs.add_argument("store", nargs="?", default="store", help="results directory (default: store)")
+    rs.add_argument("--out", help="output directory (default: STORE/report)")
+    rs.set_defaults(func=cmd_report)
 
     b = sub.add_parser("bench", help="measure simulation speed against ns-3 on the same scenario")
     b.add_argument("--packets", type=float, default=1e7, help="approximate data packets in the fctlab run (default 1e7)")
