@@ -39,7 +39,7 @@ import shutil
 import time
 import uuid
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping, Optional
+from typing import Any, Iterable, Mapping, Optional
 
 import pandas as pd
 

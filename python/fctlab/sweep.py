@@ -55,7 +55,7 @@ from typing import Any, Mapping, Optional
 import pandas as pd
 
 from .config import ConfigError, load_config, to_json
-from .replicate import check_replications, merge, split, summarize
+from .replicate import check_replications, merge, split
 
 SPEC_KEYS = ("name", "base", "axes", "linked", "seeds", "replications", "store", "description")
 #: keys a scenario may carry that only the sweep layer understands
