@@ -134,11 +134,8 @@ fn check_srpt(law: Law, rho: f64, seed: u64) {
     let expected = srpt_sojourn_many_ns(&sizes, &size_law, CAPACITY_BPS, rho).unwrap();
     let keep = steady_state(n);
     for (lo, hi) in terciles(&sizes[keep.clone()]) {
-        let ratio: Vec<f64> = keep
-            .clone()
-            .filter(|&i| sizes[i] >= lo && sizes[i] < hi)
-            .map(|i| (finish[i] - starts[i]) as f64 / expected[i])
-            .collect();
+        let ratio: Vec<f64> =
+            keep.clone().filter(|&i| sizes[i] >= lo && sizes[i] < hi).map(|i| (finish[i] - starts[i]) as f64 / expected[i]).collect();
         let (m, se) = batch_mean(&ratio);
         eprintln!("SRPT rho={rho} bucket [{lo:.0},{hi:.0}) mean T/E[T(x)] = {m:.4} se {se:.4} dev {:.2} se", (m - 1.0) / se);
         assert!(se < 0.03, "standard error {se} too large to judge");

@@ -87,7 +87,12 @@ fn map_sizes<T: Copy>(name: &str, xs: &[T], f: impl Fn(T) -> Result<f64, IdealEr
 
 /// M/G/1-PS conditional mean sojourn time, ns, for each size.
 #[pyfunction]
-fn ideal_ps_sojourn_ns<'py>(py: Python<'py>, size_bytes: PyReadonlyArray1<'py, f64>, capacity_bps: f64, load: f64) -> PyResult<Bound<'py, PyArray1<f64>>> {
+fn ideal_ps_sojourn_ns<'py>(
+    py: Python<'py>,
+    size_bytes: PyReadonlyArray1<'py, f64>,
+    capacity_bps: f64,
+    load: f64,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
     let out = map_sizes("size_bytes", &slice(&size_bytes), |x| ideal::ps_sojourn_ns(x, capacity_bps, load))?;
     Ok(out.into_pyarray(py))
 }
@@ -115,7 +120,11 @@ fn ideal_ps_fct_ns<'py>(
 
 /// Slow-start rounds for each size (packets).
 #[pyfunction]
-fn ideal_slow_start_rounds<'py>(py: Python<'py>, size_pkts: PyReadonlyArray1<'py, i64>, init_cwnd_pkts: i64) -> PyResult<Bound<'py, PyArray1<i64>>> {
+fn ideal_slow_start_rounds<'py>(
+    py: Python<'py>,
+    size_pkts: PyReadonlyArray1<'py, i64>,
+    init_cwnd_pkts: i64,
+) -> PyResult<Bound<'py, PyArray1<i64>>> {
     let sizes = non_negative_u64("size_pkts", &slice(&size_pkts))?;
     if init_cwnd_pkts < 1 {
         return refuse("init_cwnd_pkts", format!("must be >= 1, got {init_cwnd_pkts}"));
@@ -243,7 +252,12 @@ fn finish_array(py: Python<'_>, f: Vec<u64>) -> Bound<'_, PyArray1<i64>> {
 
 /// Fluid PS on one link: finish times, ns.
 #[pyfunction]
-fn ideal_fluid_ps<'py>(py: Python<'py>, starts_ns: PyReadonlyArray1<'py, i64>, sizes_bytes: PyReadonlyArray1<'py, f64>, capacity_bps: f64) -> PyResult<Bound<'py, PyArray1<i64>>> {
+fn ideal_fluid_ps<'py>(
+    py: Python<'py>,
+    starts_ns: PyReadonlyArray1<'py, i64>,
+    sizes_bytes: PyReadonlyArray1<'py, f64>,
+    capacity_bps: f64,
+) -> PyResult<Bound<'py, PyArray1<i64>>> {
     let starts = non_negative_u64("starts_ns", &slice(&starts_ns))?;
     let sizes = slice(&sizes_bytes).into_owned();
     let out = py.detach(|| ideal::fluid_ps(&starts, &sizes, capacity_bps)).map_err(value_error)?;
@@ -252,7 +266,12 @@ fn ideal_fluid_ps<'py>(py: Python<'py>, starts_ns: PyReadonlyArray1<'py, i64>, s
 
 /// Fluid SRPT on one link: finish times, ns.
 #[pyfunction]
-fn ideal_fluid_srpt<'py>(py: Python<'py>, starts_ns: PyReadonlyArray1<'py, i64>, sizes_bytes: PyReadonlyArray1<'py, f64>, capacity_bps: f64) -> PyResult<Bound<'py, PyArray1<i64>>> {
+fn ideal_fluid_srpt<'py>(
+    py: Python<'py>,
+    starts_ns: PyReadonlyArray1<'py, i64>,
+    sizes_bytes: PyReadonlyArray1<'py, f64>,
+    capacity_bps: f64,
+) -> PyResult<Bound<'py, PyArray1<i64>>> {
     let starts = non_negative_u64("starts_ns", &slice(&starts_ns))?;
     let sizes = slice(&sizes_bytes).into_owned();
     let out = py.detach(|| ideal::fluid_srpt(&starts, &sizes, capacity_bps)).map_err(value_error)?;

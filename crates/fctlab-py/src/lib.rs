@@ -1,6 +1,7 @@
 //! Python bindings for fctlab's engine. The only crate that imports PyO3: errors
 //! become Python exceptions here, tables become numpy arrays.
 
+mod ideal;
 use fctlab_core::engine::{Engine, Progress};
 use fctlab_core::scenario;
 use numpy::IntoPyArray;
@@ -149,5 +150,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(catalog, m)?)?;
+    ideal::register(m)?;
     Ok(())
 }

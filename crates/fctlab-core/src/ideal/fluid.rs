@@ -94,7 +94,7 @@ fn ps_unchecked(starts_ns: &[u64], sizes_bytes: &[f64], capacity_bps: f64) -> Ve
     while next < order.len() || !heap.is_empty() {
         let n = heap.len() as f64;
         let t_arr = order.get(next).map(|&i| starts_ns[i] as f64);
-        let t_dep = heap.peek().map(|Reverse(k)| t + (k.0 - v) * n / rate);
+        let t_dep = heap.peek().map(|Reverse(k)| (t + (k.0 - v) * n / rate).max(t));
         match (t_arr, t_dep) {
             (Some(ta), Some(td)) if ta >= td => depart(&mut heap, &mut finish, &mut t, &mut v, td),
             (None, Some(td)) => depart(&mut heap, &mut finish, &mut t, &mut v, td),
@@ -235,7 +235,13 @@ struct WaterFill {
 
 impl WaterFill {
     fn new(n_links: usize) -> Self {
-        WaterFill { cap: vec![0.0; n_links], count: vec![0; n_links], bottleneck: vec![false; n_links], used: Vec::new(), unfrozen: Vec::new() }
+        WaterFill {
+            cap: vec![0.0; n_links],
+            count: vec![0; n_links],
+            bottleneck: vec![false; n_links],
+            used: Vec::new(),
+            unfrozen: Vec::new(),
+        }
     }
 
     /// Set `rates[f]` for every `f` in `active` to its max-min fair rate, in the
@@ -255,7 +261,8 @@ impl WaterFill {
         self.unfrozen.extend_from_slice(active);
         while !self.unfrozen.is_empty() {
             // The smallest fair share C_l / n_l over links still carrying unfrozen flows.
-            let share = self.used.iter().filter(|&&l| self.count[l] > 0).map(|&l| self.cap[l] / self.count[l] as f64).fold(f64::INFINITY, f64::min);
+            let share =
+                self.used.iter().filter(|&&l| self.count[l] > 0).map(|&l| self.cap[l] / self.count[l] as f64).fold(f64::INFINITY, f64::min);
             let level = share * (1.0 + 1e-12);
             for &l in &self.used {
                 self.bottleneck[l] = self.count[l] > 0 && self.cap[l] / self.count[l] as f64 <= level;

@@ -35,7 +35,13 @@ use super::fluid::fluid_maxmin;
 /// plus its round-trip propagation delay `rtts_ns[i]`. `routes[i]` lists the
 /// bottleneck links (indices into `links_bps`) connection i crosses; a single
 /// bottleneck is `links_bps = [C]` and every route `[0]`.
-pub fn optimal_transfer_ns(links_bps: &[f64], starts_ns: &[u64], sizes_bytes: &[f64], routes: &[Vec<usize>], rtts_ns: &[u64]) -> IdealResult<Vec<u64>> {
+pub fn optimal_transfer_ns(
+    links_bps: &[f64],
+    starts_ns: &[u64],
+    sizes_bytes: &[f64],
+    routes: &[Vec<usize>],
+    rtts_ns: &[u64],
+) -> IdealResult<Vec<u64>> {
     if rtts_ns.len() != starts_ns.len() {
         return bad("rtts_ns", format!("has {} entries but starts_ns has {}: give one RTT per connection", rtts_ns.len(), starts_ns.len()));
     }
