@@ -16,7 +16,7 @@ __version__ = _engine_version
 
 # Sweeps, the results store and replications: fctlab.sweep(spec), fctlab.store.open(path),
 # fctlab.replicate(config, K) (modules that can be called).
-from . import replicate, store, sweep  # noqa: E402
+from . import ideal, replicate, store, sweep  # noqa: E402
 
 __all__ = [
     "run",
@@ -26,6 +26,7 @@ __all__ = [
     "Result",
     "ConfigError",
     "NoCompletedFlowWarning",
+    "ideal",
     "sweep",
     "store",
     "replicate",

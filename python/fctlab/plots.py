@@ -41,3 +41,20 @@ def mean_by_size(flows: pd.DataFrame, value: str = "fct_ns", bins_per_decade: in
 def params_caption(params: dict) -> str:
     """'key = value; ...' for a figure caption."""
     return "; ".join(f"{k} = {v}" for k, v in params.items())
+
+
+def slowdown_by_size(sizes, slowdown, bins_per_decade: int = 5) -> pd.DataFrame:
+    """Mean and 99th percentile of ``slowdown`` in log-spaced size buckets.
+
+    Returns columns ``size_pkts`` (geometric bucket centre), ``mean``, ``p99``, ``n``.
+    """
+    sizes = np.asarray(sizes, dtype=float)
+    slowdown = np.asarray(slowdown, dtype=float)
+    hi = max(np.log10(sizes.max()), 0.1) + 1e-9
+    edges = np.logspace(0, hi, int(np.ceil(hi * bins_per_decade)) + 1)
+    idx = np.clip(np.digitize(sizes, edges) - 1, 0, len(edges) - 2)
+    rows = []
+    for b in np.unique(idx):
+        m = idx == b
+        rows.append((float(np.exp(np.log(sizes[m]).mean())), slowdown[m].mean(), np.percentile(slowdown[m], 99), int(m.sum())))
+    return pd.DataFrame(rows, columns=["size_pkts", "mean", "p99", "n"])

@@ -19,7 +19,7 @@ from .config import ConfigLike, load_config, to_json
 
 FLOW_COLUMNS = [
     "flow_id", "sender", "size_bytes", "size_pkts", "start_ns", "finish_ns", "fct_ns",
-    "acked_ns", "retransmits", "drops", "completed", "ideal_ns",
+    "acked_ns", "retransmits", "drops", "completed", "ideal_ns", "ps_fct_ns", "slowdown",
 ]
 
 
@@ -101,6 +101,8 @@ def _flows_frame(cols: dict) -> pd.DataFrame:
             "drops": cols["drops"],
             "completed": finish >= 0,
             "ideal_ns": _nullable(cols["ideal_ns"]),
+            "ps_fct_ns": _nullable(cols["ps_fct_ns"]),
+            "slowdown": np.where((finish >= 0) & (cols["ideal_ns"] > 0), fct / np.maximum(cols["ideal_ns"], 1), np.nan),
         }
     )
     return df[FLOW_COLUMNS]

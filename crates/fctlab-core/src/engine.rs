@@ -7,7 +7,7 @@
 //! wire; endpoint timers are cancelled lazily. The event list therefore grows
 //! with links and flows, not with packets in flight.
 
-use crate::ideal::line_rate_fct_ns;
+use crate::ideal::{fluid_maxmin, line_rate_fct_ns};
 use crate::metrics::{Counters, FlowRecord, Series};
 use crate::net::queue::{self, PortParams, Queue};
 use crate::net::{Packet, PacketKind};
@@ -95,6 +95,9 @@ pub struct Engine {
     path_len: Vec<u16>,
     /// Line-rate FCT inputs per sender: forward hops.
     sender_hops: Vec<Vec<(f64, Time)>>,
+    /// Links of each sender's forward route, and its base RTT.
+    sender_links: Vec<Vec<u32>>,
+    sender_rtt: Vec<Time>,
     slots: Vec<FlowSlot>,
     records: Vec<FlowRecord>,
     gens: Vec<GenState>,
@@ -138,12 +141,15 @@ impl Engine {
         let mut path_start = Vec::new();
         let mut path_len = Vec::new();
         let mut sender_hops = Vec::new();
+        let mut sender_links = Vec::new();
+        let sender_rtt = (0..topo.senders.len()).map(|i| topo.base_rtt_ns(i)).collect();
         for i in 0..topo.senders.len() {
             for (a, b) in [(topo.senders[i], topo.receivers[i]), (topo.receivers[i], topo.senders[i])] {
                 let p = topo.route(a, b).expect("topologies are connected");
                 path_start.push(path_links.len() as u32);
                 path_len.push(p.len() as u16);
                 if a == topo.senders[i] {
+                    sender_links.push(p.clone());
                     sender_hops.push(p.iter().map(|&l| (topo.links[l as usize].rate_bps, topo.links[l as usize].delay_ns)).collect());
                 }
                 path_links.extend(p);
@@ -163,6 +169,8 @@ impl Engine {
             path_start,
             path_len,
             sender_hops,
+            sender_links,
+            sender_rtt,
             slots: Vec::new(),
             records: Vec::new(),
             gens,
@@ -602,6 +610,9 @@ impl Engine {
             }
         }
         self.counters.events = self.q.processed();
+        if self.plan.ps_fct && !interrupted {
+            self.ps_fcts(end_ns);
+        }
         let in_network = self.links.iter().map(|l| (l.queue.len_pkts() + l.in_flight.len()) as u64).sum();
         RunOutput {
             flows: self.records,
@@ -612,6 +623,39 @@ impl Engine {
             interrupted,
             buffer_pkts: self.plan.buffer_pkts,
             in_network,
+        }
+    }
+
+    /// Each flow's FCT under ideal processor sharing of the same workload: the
+    /// fluid max-min transfer time of its bytes on the wire (payload plus
+    /// headers), plus the one-way propagation of its path, plus one base RTT
+    /// for the handshake when there is one. On one bottleneck with load rho this
+    /// is, on average, the RCP papers' PS FCT 1.5 RTT + L / (C (1 - rho)).
+    /// Long-lived flows take their share until the end of the run and get none.
+    fn ps_fcts(&mut self, end_ns: Time) {
+        if self.records.is_empty() {
+            return;
+        }
+        let caps: Vec<f64> = self.links.iter().map(|l| l.rate_bps).collect();
+        let routes = bottleneck_routes(&caps, &self.sender_links);
+        let hdr = self.plan.tcp.header_bytes as f64;
+        let horizon = end_ns.max(1) as f64 * 1e-9;
+        let sizes: Vec<f64> = self
+            .records
+            .iter()
+            .map(|r| if r.size_pkts == u64::MAX { 2.0 * horizon * caps.iter().cloned().fold(0.0, f64::max) / 8.0 + 1.0 } else { r.size_bytes as f64 + hdr * r.size_pkts as f64 })
+            .collect();
+        let starts: Vec<u64> = self.records.iter().map(|r| r.start_ns).collect();
+        let flow_routes: Vec<Vec<usize>> = self.records.iter().map(|r| routes[r.sender as usize].clone()).collect();
+        let Ok(finish) = fluid_maxmin(&caps, &starts, &sizes, &flow_routes) else { return };
+        for (r, f) in self.records.iter_mut().zip(finish) {
+            if r.size_pkts == u64::MAX {
+                continue;
+            }
+            let s = r.sender as usize;
+            let one_way: Time = self.sender_hops[s].iter().map(|h| h.1).sum();
+            let hs = if self.plan.tcp.handshake { self.sender_rtt[s] } else { 0 };
+            r.ps_fct_ns = Some(f - r.start_ns + one_way + hs);
         }
     }
 
@@ -626,6 +670,32 @@ impl Engine {
             wall_s,
         }
     }
+}
+
+/// Each sender's route reduced to the links that can limit a max-min share: a
+/// link is dropped when another kept link carries every route it carries and
+/// has no more capacity (its flows' rates are bounded there first, so it never
+/// saturates alone). The fluid model's allocation is unchanged, and on a
+/// dumbbell every route reduces to the bottleneck, where max-min is plain PS.
+fn bottleneck_routes(caps: &[f64], routes: &[Vec<u32>]) -> Vec<Vec<usize>> {
+    let n = caps.len();
+    let mut users: Vec<Vec<bool>> = vec![vec![false; routes.len()]; n];
+    for (s, r) in routes.iter().enumerate() {
+        for &l in r {
+            users[l as usize][s] = true;
+        }
+    }
+    let used: Vec<usize> = (0..n).filter(|&l| users[l].iter().any(|&u| u)).collect();
+    let mut kept = vec![true; n];
+    for &l in &used {
+        let dominated = used.iter().any(|&b| {
+            b != l && kept[b] && caps[b] <= caps[l] && users[l].iter().zip(&users[b]).all(|(&x, &y)| !x || y)
+        });
+        if dominated {
+            kept[l] = false;
+        }
+    }
+    routes.iter().map(|r| r.iter().map(|&l| l as usize).filter(|&l| kept[l]).collect()).collect()
 }
 
 /// Run a plan with no progress reporting.

@@ -80,6 +80,7 @@ fn run<'py>(py: Python<'py>, config_json: &str, progress: Option<Py<PyAny>>) -> 
     let mut retransmits = Vec::with_capacity(n);
     let mut drops = Vec::with_capacity(n);
     let mut ideal_ns = Vec::with_capacity(n);
+    let mut ps_fct_ns = Vec::with_capacity(n);
     for r in &out.flows {
         let long = r.size_pkts == u64::MAX;
         flow_id.push(r.flow_id as i64);
@@ -92,6 +93,7 @@ fn run<'py>(py: Python<'py>, config_json: &str, progress: Option<Py<PyAny>>) -> 
         retransmits.push(r.retransmits as i64);
         drops.push(r.drops as i64);
         ideal_ns.push(if long { -1 } else { r.ideal_ns as i64 });
+        ps_fct_ns.push(r.ps_fct_ns.map_or(-1, |t| t as i64));
     }
     let flows = PyDict::new(py);
     flows.set_item("flow_id", flow_id.into_pyarray(py))?;
@@ -104,6 +106,7 @@ fn run<'py>(py: Python<'py>, config_json: &str, progress: Option<Py<PyAny>>) -> 
     flows.set_item("retransmits", retransmits.into_pyarray(py))?;
     flows.set_item("drops", drops.into_pyarray(py))?;
     flows.set_item("ideal_ns", ideal_ns.into_pyarray(py))?;
+    flows.set_item("ps_fct_ns", ps_fct_ns.into_pyarray(py))?;
 
     let s = out.series;
     let series = PyDict::new(py);

@@ -10,6 +10,7 @@ from . import dukkipati2006
 #: name -> callable(out_dir: Path, scale: str) -> list[Reproduction]
 REGISTRY = {
     "dukkipati2006-fig1": dukkipati2006.fig1,
+    "baselines-tcp-ps-srpt": dukkipati2006.baselines,
 }
 
 

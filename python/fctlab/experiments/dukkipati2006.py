@@ -3,70 +3,92 @@ Congestion Control", ACM CCR 36(1), 2006 (seed 000)."""
 
 from __future__ import annotations
 
-import math
+import functools
 import time
 from pathlib import Path
 
 import numpy as np
 
 import fctlab
-from ..plots import mean_by_size, params_caption, pyplot
+from .. import ideal
+from ..plots import mean_by_size, params_caption, pyplot, slowdown_by_size
 from ..progress import RunProgress
 from ..report import Figure, Reproduction
 
 SOURCE = "Dukkipati & McKeown, CCR 2006"
 
 
-def slow_start_fct_s(L, rtt_s: float, c_bps: float, pkt_bytes: int):
-    """The paper's slow-start FCT (sec. III-A): (ceil(log2(L+1)) + 1/2) RTT + L/C,
-    for a flow of L packets, excluding queueing delay."""
-    L = np.asarray(L, dtype=float)
-    return (np.ceil(np.log2(L + 1)) + 0.5) * rtt_s + L * pkt_bytes * 8 / c_bps
+# Fig. 1 set-up: C = 2.4 Gb/s, RTT = 100 ms, load 0.9, Pareto mean 30 shape 1.4.
+C_BPS, RTT_S, RHO, MEAN_PKTS, SHAPE, PKT_BYTES = 2.4e9, 0.1, 0.9, 30, 1.4, 1040
+FULL_FLOWS, QUICK_FLOWS = 1_000_000, 100_000
 
 
-def ps_fct_s(L, rtt_s: float, c_bps: float, rho: float, pkt_bytes: int):
-    """Processor sharing as the RCP papers draw it: 1.5 RTT + L / (C (1 - rho))
-    (Dukkipati et al., "Processor Sharing Flows in the Internet", IWQoS 2005)."""
-    L = np.asarray(L, dtype=float)
-    return 1.5 * rtt_s + L * pkt_bytes * 8 / (c_bps * (1 - rho))
+def fig1_scenario(count: int) -> dict:
+    return {
+        "seed": 1,
+        "network": {"topology": "single-link", "bottleneck_bps": C_BPS, "bottleneck_delay_ms": RTT_S * 1e3 / 2, "buffer_bdp": 1.0},
+        "transport": {"scheme": "tcp-newreno", "mss_bytes": 1000, "header_bytes": 40, "init_cwnd_pkts": 2, "handshake": True},
+        "traffic": [{"arrivals": "poisson", "load": RHO, "sizes": {"dist": "pareto", "mean_pkts": MEAN_PKTS, "shape": SHAPE}, "count": count}],
+        "metrics": {"interval_ms": 10.0},
+    }
+
+
+@functools.lru_cache(maxsize=2)
+def _fig1_run(scale: str):
+    """The Fig. 1 run, made once per scale and shared by the figures built on it."""
+    count = FULL_FLOWS if scale == "full" else QUICK_FLOWS
+    cfg = fig1_scenario(count)
+    t0 = time.monotonic()
+    prog = RunProgress(label="  fig1: ")
+    try:
+        res = fctlab.run(cfg, progress=prog)
+    finally:
+        prog.close()
+    return cfg, res, time.monotonic() - t0
+
+
+def _fig1_params(res, count: int) -> dict:
+    return {
+        "C": "2.4 Gb/s", "RTT": "100 ms (single link, 50 ms each way)", "offered load": RHO,
+        "flow sizes": f"Pareto, mean {MEAN_PKTS} pkts, shape {SHAPE}", "packet": "1000 B payload + 40 B header",
+        "arrivals": "Poisson", "flows": count, "buffer": f"1 BDP = {res.meta['stats']['buffer_pkts']} pkts (not stated in the paper)",
+        "TCP": "NewReno, IW 2, SYN handshake, ACK per packet, min RTO 200 ms", "seed": 1,
+    }
+
+
+def _scaled(scale: str, count: int) -> str:
+    if scale == "full":
+        return f"full: {count:,} flows"
+    return (f"quick: {count:,} flows instead of the full run's {FULL_FLOWS:,} (same link, load and sizes); "
+            "averages of the largest, rarest sizes are noisy")
 
 
 def fig1(out: Path, scale: str) -> list:
     """Fig. 1: TCP's average FCT vs flow size and active flows vs time, with PS and
     the slow-start bound. Poisson arrivals, Pareto sizes (mean 30 pkts, shape 1.4),
     1000-byte packets, C = 2.4 Gb/s, RTT = 100 ms, offered load 0.9."""
-    full = scale == "full"
-    c_bps, rtt_s, rho, mean_pkts, shape = 2.4e9, 0.1, 0.9, 30, 1.4
-    count = 1_000_000 if full else 100_000
-    cfg = {
-        "seed": 1,
-        "network": {"topology": "single-link", "bottleneck_bps": c_bps, "bottleneck_delay_ms": rtt_s * 1e3 / 2, "buffer_bdp": 1.0},
-        "transport": {"scheme": "tcp-newreno", "mss_bytes": 1000, "header_bytes": 40, "init_cwnd_pkts": 2, "handshake": True},
-        "traffic": [{"arrivals": "poisson", "load": rho, "sizes": {"dist": "pareto", "mean_pkts": mean_pkts, "shape": shape}, "count": count}],
-        "metrics": {"interval_ms": 10.0},
-    }
-    t0 = time.monotonic()
-    prog = RunProgress(label="  fig1: ")
-    res = fctlab.run(cfg, progress=prog)
-    prog.close()
-    wall = time.monotonic() - t0
-    pkt_bytes = 1040
+    cfg, res, wall = _fig1_run(scale)
+    count = cfg["traffic"][0]["count"]
+    rtt_ns = RTT_S * 1e9
     plt = pyplot()
     fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(7, 7.5))
     agg = mean_by_size(res.flows)
-    ax1.plot(agg["size_pkts"], agg["mean"] / 1e9, "o-", ms=3, label="TCP NewReno (fctlab)")
-    L = np.logspace(0, np.log10(max(agg["size_pkts"].max(), 10)), 200)
-    ax1.plot(L, slow_start_fct_s(L, rtt_s, c_bps, pkt_bytes), "--", label="slow-start bound")
-    ax1.plot(L, ps_fct_s(L, rtt_s, c_bps, rho, pkt_bytes), "-", label="PS (analytic)")
+    ax1.plot(agg["size_pkts"], agg["mean"] / 1e9, "o-", ms=3, label="TCP NewReno, IW 2 (fctlab)")
+    L = np.unique(np.round(np.logspace(0, np.log10(max(agg["size_pkts"].max(), 10)), 300)).astype(int))
+    ax1.plot(L, ideal.slow_start_fct_ns(L, C_BPS, rtt_ns, pkt_bytes=PKT_BYTES, init_cwnd_pkts=1) / 1e9, "--",
+             label="slow-start bound, IW 1 (the paper's formula)")
+    ax1.plot(L, ideal.slow_start_fct_ns(L, C_BPS, rtt_ns, pkt_bytes=PKT_BYTES, init_cwnd_pkts=2) / 1e9, ":",
+             label="slow-start bound, IW 2")
+    ax1.plot(L, ideal.ps_fct_ns(L * PKT_BYTES, C_BPS, RHO, rtt_ns) / 1e9, "-", label="PS, 1.5 RTT + L/(C(1-rho))")
     ax1.set_xscale("log")
     ax1.set_yscale("log")
     ax1.set_xlabel("flow size (packets)")
     ax1.set_ylabel("average FCT (s)")
-    ax1.legend()
+    ax1.legend(fontsize=8)
     s = res.series
     act = s[s["metric"] == "active_flows"]
     ax2.plot(act["t_ns"] / 1e9, act["value"], lw=0.6, label="TCP NewReno (fctlab)")
-    ax2.axhline(rho / (1 - rho), color="C2", label=f"PS mean, rho/(1-rho) = {rho / (1 - rho):.0f}")
+    ax2.axhline(RHO / (1 - RHO), color="C2", label=f"PS mean, rho/(1-rho) = {RHO / (1 - RHO):.0f}")
     ax2.set_xlabel("time (s)")
     ax2.set_ylabel("active flows")
     ax2.legend()
@@ -75,17 +97,61 @@ def fig1(out: Path, scale: str) -> list:
     fig.savefig(out / png)
     plt.close(fig)
     done = int(res.flows["completed"].sum())
-    params = {
-        "C": "2.4 Gb/s", "RTT": "100 ms (single link, 50 ms each way)", "offered load": rho,
-        "flow sizes": f"Pareto, mean {mean_pkts} pkts, shape {shape}", "packet": "1000 B payload + 40 B header",
-        "arrivals": "Poisson", "flows": count, "buffer": f"1 BDP = {res.meta['stats']['buffer_pkts']} pkts (not stated in the paper)",
-        "TCP": "NewReno, IW 2, SYN handshake, ACK per packet, min RTO 200 ms", "seed": cfg["seed"],
-    }
-    scaled = ("full: 1,000,000 flows" if full else f"quick: {count:,} flows instead of the full run's 1,000,000 (same link, load and sizes); "
-              "averages of the largest, rarest sizes are noisy")
-    caption = (f"{SOURCE}, Fig. 1 (TCP curve). Top: average FCT vs flow size, with the paper's slow-start "
-               f"bound and the analytic PS FCT. Bottom: active flows vs time. {done:,} of {len(res.flows):,} flows "
-               f"completed. Scale: {scaled}. Parameters: {params_caption(params)}.")
+    params = _fig1_params(res, count)
+    caption = (f"{SOURCE}, Fig. 1 (TCP curve). Top: average FCT vs flow size, with the slow-start bound (the "
+               f"paper's IW-1 formula and the IW-2 one the run uses) and the analytic PS FCT. Bottom: active flows vs "
+               f"time. {done:,} of {len(res.flows):,} flows completed. Scale: {_scaled(scale, count)}. "
+               f"Parameters: {params_caption(params)}.")
     return [Reproduction(name="dukkipati2006-fig1", title="FCT of TCP vs processor sharing (2006, Fig. 1)",
                          source=f"{SOURCE}, Fig. 1", figures=[Figure(png, caption)], params={"scenario": cfg, **params},
                          seed=cfg["seed"], wall_s=wall, scale=scale)]
+
+
+def baselines(out: Path, scale: str) -> list:
+    """Simulated TCP against the fluid PS and SRPT of the very same flows (the
+    Fig. 1 workload): mean and 99th-percentile slowdown (FCT / ideal_ns) by size."""
+    cfg, res, wall = _fig1_run(scale)
+    t0 = time.monotonic()
+    f = res.flows[res.flows["completed"]].copy()
+    all_flows = res.flows
+    # SRPT on the single bottleneck, over every flow of the run, with the same
+    # fixed terms as the PS column: one-way propagation plus the handshake RTT.
+    wire = (all_flows["size_bytes"] + 40 * all_flows["size_pkts"]).to_numpy(dtype=float)
+    srpt_finish = ideal.fluid_srpt(all_flows["start_ns"].to_numpy(), wire, C_BPS)
+    fixed = RTT_S * 1e9 / 2 + RTT_S * 1e9
+    srpt_fct = srpt_finish - all_flows["start_ns"].to_numpy() + fixed
+    f["srpt_fct_ns"] = srpt_fct[f.index]
+    ideal_ns = f["ideal_ns"].astype(float)
+    table = {
+        "TCP NewReno (packets)": f["fct_ns"].astype(float) / ideal_ns,
+        "PS (fluid, same flows)": f["ps_fct_ns"].astype(float) / ideal_ns,
+        "SRPT (fluid, same flows)": f["srpt_fct_ns"].astype(float) / ideal_ns,
+    }
+    plt = pyplot()
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4.2))
+    sizes = f["size_pkts"].astype(float).to_numpy()
+    for (label, sd), style in zip(table.items(), ("o-", "s-", "^-")):
+        agg = slowdown_by_size(sizes, sd.to_numpy())
+        ax1.plot(agg["size_pkts"], agg["mean"], style, ms=3, label=label)
+        ax2.plot(agg["size_pkts"], agg["p99"], style, ms=3, label=label)
+    for ax, what in ((ax1, "mean"), (ax2, "99th-percentile")):
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("flow size (packets)")
+        ax.set_ylabel(f"{what} slowdown (FCT / ideal)")
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    png = "baselines-tcp-ps-srpt.png"
+    fig.savefig(out / png)
+    plt.close(fig)
+    count = cfg["traffic"][0]["count"]
+    params = _fig1_params(res, count)
+    caption = (f"Simulated TCP against ideal processor sharing and SRPT of the same {len(f):,} completed flows of "
+               f"{SOURCE} Fig. 1's workload. Slowdown = FCT / ideal_ns, where ideal_ns is the flow alone on the empty "
+               "link at line rate (propagation plus serialisation). PS and SRPT are flow-level (fluid) runs over the "
+               "run's own arrivals and sizes (bytes on the wire), plus the one-way propagation and the handshake RTT. "
+               f"Scale: {_scaled(scale, count)}. Parameters: {params_caption(params)}.")
+    return [Reproduction(name="baselines-tcp-ps-srpt", title="TCP vs fluid PS and SRPT of the same flows",
+                         source=f"{SOURCE}, Fig. 1 workload; PS and SRPT baselines", figures=[Figure(png, caption)],
+                         params={"scenario": cfg, **params}, seed=cfg["seed"], wall_s=wall + time.monotonic() - t0,
+                         scale=scale)]

@@ -17,6 +17,9 @@ pub struct FlowRecord {
     pub drops: u64,
     /// Ideal FCT: alone on the empty network, propagation plus serialisation.
     pub ideal_ns: Time,
+    /// FCT under ideal max-min fair sharing (processor sharing) of the same
+    /// workload, from the fluid model (see `engine::ps_fcts`).
+    pub ps_fct_ns: Option<Time>,
 }
 
 impl FlowRecord {

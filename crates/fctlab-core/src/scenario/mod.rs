@@ -231,11 +231,13 @@ pub struct MetricsCfg {
     pub links: Vec<String>,
     /// Flow ids whose congestion window is sampled.
     pub cwnd_flows: Vec<u64>,
+    /// Compute each flow's FCT under ideal processor sharing (fluid max-min).
+    pub ps_fct: bool,
 }
 
 impl Default for MetricsCfg {
     fn default() -> Self {
-        MetricsCfg { series: true, interval_ms: 10.0, links: vec!["bottleneck".into()], cwnd_flows: vec![] }
+        MetricsCfg { series: true, interval_ms: 10.0, links: vec!["bottleneck".into()], cwnd_flows: vec![], ps_fct: true }
     }
 }
 
@@ -263,6 +265,7 @@ pub struct Plan {
     pub interval_ns: Time,
     pub series_links: Vec<u32>,
     pub cwnd_flows: Vec<u64>,
+    pub ps_fct: bool,
     /// Forced losses: (flow, seq, transmission).
     pub losses: Vec<(u64, u64, u32)>,
 }
@@ -597,6 +600,7 @@ pub fn plan(sc: Scenario) -> Result<Plan, ConfigError> {
         interval_ns,
         series_links,
         cwnd_flows: m.cwnd_flows.clone(),
+        ps_fct: m.ps_fct,
         scenario: sc,
     })
 }
