@@ -137,3 +137,36 @@ def test_catalog_lists_everything():
     assert {"single-link", "dumbbell", "half-dumbbell"} <= {t["name"] for t in cat["topologies"]}
     assert "droptail" in [q["name"] for q in cat["queues"]]
     assert {"pareto", "fixed", "uniform"} <= {d["name"] for d in cat["distributions"]}
+
+
+def test_ps_and_slowdown_columns_by_hand():
+    # 10 Mb/s, 10 ms one way, handshake on. Flow 1 alone on the link (flow 0 is
+    # long done): 20 packets x 1040 B = 166 400 bits = 16.64 ms at line rate;
+    # PS FCT = 16.64 ms + 10 ms propagation + 20 ms handshake RTT.
+    cfg = {"network": {"bottleneck_bps": 10e6, "bottleneck_delay_ms": 10.0},
+           "flows": [{"size_pkts": 5}, {"start_s": 5.0, "size_pkts": 20}]}
+    f = fctlab.run(cfg).flows
+    assert f.loc[1, "ps_fct_ns"] == 16_640_000 + 10_000_000 + 20_000_000
+    # ideal: the 20-packet train crosses the link back to back: 20 x 0.832 ms + 10 ms.
+    assert f.loc[1, "ideal_ns"] == 20 * 832_000 + 10_000_000
+    assert f["slowdown"].tolist() == pytest.approx((f["fct_ns"] / f["ideal_ns"]).astype(float).tolist())
+    assert (f["slowdown"] >= 1).all()
+
+
+def test_ps_column_mean_matches_the_rcp_formula_on_one_link():
+    # Poisson arrivals on one link: the fluid PS FCT averaged over flows of all
+    # sizes is E[x]/(C(1-rho)) + 1.5 RTT (M/G/1-PS, with the fixed terms). With
+    # exponential sizes (rounded up to whole packets) and 20 000 flows the
+    # sample mean's relative error is ~ a few percent at rho = 0.5; allow 10%.
+    rho, c, rtt = 0.5, 100e6, 0.02
+    cfg = {"seed": 9, "network": {"bottleneck_bps": c, "bottleneck_delay_ms": rtt * 500},
+           "traffic": [{"arrivals": "poisson", "load": rho, "sizes": {"dist": "exponential", "mean_pkts": 20}, "count": 20000}],
+           "metrics": {"series": False}}
+    f = fctlab.run(cfg).flows
+    wire_bits = (f["size_bytes"] + 40 * f["size_pkts"]).astype(float) * 8
+    # The load counts nominal sizes (mean 20 pkts); rounding up makes the real
+    # load rho' = rho * E[rounded] / 20.
+    rho_real = rho * f["size_pkts"].astype(float).mean() / 20
+    transfer = (f["ps_fct_ns"].astype(float) - 1.5 * rtt * 1e9).mean()
+    expect = (wire_bits / c / (1 - rho_real)).mean() * 1e9
+    assert transfer == pytest.approx(expect, rel=0.10)
