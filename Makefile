@@ -16,7 +16,7 @@ setup: $(VENV)/.deps
 $(VENV)/.deps: pyproject.toml
 	test -x $(VPY) || $(PY) -m venv $(VENV)
 	$(VPY) -m pip install --quiet --upgrade pip
-	$(VPY) -m pip install --quiet "maturin>=1.5,<2" "numpy>=1.24" "pandas>=2.0" "pyarrow>=14" "matplotlib>=3.7" "pytest>=7" "duckdb>=1.0" "dask[distributed]>=2024.1"
+	$(VPY) -m pip install --quiet "maturin>=1.5,<2" "numpy>=1.24" "pandas>=2.0" "pyarrow>=14" "matplotlib>=3.7" "scipy>=1.10" "pytest>=7" "duckdb>=1.0" "dask[distributed]>=2024.1"
 	touch $@
 
 build: setup

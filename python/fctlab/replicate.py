@@ -102,76 +102,22 @@ def split(config: Mapping[str, Any], replications: int) -> list:
 # ------------------------------------------------------------------ statistics
 
 
-def _betacf(a: float, b: float, x: float) -> float:
-    """Continued fraction of the incomplete beta function (modified Lentz)."""
-    tiny = 1e-300
-    qab, qap, qam = a + b, a + 1.0, a - 1.0
-    c, d = 1.0, 1.0 - qab * x / qap
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 400):
-        m2 = 2 * m
-        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        h *= d * c
-        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        delta = d * c
-        h *= delta
-        if abs(delta - 1.0) < 1e-15:
-            break
-    return h
-
-
-def _betainc(a: float, b: float, x: float) -> float:
-    """Regularized incomplete beta I_x(a, b)."""
-    if x <= 0.0:
-        return 0.0
-    if x >= 1.0:
-        return 1.0
-    lbt = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
-    if x < (a + 1.0) / (a + b + 2.0):
-        return math.exp(lbt) * _betacf(a, b, x) / a
-    return 1.0 - math.exp(lbt) * _betacf(b, a, 1.0 - x) / b
-
-
 def t_cdf(t: float, df: float) -> float:
-    """CDF of Student's t with ``df`` degrees of freedom."""
-    x = df / (df + t * t)
-    tail = 0.5 * _betainc(df / 2.0, 0.5, x)
-    return 1.0 - tail if t > 0 else tail
+    """CDF of Student's t with ``df`` degrees of freedom (scipy.stats.t)."""
+    from scipy.stats import t as student_t
+
+    return float(student_t.cdf(t, df))
 
 
 def t_ppf(p: float, df: float) -> float:
-    """Quantile of Student's t (bisection on :func:`t_cdf`, to ~1e-12)."""
+    """Quantile of Student's t with ``df`` degrees of freedom (scipy.stats.t)."""
     if not 0.0 < p < 1.0:
         raise ValueError("p must be in (0, 1)")
     if df <= 0:
         raise ValueError("df must be positive")
-    if p == 0.5:
-        return 0.0
-    if p < 0.5:
-        return -t_ppf(1.0 - p, df)
-    lo, hi = 0.0, 1.0
-    while t_cdf(hi, df) < p:
-        hi *= 2.0
-        if hi > 1e12:
-            return math.inf
-    for _ in range(200):
-        mid = 0.5 * (lo + hi)
-        if t_cdf(mid, df) < p:
-            lo = mid
-        else:
-            hi = mid
-        if hi - lo < 1e-12 * max(1.0, hi):
-            break
-    return 0.5 * (lo + hi)
+    from scipy.stats import t as student_t
+
+    return float(student_t.ppf(p, df))
 
 
 def t_interval(values: Sequence[float], confidence: float = 0.95):
