@@ -155,3 +155,54 @@ def baselines(out: Path, scale: str) -> list:
                          source=f"{SOURCE}, Fig. 1 workload; PS and SRPT baselines", figures=[Figure(png, caption)],
                          params={"scenario": cfg, **params}, seed=cfg["seed"], wall_s=wall + time.monotonic() - t0,
                          scale=scale)]
+
+
+def replicated(out: Path, scale: str) -> list:
+    """The Fig. 1 workload at 10^6 flows (quick) or 10^7 (full), run as 10
+    independent replications in parallel and merged with 95% Student-t
+    confidence intervals on the mean and 99th-percentile FCT by flow size."""
+    from .. import replicate as rep
+    from ..report import Table
+
+    total = 10_000_000 if scale == "full" else 1_000_000
+    k = 10
+    cfg = fig1_scenario(total)
+    cfg["metrics"] = {"series": False}
+    t0 = time.monotonic()
+    r = rep.replicate(cfg, k, progress=True)
+    wall = time.monotonic() - t0
+    summ = r.summary()
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for stat, style, label in (("mean", "o-", "mean FCT"), ("p99", "s--", "99th-percentile FCT")):
+        y = summ[stat] / 1e9
+        err = np.vstack([(summ[stat] - summ[f"{stat}_lo"]) / 1e9, (summ[f"{stat}_hi"] - summ[stat]) / 1e9])
+        ax.errorbar(summ["size_pkts"], y, yerr=np.nan_to_num(err), fmt=style, ms=3, capsize=2, label=f"TCP NewReno, {label} (95% CI)")
+    L = np.unique(np.round(np.logspace(0, np.log10(max(summ["size_pkts"].max(), 10)), 300)).astype(int))
+    ax.plot(L, ideal.ps_fct_ns(L * PKT_BYTES, C_BPS, RHO, RTT_S * 1e9) / 1e9, "-", label="PS, 1.5 RTT + L/(C(1-rho))")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("flow size (packets)")
+    ax.set_ylabel("FCT (s)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    png = "replicated-fig1-workload.png"
+    fig.savefig(out / png)
+    plt.close(fig)
+    rows = []
+    for _, row in summ.iterrows():
+        ci = lambda s: f"{row[s] / 1e6:.1f} [{row[s + '_lo'] / 1e6:.1f}, {row[s + '_hi'] / 1e6:.1f}]"
+        rows.append([f"{row['size_lo_pkts']:.0f}-{row['size_hi_pkts']:.0f}", int(row["n_flows"]), ci("mean"), ci("p99")])
+    table = Table(title="FCT by flow size (ms): estimate [95% CI] over 10 replications",
+                  columns=["size (pkts)", "flows", "mean", "p99"], rows=rows,
+                  caption="Estimate = average of the per-replication statistic; interval = Student t over the 10 replications.")
+    n_done = int(r.flows["completed"].sum())
+    params = {"flows": f"{total:,} in {k} replications of {total // k:,}", "C": "2.4 Gb/s", "RTT": "100 ms", "load": RHO,
+              "sizes": f"Pareto mean {MEAN_PKTS} pkts shape {SHAPE}", "TCP": "NewReno IW 2, handshake",
+              "replication seeds": "fctlab.replicate.replication_seed(1, r), r = 0..9"}
+    caption = (f"{SOURCE}, Fig. 1 workload as {k} independent replications ({n_done:,} flows completed), run in parallel "
+               f"and merged: mean and 99th-percentile FCT by flow size with 95% confidence intervals. "
+               f"Scale: {'full' if scale == 'full' else 'quick'} ({total:,} flows). Parameters: {params_caption(params)}.")
+    return [Reproduction(name="replicated-fig1-workload", title=f"{total:,} TCP flows as {k} replications, with confidence intervals",
+                         source=f"{SOURCE}, Fig. 1 workload", figures=[Figure(png, caption)], tables=[table],
+                         params={"scenario": cfg, **params}, seed=cfg["seed"], wall_s=wall, scale=scale)]
