@@ -83,6 +83,8 @@ pub struct RunOutput {
 struct GenState {
     rng: Rng,
     created: u64,
+    /// Flows created per sender (closed-loop counts are per sender).
+    per_sender: Vec<u64>,
 }
 
 /// One simulation.
@@ -106,8 +108,10 @@ pub struct Engine {
     series: Series,
     active: u64,
     /// Finite flows not yet fully acknowledged, plus flows and generator
-    /// arrivals still to come. The run ends when this reaches zero.
+    /// arrivals still to come. The run ends when this reaches zero and no
+    /// long-lived flow exists (those run until `stop_s`).
     pending: u64,
+    long_lived: u64,
     /// Forced losses still to apply: (flow, seq, transmission) and copies seen.
     losses: Vec<((u64, u64, u32), u32)>,
 }
@@ -156,7 +160,10 @@ impl Engine {
             }
         }
         let plan_losses = plan.losses.iter().map(|&l| (l, 0)).collect();
-        let gens = (0..plan.generators.len()).map(|g| GenState { rng: stream_rng(plan.seed, g as u64 + 1), created: 0 }).collect();
+        let n_senders = topo.senders.len();
+        let gens = (0..plan.generators.len())
+            .map(|g| GenState { rng: stream_rng(plan.seed, g as u64 + 1), created: 0, per_sender: vec![0; n_senders] })
+            .collect();
         let mut series = Series::default();
         for m in ["queue_pkts", "utilization", "active_flows", "cwnd_pkts"] {
             series.metric_id(m);
@@ -179,6 +186,7 @@ impl Engine {
             series,
             active: 0,
             pending: 0,
+            long_lived: 0,
             losses: plan_losses,
         }
     }
@@ -209,7 +217,9 @@ impl Engine {
             generator,
             long_lived: size.is_long_lived(),
         });
-        if !size.is_long_lived() {
+        if size.is_long_lived() {
+            self.long_lived += 1;
+        } else {
             self.pending += 1;
         }
         self.q.schedule(start_ns, Event::FlowStart(id));
@@ -251,15 +261,13 @@ impl Engine {
         if gen.stop_ns.is_some_and(|stop| t >= stop) {
             return;
         }
-        if let Some(c) = gen.count {
-            let made = self.slots.iter().filter(|f| f.generator == Some(g) && f.sender == s).count() as u64;
-            if made >= c {
-                return;
-            }
-        }
         let st = &mut self.gens[g as usize];
+        if gen.count.is_some_and(|c| st.per_sender[s as usize] >= c) {
+            return;
+        }
         let pkts = gen.sizes.sample(&mut st.rng);
         st.created += 1;
+        st.per_sender[s as usize] += 1;
         let mss = self.plan.tcp.mss_bytes as u64;
         self.add_flow(s, t, FlowSize { bytes: pkts * mss, pkts }, Some(g));
     }
@@ -569,10 +577,7 @@ impl Engine {
         let mut interrupted = false;
         let mut end_ns = 0;
         loop {
-            if self.pending == 0 && !self.plan.stop_ns.is_some() {
-                break;
-            }
-            if self.pending == 0 && self.slots.iter().all(|s| !s.long_lived) {
+            if self.pending == 0 && self.long_lived == 0 {
                 break;
             }
             let Some(t) = self.q.peek_time() else { break };

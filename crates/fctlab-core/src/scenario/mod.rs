@@ -512,6 +512,9 @@ pub fn plan(sc: Scenario) -> Result<Plan, ConfigError> {
             }
             None => (0..n.senders).collect(),
         };
+        if g.count == Some(0) {
+            return err(format!("{field}.count"), "must be at least 1");
+        }
         let start_ns = secs_to_ns(non_negative(&format!("{field}.start_s"), g.start_s)?);
         let gen_stop = match g.stop_s {
             Some(s) => Some(secs_to_ns(positive(&format!("{field}.stop_s"), s)?)),
