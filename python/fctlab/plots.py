@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
@@ -58,3 +60,31 @@ def slowdown_by_size(sizes, slowdown, bins_per_decade: int = 5) -> pd.DataFrame:
         m = idx == b
         rows.append((float(np.exp(np.log(sizes[m]).mean())), slowdown[m].mean(), np.percentile(slowdown[m], 99), int(m.sum())))
     return pd.DataFrame(rows, columns=["size_pkts", "mean", "p99", "n"])
+
+
+def loglog(ax, xlabel: str, ylabel: str, legend_size: int = 8) -> None:
+    """Log-log axes with labels and a legend."""
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize=legend_size)
+
+
+def save(fig, out_dir, name: str) -> str:
+    """Lay out, write ``out_dir/name`` and close the figure; return ``name``."""
+    import matplotlib.pyplot as plt
+
+    fig.tight_layout()
+    fig.savefig(Path(out_dir) / name)
+    plt.close(fig)
+    return name
+
+
+def ci_errorbar(ax, x, est, lo, hi, scale: float = 1.0, **kw):
+    """Plot ``est`` with asymmetric error bars to ``lo`` and ``hi`` (missing
+    bounds drawn as none), all divided by ``scale``."""
+    est = pd.Series(np.asarray(est, dtype=float))
+    below = (est - np.asarray(lo, dtype=float)).fillna(0).clip(lower=0)
+    above = (np.asarray(hi, dtype=float) - est).fillna(0).clip(lower=0)
+    return ax.errorbar(x, est / scale, yerr=np.vstack([below, above]) / scale, **kw)

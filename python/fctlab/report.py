@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+from .plots import ci_errorbar, loglog, save
+
 
 @dataclass
 class Figure:
@@ -438,22 +440,14 @@ def _sweep_page(store, name: str, rec: dict, out: Path, plt) -> Reproduction:
             s = summarize(flows, per_decade=4)
             if s.empty:
                 continue
-            yerr = None
-            if len(metas) > 1:
-                lo = (s["mean"] - s["mean_lo"]).fillna(0).clip(lower=0)
-                hi = (s["mean_hi"] - s["mean"]).fillna(0).clip(lower=0)
-                yerr = np.vstack([lo, hi]) / 1e6
-            ax.errorbar(s["size_pkts"], s["mean"] / 1e6, yerr=yerr, fmt="o-", ms=3, lw=1.2, capsize=2,
+            # One run has no interval: its bounds are missing and draw as no bar.
+            ci_errorbar(ax, s["size_pkts"], s["mean"], s["mean_lo"], s["mean_hi"], 1e6, fmt="o-", ms=3, lw=1.2,
+                        capsize=2 if len(metas) > 1 else 0,
                         label=_label_text(lab) if len(shown) > 1 or lab else "all runs")
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xlabel("flow size (packets)")
-        ax.set_ylabel("mean FCT (ms)")
-        ax.legend(fontsize=7, ncol=1 if len(shown) <= 6 else 2)
-        fig.tight_layout()
-        png = f"{slug}-fct-vs-size.png"
-        fig.savefig(out / png)
-        plt.close(fig)
+        loglog(ax, "flow size (packets)", "mean FCT (ms)", legend_size=7)
+        if len(shown) > 6:
+            ax.legend(fontsize=7, ncol=2)
+        png = save(fig, out, f"{slug}-fct-vs-size.png")
         more = f" Only the first 12 of {len(per_group)} configurations are drawn." if len(per_group) > 12 else ""
         ci = (" Error bars: 95% Student-t confidence intervals over the seeds/replications of each configuration."
               if any(len(g[2]) > 1 for g in shown) else "")
@@ -488,10 +482,7 @@ def _sweep_page(store, name: str, rec: dict, out: Path, plt) -> Reproduction:
             ax.set_yscale("log")
             if len(series) > 1 or list(series.values())[0][0]:
                 ax.legend(fontsize=7)
-            fig.tight_layout()
-            png = f"{slug}-fct-vs-axis.png"
-            fig.savefig(out / png)
-            plt.close(fig)
+            png = save(fig, out, f"{slug}-fct-vs-axis.png")
             figures.append(Figure(png, f"Sweep {name}: mean FCT of all completed flows against {num_axis}, one line per "
                                        "combination of the other axes; 95% confidence intervals where there are several "
                                        "seeds or replications."))
@@ -537,19 +528,10 @@ def _sweep_page(store, name: str, rec: dict, out: Path, plt) -> Reproduction:
         s = summarize(flows, per_decade=4)
         fig, ax = plt.subplots(figsize=(7.5, 4.8))
         for stat, style in (("mean", "o-"), ("p50", "s--"), ("p99", "^:")):
-            lo = (s[stat] - s[f"{stat}_lo"]).fillna(0).clip(lower=0)
-            hi = (s[f"{stat}_hi"] - s[stat]).fillna(0).clip(lower=0)
-            ax.errorbar(s["size_pkts"], s[stat] / 1e6, yerr=np.vstack([lo, hi]) / 1e6, fmt=style, ms=3, lw=1.1,
+            ci_errorbar(ax, s["size_pkts"], s[stat], s[f"{stat}_lo"], s[f"{stat}_hi"], 1e6, fmt=style, ms=3, lw=1.1,
                         capsize=2, label={"mean": "mean", "p50": "median", "p99": "99th percentile"}[stat])
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xlabel("flow size (packets)")
-        ax.set_ylabel("FCT (ms)")
-        ax.legend(fontsize=8)
-        fig.tight_layout()
-        png = f"{slug}-ci.png"
-        fig.savefig(out / png)
-        plt.close(fig)
+        loglog(ax, "flow size (packets)", "FCT (ms)")
+        png = save(fig, out, f"{slug}-ci.png")
         figures.append(Figure(png, f"Sweep {name} ({_label_text(lab)}): mean, median and 99th-percentile FCT by flow "
                                    f"size over {len(metas)} runs ({int(flows['completed'].astype(bool).sum()):,} completed "
                                    "flows), each with its 95% Student-t confidence interval across the runs "
@@ -602,15 +584,8 @@ def _other_runs_page(store, keys: list, out: Path, plt) -> Reproduction:
             b = summarize(f, per_decade=4)
             if not b.empty:
                 ax.plot(b["size_pkts"], b["mean"] / 1e6, "o-", ms=3, label=f"{k[:8]} (seed {m.get('seed')})")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("flow size (packets)")
-    ax.set_ylabel("mean FCT (ms)")
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    png = "runs-fct-vs-size.png"
-    fig.savefig(out / png)
-    plt.close(fig)
+    loglog(ax, "flow size (packets)", "mean FCT (ms)", legend_size=7)
+    png = save(fig, out, "runs-fct-vs-size.png")
     table = Table("Runs outside any sweep", ["run", "seed", "configuration", "flows done", "mean FCT (ms)",
                                              "p99 FCT (ms)", "wall (s)"], rows, key_columns=3,
                   caption="Each run's full configuration is in the store (runs/<key>/meta.json) and in the "

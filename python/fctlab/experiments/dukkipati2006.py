@@ -11,7 +11,7 @@ import numpy as np
 
 import fctlab
 from .. import ideal
-from ..plots import mean_by_size, params_caption, pyplot, slowdown_by_size
+from ..plots import ci_errorbar, loglog, mean_by_size, params_caption, pyplot, save, slowdown_by_size
 from ..progress import RunProgress
 from ..report import Figure, Reproduction
 
@@ -80,11 +80,7 @@ def fig1(out: Path, scale: str) -> list:
     ax1.plot(L, ideal.slow_start_fct_ns(L, C_BPS, rtt_ns, pkt_bytes=PKT_BYTES, init_cwnd_pkts=2) / 1e9, ":",
              label="slow-start bound, IW 2")
     ax1.plot(L, ideal.ps_fct_ns(L * PKT_BYTES, C_BPS, RHO, rtt_ns) / 1e9, "-", label="PS, 1.5 RTT + L/(C(1-rho))")
-    ax1.set_xscale("log")
-    ax1.set_yscale("log")
-    ax1.set_xlabel("flow size (packets)")
-    ax1.set_ylabel("average FCT (s)")
-    ax1.legend(fontsize=8)
+    loglog(ax1, "flow size (packets)", "average FCT (s)")
     s = res.series
     act = s[s["metric"] == "active_flows"]
     ax2.plot(act["t_ns"] / 1e9, act["value"], lw=0.6, label="TCP NewReno (fctlab)")
@@ -92,10 +88,7 @@ def fig1(out: Path, scale: str) -> list:
     ax2.set_xlabel("time (s)")
     ax2.set_ylabel("active flows")
     ax2.legend()
-    fig.tight_layout()
-    png = "dukkipati2006-fig1.png"
-    fig.savefig(out / png)
-    plt.close(fig)
+    png = save(fig, out, "dukkipati2006-fig1.png")
     done = int(res.flows["completed"].sum())
     params = _fig1_params(res, count)
     caption = (f"{SOURCE}, Fig. 1 (TCP curve). Top: average FCT vs flow size, with the slow-start bound (the "
@@ -135,15 +128,8 @@ def baselines(out: Path, scale: str) -> list:
         ax1.plot(agg["size_pkts"], agg["mean"], style, ms=3, label=label)
         ax2.plot(agg["size_pkts"], agg["p99"], style, ms=3, label=label)
     for ax, what in ((ax1, "mean"), (ax2, "99th-percentile")):
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xlabel("flow size (packets)")
-        ax.set_ylabel(f"{what} slowdown (FCT / ideal)")
-        ax.legend(fontsize=8)
-    fig.tight_layout()
-    png = "baselines-tcp-ps-srpt.png"
-    fig.savefig(out / png)
-    plt.close(fig)
+        loglog(ax, "flow size (packets)", f"{what} slowdown (FCT / ideal)")
+    png = save(fig, out, "baselines-tcp-ps-srpt.png")
     count = cfg["traffic"][0]["count"]
     params = _fig1_params(res, count)
     caption = (f"Simulated TCP against ideal processor sharing and SRPT of the same {len(f):,} completed flows of "
@@ -175,20 +161,12 @@ def replicated(out: Path, scale: str) -> list:
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for stat, style, label in (("mean", "o-", "mean FCT"), ("p99", "s--", "99th-percentile FCT")):
-        y = summ[stat] / 1e9
-        err = np.vstack([(summ[stat] - summ[f"{stat}_lo"]) / 1e9, (summ[f"{stat}_hi"] - summ[stat]) / 1e9])
-        ax.errorbar(summ["size_pkts"], y, yerr=np.nan_to_num(err), fmt=style, ms=3, capsize=2, label=f"TCP NewReno, {label} (95% CI)")
+        ci_errorbar(ax, summ["size_pkts"], summ[stat], summ[f"{stat}_lo"], summ[f"{stat}_hi"], 1e9, fmt=style, ms=3,
+                    capsize=2, label=f"TCP NewReno, {label} (95% CI)")
     L = np.unique(np.round(np.logspace(0, np.log10(max(summ["size_pkts"].max(), 10)), 300)).astype(int))
     ax.plot(L, ideal.ps_fct_ns(L * PKT_BYTES, C_BPS, RHO, RTT_S * 1e9) / 1e9, "-", label="PS, 1.5 RTT + L/(C(1-rho))")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("flow size (packets)")
-    ax.set_ylabel("FCT (s)")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    png = "replicated-fig1-workload.png"
-    fig.savefig(out / png)
-    plt.close(fig)
+    loglog(ax, "flow size (packets)", "FCT (s)")
+    png = save(fig, out, "replicated-fig1-workload.png")
     rows = []
     for _, row in summ.iterrows():
         ci = lambda s: f"{row[s] / 1e6:.1f} [{row[s + '_lo'] / 1e6:.1f}, {row[s + '_hi'] / 1e6:.1f}]"
