@@ -250,6 +250,20 @@ fn finish_array(py: Python<'_>, f: Vec<u64>) -> Bound<'_, PyArray1<i64>> {
     f.into_iter().map(|t| t as i64).collect::<Vec<_>>().into_pyarray(py)
 }
 
+/// Run a one-link fluid model (`fluid_ps` or `fluid_srpt`) on numpy inputs.
+fn one_link<'py>(
+    py: Python<'py>,
+    model: fn(&[u64], &[f64], f64) -> ideal::IdealResult<Vec<u64>>,
+    starts_ns: PyReadonlyArray1<'py, i64>,
+    sizes_bytes: PyReadonlyArray1<'py, f64>,
+    capacity_bps: f64,
+) -> PyResult<Bound<'py, PyArray1<i64>>> {
+    let starts = non_negative_u64("starts_ns", &slice(&starts_ns))?;
+    let sizes = slice(&sizes_bytes).into_owned();
+    let out = py.detach(|| model(&starts, &sizes, capacity_bps)).map_err(value_error)?;
+    Ok(finish_array(py, out))
+}
+
 /// Fluid PS on one link: finish times, ns.
 #[pyfunction]
 fn ideal_fluid_ps<'py>(
@@ -258,10 +272,7 @@ fn ideal_fluid_ps<'py>(
     sizes_bytes: PyReadonlyArray1<'py, f64>,
     capacity_bps: f64,
 ) -> PyResult<Bound<'py, PyArray1<i64>>> {
-    let starts = non_negative_u64("starts_ns", &slice(&starts_ns))?;
-    let sizes = slice(&sizes_bytes).into_owned();
-    let out = py.detach(|| ideal::fluid_ps(&starts, &sizes, capacity_bps)).map_err(value_error)?;
-    Ok(finish_array(py, out))
+    one_link(py, ideal::fluid_ps, starts_ns, sizes_bytes, capacity_bps)
 }
 
 /// Fluid SRPT on one link: finish times, ns.
@@ -272,10 +283,7 @@ fn ideal_fluid_srpt<'py>(
     sizes_bytes: PyReadonlyArray1<'py, f64>,
     capacity_bps: f64,
 ) -> PyResult<Bound<'py, PyArray1<i64>>> {
-    let starts = non_negative_u64("starts_ns", &slice(&starts_ns))?;
-    let sizes = slice(&sizes_bytes).into_owned();
-    let out = py.detach(|| ideal::fluid_srpt(&starts, &sizes, capacity_bps)).map_err(value_error)?;
-    Ok(finish_array(py, out))
+    one_link(py, ideal::fluid_srpt, starts_ns, sizes_bytes, capacity_bps)
 }
 
 /// Fluid max-min fair sharing on any topology: finish times, ns. Routes in
