@@ -32,7 +32,7 @@ impl SizeDist {
             SizeDist::Pareto { mean_pkts, shape } => {
                 let xm = mean_pkts * (shape - 1.0) / shape;
                 let u = 1.0 - rng.random::<f64>(); // (0, 1]
-                let x = xm / u.powf(1.0 / shape);
+                let x = xm / libm::pow(u, 1.0 / shape);
                 (x.ceil() as u64).max(1)
             }
             SizeDist::Fixed { pkts } => pkts,
