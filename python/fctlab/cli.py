@@ -62,6 +62,11 @@ def cmd_list(args) -> int:
         for item in cat[section]:
             params = f"  [{item['parameters']}]" if item.get("parameters") else ""
             print(f"  {item['name']:<14} {item['description']}{params}")
+            if item.get("params"):
+                print(f"  {'':<14} parameters in [{item['table']}]:")
+                for p in item["params"]:
+                    src = f"  -- {p['source']}" if p["source"] else ""
+                    print(f"  {'':<16} {p['key']} = {p['default']}{src}")
         print()
     print("parameters (default, source):")
     for p in cat["parameters"]:

@@ -9,12 +9,12 @@
 
 use crate::ideal::{fluid_maxmin, line_rate_fct_ns};
 use crate::metrics::{Counters, FlowRecord, Series};
-use crate::net::queue::{self, PortParams, Queue};
+use crate::net::queue::{DropTail, PortParams, Queue};
 use crate::net::{Packet, PacketKind};
 use crate::scenario::Plan;
 use crate::sim::{stream_rng, tx_time_ns, Event, EventQueue, Rng, Time};
 use crate::transport::tcp::{TcpReceiver, TcpSender};
-use crate::transport::{cc, FlowSize, Receiver, Sender};
+use crate::transport::{FlowSize, Receiver, Sender};
 use crate::workload::{exponential, Arrivals};
 use rand::Rng as _;
 use std::collections::VecDeque;
@@ -124,13 +124,14 @@ impl Engine {
             .iter()
             .map(|l| {
                 let limit = l.limit_pkts.unwrap_or(usize::MAX);
-                let qname = if l.router_port { plan.queue.as_str() } else { "droptail" };
                 let params = PortParams { limit_pkts: limit, rate_bps: l.rate_bps, delay_ns: l.delay_ns };
+                // Router ports get the scenario's discipline; host NICs are plain FIFOs.
+                let queue: Box<dyn Queue> = if l.router_port { (plan.queue_builder)(params) } else { Box::new(DropTail::new(limit)) };
                 Link {
                     name: l.name.clone(),
                     rate_bps: l.rate_bps,
                     delay_ns: l.delay_ns,
-                    queue: queue::build(qname, params).expect("queue validated by the scenario"),
+                    queue,
                     limited: l.limit_pkts.is_some(),
                     busy_until: 0,
                     txdone_pending: false,
@@ -205,12 +206,11 @@ impl Engine {
             ideal_ns,
             ..Default::default()
         });
-        let factory = cc::lookup(&self.plan.scheme).expect("scheme validated by the scenario");
         self.slots.push(FlowSlot {
             sender,
             fwd_path: 2 * sender,
             rev_path: 2 * sender + 1,
-            snd: Some(Box::new(TcpSender::new(id, size, tcp.clone(), factory()))),
+            snd: Some(Box::new(TcpSender::new(id, size, tcp.clone(), (self.plan.cc)()))),
             rcv: Some(Box::new(TcpReceiver::new(id, size, tcp))),
             snd_sched: None,
             rcv_sched: None,

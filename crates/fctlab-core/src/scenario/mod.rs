@@ -7,7 +7,9 @@
 
 pub mod registry;
 
+use crate::net::queue::QueueBuilder;
 use crate::net::topology::Topology;
+use crate::transport::cc::Builder;
 use crate::sim::{ms_to_ns, secs_to_ns, Time};
 use crate::transport::{FlowSize, TcpParams};
 use crate::workload::{Arrivals, Generator, SizeDist};
@@ -111,6 +113,19 @@ pub struct NetworkCfg {
     pub buffer_bdp: Option<f64>,
     #[serde(default = "d_queue")]
     pub queue: String,
+    /// Parameter tables of queue disciplines (`[network.red]`, ...), checked by
+    /// the discipline named in `queue`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub red: Option<serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fq: Option<serde_json::Value>,
+}
+
+impl NetworkCfg {
+    /// The discipline parameter tables: (name, value if given).
+    pub fn tables(&self) -> [(&'static str, &Option<serde_json::Value>); 2] {
+        [("red", &self.red), ("fq", &self.fq)]
+    }
 }
 
 fn d_topology() -> String {
@@ -148,6 +163,42 @@ pub struct TransportCfg {
     /// Receiver window in packets (None: unlimited).
     pub max_cwnd_pkts: Option<f64>,
     pub ecn: bool,
+    /// Parameter tables of schemes (`[transport.hstcp]`, ...), checked by the
+    /// scheme named in `scheme`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hstcp: Option<serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scalable: Option<serde_json::Value>,
+}
+
+impl TransportCfg {
+    /// The scheme parameter tables: (name, value if given).
+    pub fn tables(&self) -> [(&'static str, &Option<serde_json::Value>); 2] {
+        [("hstcp", &self.hstcp), ("scalable", &self.scalable)]
+    }
+}
+
+/// Parse a scheme's or discipline's parameter table (`field` is its dotted key,
+/// e.g. `network.red`); a missing table gives the defaults.
+pub fn table<T: serde::de::DeserializeOwned + Default>(value: &Option<serde_json::Value>, field: &str) -> Result<T, ConfigError> {
+    let Some(v) = value else { return Ok(T::default()) };
+    serde_path_to_error::deserialize(v).map_err(|e| {
+        let path = e.path().to_string();
+        let msg = e.into_inner().to_string();
+        let f = if path == "." { field.to_string() } else { format!("{field}.{path}") };
+        let msg = msg.strip_prefix("unknown field ").map(|r| format!("unknown key {r}")).unwrap_or(msg);
+        ConfigError { field: f, message: msg }
+    })
+}
+
+/// Refuse a parameter table given for a scheme or discipline that is not in use.
+fn unused_tables(section: &str, tables: &[(&'static str, &Option<serde_json::Value>)], used: Option<&str>, chosen_key: &str, chosen: &str) -> Result<(), ConfigError> {
+    for (name, v) in tables {
+        if v.is_some() && used != Some(*name) {
+            return err(format!("{section}.{name}"), format!("parameters for a {name} {}, but {chosen_key} = {chosen:?}", if section == "network" { "queue" } else { "scheme" }));
+        }
+    }
+    Ok(())
 }
 
 impl Default for TransportCfg {
@@ -166,6 +217,8 @@ impl Default for TransportCfg {
             dupack_threshold: 3,
             max_cwnd_pkts: None,
             ecn: false,
+            hstcp: None,
+            scalable: None,
         }
     }
 }
@@ -256,8 +309,12 @@ pub struct Plan {
     pub stop_ns: Option<Time>,
     pub topology: Topology,
     pub queue: String,
+    /// Makes the queue of each router port.
+    pub queue_builder: QueueBuilder,
     pub buffer_pkts: usize,
     pub scheme: String,
+    /// Makes each flow's congestion controller.
+    pub cc: Builder,
     pub tcp: TcpParams,
     pub flows: Vec<FlowPlan>,
     pub generators: Vec<Generator>,
@@ -385,8 +442,11 @@ pub fn plan(sc: Scenario) -> Result<Plan, ConfigError> {
     let n = &sc.network;
     let topologies: Vec<&str> = registry::TOPOLOGIES.iter().map(|t| t.0).collect();
     one_of("network.topology", &n.topology, &topologies)?;
-    let queues: Vec<&str> = crate::net::queue::QUEUES.iter().map(|q| q.0).collect();
+    let queues: Vec<&str> = crate::net::queue::QUEUES.iter().map(|q| q.name).collect();
     one_of("network.queue", &n.queue, &queues)?;
+    let discipline = crate::net::queue::lookup(&n.queue).expect("checked above");
+    unused_tables("network", &n.tables(), discipline.table, "network.queue", &n.queue)?;
+    let queue_builder = (discipline.factory)(n)?;
     if n.senders == 0 {
         return err("network.senders", "must be at least 1");
     }
@@ -410,8 +470,11 @@ pub fn plan(sc: Scenario) -> Result<Plan, ConfigError> {
         }
     };
     let t = &sc.transport;
-    let schemes: Vec<&str> = crate::transport::cc::SCHEMES.iter().map(|s| s.0).collect();
+    let schemes: Vec<&str> = crate::transport::cc::SCHEMES.iter().map(|s| s.name).collect();
     one_of("transport.scheme", &t.scheme, &schemes)?;
+    let scheme = crate::transport::cc::lookup(&t.scheme).expect("checked above");
+    unused_tables("transport", &t.tables(), scheme.table, "transport.scheme", &t.scheme)?;
+    let cc = (scheme.factory)(t)?;
     if t.mss_bytes == 0 {
         return err("transport.mss_bytes", "must be at least 1");
     }
@@ -594,8 +657,10 @@ pub fn plan(sc: Scenario) -> Result<Plan, ConfigError> {
         stop_ns,
         topology,
         queue: n.queue.clone(),
+        queue_builder,
         buffer_pkts,
         scheme: t.scheme.clone(),
+        cc,
         tcp,
         flows,
         generators,

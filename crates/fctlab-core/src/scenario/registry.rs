@@ -10,13 +10,19 @@ pub const TOPOLOGIES: &[(&str, &str)] = &[
     ("half-dumbbell", "per-sender access links into R0, the bottleneck from R0 to a single receiving host (Mussmann 2012, sec. 4)"),
 ];
 
+fn params(ps: &[crate::transport::cc::Param]) -> Vec<Value> {
+    ps.iter().map(|p| json!({"key": p.key, "default": p.default, "source": p.source})).collect()
+}
+
 /// The catalogue as JSON.
 pub fn catalog() -> Value {
     let d = super::TransportCfg::default();
     let m = super::MetricsCfg::default();
     json!({
-        "schemes": crate::transport::cc::SCHEMES.iter().map(|s| json!({"name": s.0, "description": s.1})).collect::<Vec<_>>(),
-        "queues": crate::net::queue::QUEUES.iter().map(|q| json!({"name": q.0, "description": q.1})).collect::<Vec<_>>(),
+        "schemes": crate::transport::cc::SCHEMES.iter().map(|s| json!({"name": s.name, "description": s.description,
+            "table": s.table.map(|t| format!("transport.{t}")), "params": params(s.params)})).collect::<Vec<_>>(),
+        "queues": crate::net::queue::QUEUES.iter().map(|q| json!({"name": q.name, "description": q.description,
+            "table": q.table.map(|t| format!("network.{t}")), "params": params(q.params)})).collect::<Vec<_>>(),
         "topologies": TOPOLOGIES.iter().map(|t| json!({"name": t.0, "description": t.1})).collect::<Vec<_>>(),
         "distributions": crate::workload::sizes::DISTRIBUTIONS.iter().map(|t| json!({"name": t.0, "parameters": t.1, "description": t.2})).collect::<Vec<_>>(),
         "arrivals": [

@@ -5,7 +5,10 @@ mod droptail;
 pub use droptail::DropTail;
 
 use super::Packet;
+use crate::scenario::{ConfigError, NetworkCfg};
 use crate::sim::Time;
+use crate::transport::cc::Param;
+use std::sync::Arc;
 
 /// A port's queue discipline.
 pub trait Queue: Send {
@@ -40,16 +43,32 @@ pub struct PortParams {
     pub delay_ns: Time,
 }
 
-/// The queue-discipline registry: (name, one-line description).
-pub const QUEUES: &[(&str, &str)] = &[(
-    "droptail",
-    "FIFO with a packet limit; an arrival to a full queue is dropped",
-)];
+/// Makes one queue per router port, from parameters already checked.
+pub type QueueBuilder = Arc<dyn Fn(PortParams) -> Box<dyn Queue> + Send + Sync>;
 
-/// Build the queue named `name` (checked by the scenario validator first).
-pub fn build(name: &str, p: PortParams) -> Option<Box<dyn Queue>> {
-    match name {
-        "droptail" => Some(Box::new(DropTail::new(p.limit_pkts))),
-        _ => None,
-    }
+/// Checks a discipline's parameter table (`[network.<table>]`) and returns its builder.
+pub type QueueFactory = fn(&NetworkCfg) -> Result<QueueBuilder, ConfigError>;
+
+/// A registered queue discipline.
+pub struct Discipline {
+    pub name: &'static str,
+    pub description: &'static str,
+    /// Its parameter table under `[network]`, if it has parameters.
+    pub table: Option<&'static str>,
+    pub params: &'static [Param],
+    pub factory: QueueFactory,
+}
+
+/// The queue-discipline registry: one entry per discipline file.
+pub const QUEUES: &[Discipline] = &[Discipline {
+    name: "droptail",
+    description: "FIFO with a packet limit; an arrival to a full queue is dropped",
+    table: None,
+    params: &[],
+    factory: |_| Ok(Arc::new(|p: PortParams| Box::new(DropTail::new(p.limit_pkts)) as Box<dyn Queue>)),
+}];
+
+/// Look up a queue discipline by name.
+pub fn lookup(name: &str) -> Option<&'static Discipline> {
+    QUEUES.iter().find(|q| q.name == name)
 }

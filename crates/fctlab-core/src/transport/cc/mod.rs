@@ -10,7 +10,9 @@ mod newreno;
 
 pub use newreno::NewReno;
 
+use crate::scenario::{ConfigError, TransportCfg};
 use crate::sim::Time;
+use std::sync::Arc;
 
 /// The window state a controller acts on.
 #[derive(Clone, Copy, Debug)]
@@ -77,15 +79,41 @@ pub fn additive_increase(w: &mut Window, a: f64) {
     w.cwnd += a / w.cwnd;
 }
 
-/// The registry of window-based TCP schemes: (name, description, factory).
-pub type Factory = fn() -> Box<dyn CongestionControl>;
-pub const SCHEMES: &[(&str, &str, Factory)] = &[(
-    "tcp-newreno",
-    "TCP NewReno: RFC 5681 slow start and congestion avoidance, RFC 6582 fast recovery",
-    || Box::new(NewReno),
-)];
+/// Makes one controller per flow, from parameters already checked.
+pub type Builder = Arc<dyn Fn() -> Box<dyn CongestionControl> + Send + Sync>;
+
+/// Checks a scheme's parameter table (`[transport.<table>]`) and returns its builder.
+pub type Factory = fn(&TransportCfg) -> Result<Builder, ConfigError>;
+
+/// One documented parameter of a scheme or queue, for `fctlab list`.
+#[derive(Clone, Copy, Debug)]
+pub struct Param {
+    pub key: &'static str,
+    pub default: &'static str,
+    pub source: &'static str,
+}
+
+/// A registered window-based scheme.
+pub struct Scheme {
+    /// The stable lowercase name used in TOML, Python and the CLI.
+    pub name: &'static str,
+    pub description: &'static str,
+    /// Its parameter table under `[transport]`, if it has parameters.
+    pub table: Option<&'static str>,
+    pub params: &'static [Param],
+    pub factory: Factory,
+}
+
+/// The registry of window-based TCP schemes: one entry per controller file.
+pub const SCHEMES: &[Scheme] = &[Scheme {
+    name: "tcp-newreno",
+    description: "TCP NewReno: RFC 5681 slow start and congestion avoidance, RFC 6582 fast recovery",
+    table: None,
+    params: &[],
+    factory: |_| Ok(Arc::new(|| Box::new(NewReno))),
+}];
 
 /// Look up a window-based scheme by name.
-pub fn lookup(name: &str) -> Option<Factory> {
-    SCHEMES.iter().find(|s| s.0 == name).map(|s| s.2)
+pub fn lookup(name: &str) -> Option<&'static Scheme> {
+    SCHEMES.iter().find(|s| s.name == name)
 }
