@@ -124,7 +124,7 @@ impl Engine {
             .iter()
             .map(|l| {
                 let limit = l.limit_pkts.unwrap_or(usize::MAX);
-                let params = PortParams { limit_pkts: limit, rate_bps: l.rate_bps, delay_ns: l.delay_ns };
+                let params = PortParams { limit_pkts: limit, rate_bps: l.rate_bps, delay_ns: l.delay_ns, seed: plan.seed, stream: PortParams::stream_of(&l.name) };
                 // Router ports get the scenario's discipline; host NICs are plain FIFOs.
                 let queue: Box<dyn Queue> = if l.router_port { (plan.queue_builder)(params) } else { Box::new(DropTail::new(limit)) };
                 Link {

@@ -1,8 +1,12 @@
 //! Queue disciplines of router ports, behind one trait, looked up by name.
 
 mod droptail;
+mod fq;
+mod red;
 
 pub use droptail::DropTail;
+pub use fq::{Classify, Fq, FqCfg};
+pub use red::{Red, RedCfg, RedStats};
 
 use super::Packet;
 use crate::scenario::{ConfigError, NetworkCfg};
@@ -41,6 +45,23 @@ pub struct PortParams {
     pub limit_pkts: usize,
     pub rate_bps: f64,
     pub delay_ns: Time,
+    /// The run's seed and this port's random stream, for disciplines that draw
+    /// random numbers (RED): `crate::sim::stream_rng(seed, stream)`.
+    pub seed: u64,
+    pub stream: u64,
+}
+
+impl PortParams {
+    /// The random stream of the port on the link named `link`: an FNV-1a hash of
+    /// the name with the top bit set, so it never meets a traffic generator's
+    /// stream (those are small integers) and does not depend on link order.
+    pub fn stream_of(link: &str) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in link.bytes() {
+            h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+        }
+        h | (1 << 63)
+    }
 }
 
 /// Makes one queue per router port, from parameters already checked.
@@ -60,13 +81,36 @@ pub struct Discipline {
 }
 
 /// The queue-discipline registry: one entry per discipline file.
-pub const QUEUES: &[Discipline] = &[Discipline {
-    name: "droptail",
-    description: "FIFO with a packet limit; an arrival to a full queue is dropped",
-    table: None,
-    params: &[],
-    factory: |_| Ok(Arc::new(|p: PortParams| Box::new(DropTail::new(p.limit_pkts)) as Box<dyn Queue>)),
-}];
+pub const QUEUES: &[Discipline] = &[
+    Discipline {
+        name: "droptail",
+        description: "FIFO with a packet limit; an arrival to a full queue is dropped",
+        table: None,
+        params: &[],
+        factory: |_| Ok(Arc::new(|p: PortParams| Box::new(DropTail::new(p.limit_pkts)) as Box<dyn Queue>)),
+    },
+    Discipline {
+        name: "red",
+        description: "RED (Floyd & Jacobson 1993) as ns-2 red.cc: gentle, automatic thresholds for a 5 ms target delay, optional adaptive max_p and ECN marking",
+        table: Some("red"),
+        params: red::PARAMS,
+        factory: |n| red::factory(n, false),
+    },
+    Discipline {
+        name: "red-ecn",
+        description: "RED with ecn = true: ECN-capable packets are marked CE instead of dropped early (needs transport.ecn to mark)",
+        table: Some("red"),
+        params: red::PARAMS,
+        factory: |n| red::factory(n, true),
+    },
+    Discipline {
+        name: "fq",
+        description: "fair queueing (Mussmann 2012): DRR over 1000 per-flow queues, shared buffer, overflow drops the tail of the longest queue",
+        table: Some("fq"),
+        params: fq::PARAMS,
+        factory: fq::factory,
+    },
+];
 
 /// Look up a queue discipline by name.
 pub fn lookup(name: &str) -> Option<&'static Discipline> {

@@ -1,0 +1,597 @@
+//! RED: Random Early Detection (Floyd & Jacobson 1993) with the details of
+//! ns-2's `queue/red.cc`: the average is updated on every arrival and decays
+//! over idle time; drops are spread by the count since the last one (`wait_`);
+//! the gentle region between max_th and 2·max_th (Floyd 2000); optional byte
+//! mode; automatic thresholds from a target delay and an automatic queue
+//! weight (Floyd, Gummadi & Shenker 2001, "Adaptive RED"); optional adaptive
+//! max_p; and ECN marking instead of early drops (RFC 3168, ns-2 `setbit_`).
+//!
+//! Every default below is ns-2's (`tcl/lib/ns-default.tcl`, `red.cc`) unless
+//! the comment says otherwise.
+
+use super::{PortParams, Queue, QueueBuilder};
+use crate::net::packet::flags;
+use crate::net::Packet;
+use crate::scenario::{table, ConfigError, NetworkCfg};
+use crate::transport::cc::Param;
+use std::sync::Arc;
+use crate::sim::{stream_rng, tx_time_ns, Rng, Time, NS_PER_S};
+use rand::Rng as _;
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+
+/// The `[network.red]` table.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct RedCfg {
+    /// Minimum threshold in packets; 0 = automatic: max(5, target_delay·C/2)
+    /// packets of `mean_pktsize` (ns-2 `thresh_` 0, Floyd et al. 2001).
+    pub min_th: f64,
+    /// Maximum threshold in packets; 0 = automatic: 3·min_th (ns-2 `maxthresh_` 0).
+    pub max_th: f64,
+    /// Drop probability at max_th (ns-2 `linterm_` 10, i.e. 1/10).
+    pub max_p: f64,
+    /// EWMA weight of the average queue; -1 = automatic:
+    /// 1 − exp(−1/(10·RTT·ptc)), RTT = max(0.1 s, 3(link delay + 1/ptc)) (ns-2 `q_weight_` -1).
+    pub q_weight: f64,
+    /// Gentle RED: p rises from max_p to 1 between max_th and 2·max_th (ns-2 `gentle_` true).
+    pub gentle: bool,
+    /// Adaptive RED: adjust max_p every 0.5 s toward a target average queue
+    /// (ns-2 `adaptive_` 0; Floyd, Gummadi & Shenker 2001).
+    pub adaptive: bool,
+    /// Target queueing delay for the automatic thresholds (ns-2 `targetdelay_` 0.005 s).
+    pub target_delay_ms: f64,
+    /// Mark ECN-capable packets (CE) instead of dropping them early (ns-2 `setbit_` false).
+    pub ecn: bool,
+    /// Mark only while the drop probability p_b is at most this; above it, drop
+    /// even ECN-capable packets (ns-2 `mark_p_` 0.1 with `use_mark_p_` true).
+    /// 1 marks every early drop.
+    pub mark_p: f64,
+    /// Uniform inter-drop spacing: p_a = p_b/(2 − count·p_b) and none while
+    /// count·p_b < 1 (ns-2 `wait_` true).
+    pub wait: bool,
+    /// Byte mode: the queue is measured in bytes (in units of `mean_pktsize`)
+    /// and p_a is scaled by size/mean_pktsize (ns-2 `bytes_`, `queue_in_bytes_`;
+    /// fctlab default false: thresholds and the buffer count packets).
+    pub byte_mode: bool,
+    /// Mean packet size in bytes, for the packet time constant
+    /// ptc = C/(8·mean_pktsize) and byte mode. Default: fctlab's default data
+    /// packet on the wire (mss_bytes 1000 + header_bytes 40); ns-2's 500 goes
+    /// with its 500-byte default packets.
+    pub mean_pktsize: u32,
+}
+
+impl Default for RedCfg {
+    fn default() -> Self {
+        RedCfg {
+            min_th: 0.0,
+            max_th: 0.0,
+            max_p: 0.1,
+            q_weight: -1.0,
+            gentle: true,
+            adaptive: false,
+            target_delay_ms: 5.0,
+            ecn: false,
+            mark_p: 0.1,
+            wait: true,
+            byte_mode: false,
+            mean_pktsize: 1040,
+        }
+    }
+}
+
+/// Adaptive RED constants (ns-2 `interval_` 0.5 s, `alpha_` 0.01, `beta_` 0.9,
+/// `top_` 0.5; `bottom_` 0 = automatic, min(0.01, 80000/C)).
+const ADAPT_INTERVAL_NS: Time = NS_PER_S / 2;
+const ADAPT_ALPHA: f64 = 0.01;
+const ADAPT_BETA: f64 = 0.9;
+const ADAPT_TOP: f64 = 0.5;
+
+impl RedCfg {
+    /// Check the values (`field` is the table's dotted key).
+    pub fn validate(&self, field: &str) -> Result<(), ConfigError> {
+        let bad = |k: &str, m: String| Err(ConfigError { field: format!("{field}.{k}"), message: m });
+        if !(self.max_p > 0.0 && self.max_p <= 1.0) {
+            return bad("max_p", format!("must be in (0, 1], got {}", self.max_p));
+        }
+        if !(self.mark_p > 0.0 && self.mark_p <= 1.0) {
+            return bad("mark_p", format!("must be in (0, 1], got {}", self.mark_p));
+        }
+        for (k, v) in [("min_th", self.min_th), ("max_th", self.max_th)] {
+            if !(v.is_finite() && v >= 0.0) {
+                return bad(k, format!("must be a number of packets >= 0 (0 = automatic), got {v}"));
+            }
+        }
+        if self.max_th > 0.0 && self.min_th == 0.0 {
+            return bad("max_th", "needs min_th as well (the automatic min_th depends on each port's rate)".into());
+        }
+        if self.max_th > 0.0 && self.min_th >= self.max_th {
+            return bad("min_th", format!("must be below max_th, got min_th {} and max_th {}", self.min_th, self.max_th));
+        }
+        if !(self.q_weight == -1.0 || (self.q_weight > 0.0 && self.q_weight <= 1.0)) {
+            return bad("q_weight", format!("must be in (0, 1], or -1 for automatic, got {}", self.q_weight));
+        }
+        if !(self.target_delay_ms.is_finite() && self.target_delay_ms > 0.0) {
+            return bad("target_delay_ms", format!("must be a positive number, got {}", self.target_delay_ms));
+        }
+        if self.mean_pktsize == 0 {
+            return bad("mean_pktsize", "must be at least 1 byte".into());
+        }
+        Ok(())
+    }
+}
+
+/// The table's documented parameters, for `fctlab list`.
+pub const PARAMS: &[Param] = &[
+    Param { key: "min_th", default: "0 (automatic: max(5, target_delay x C / 2) packets)", source: "ns-2 red.cc thresh_ 0; Floyd, Gummadi & Shenker 2001" },
+    Param { key: "max_th", default: "0 (automatic: 3 x min_th)", source: "ns-2 red.cc maxthresh_ 0" },
+    Param { key: "max_p", default: "0.1", source: "ns-2 linterm_ 10" },
+    Param { key: "q_weight", default: "-1 (automatic: 1 - exp(-1/(10 RTT C)), RTT = max(0.1 s, 3(link delay + 1/C)))", source: "ns-2 q_weight_ -1" },
+    Param { key: "gentle", default: "true", source: "ns-2 gentle_; Floyd 2000, 'Recommendation on using the gentle_ variant of RED'" },
+    Param { key: "adaptive", default: "false", source: "ns-2 adaptive_ 0; every 0.5 s, max_p += min(0.01, max_p/4) or x 0.9, within [min(0.01, 80000/C), 0.5]" },
+    Param { key: "target_delay_ms", default: "5", source: "ns-2 targetdelay_ 0.005; the 2006 FCT paper's RED+ECN figures" },
+    Param { key: "ecn", default: "false (red-ecn: true)", source: "ns-2 setbit_ false; RFC 3168" },
+    Param { key: "mark_p", default: "0.1", source: "ns-2 mark_p_ 0.1 (use_mark_p_): above this p_b, ECN-capable packets are dropped" },
+    Param { key: "wait", default: "true", source: "ns-2 wait_ true: p_a = p_b / (2 - count p_b)" },
+    Param { key: "byte_mode", default: "false", source: "ns-2 bytes_ / queue_in_bytes_ (on there); fctlab counts packets" },
+    Param { key: "mean_pktsize", default: "1040", source: "fctlab's default data packet (1000 + 40 B); ns-2 mean_pktsize_ 500 for its 500 B packets" },
+];
+
+/// Check `[network.red]` and make the builder; `red-ecn` forces `ecn` on.
+pub fn factory(n: &NetworkCfg, force_ecn: bool) -> Result<QueueBuilder, ConfigError> {
+    let mut c: RedCfg = table(&n.red, "network.red")?;
+    if force_ecn {
+        if n.red.as_ref().and_then(|v| v.get("ecn")) == Some(&serde_json::Value::Bool(false)) {
+            return Err(ConfigError { field: "network.red.ecn".into(), message: "queue \"red-ecn\" always marks; use queue = \"red\" for RED without ECN".into() });
+        }
+        c.ecn = true;
+    }
+    c.validate("network.red")?;
+    Ok(Arc::new(move |p: PortParams| Box::new(Red::new(&c, p)) as Box<dyn Queue>))
+}
+
+/// Packet time constant: packets of `mean_pktsize` bytes the link sends per second.
+pub fn ptc(rate_bps: f64, mean_pktsize: u32) -> f64 {
+    rate_bps / (8.0 * mean_pktsize as f64)
+}
+
+/// Automatic thresholds (ns-2 `initialize_params`): min = max(5, target·ptc/2), max = 3·min.
+pub fn auto_thresholds(ptc: f64, target_delay_s: f64) -> (f64, f64) {
+    let min = f64::max(5.0, target_delay_s * ptc / 2.0);
+    (min, 3.0 * min)
+}
+
+/// Automatic queue weight (ns-2 `q_weight_` = -1).
+pub fn auto_weight(ptc: f64, link_delay_s: f64) -> f64 {
+    let rtt = f64::max(0.1, 3.0 * (link_delay_s + 1.0 / ptc));
+    1.0 - libm::exp(-1.0 / (10.0 * rtt * ptc))
+}
+
+/// The drop probability p_b for an average queue `avg` (ns-2 `calculate_p_new`).
+pub fn p_b(avg: f64, min_th: f64, max_th: f64, max_p: f64, gentle: bool) -> f64 {
+    let p = if avg < min_th {
+        0.0
+    } else if avg < max_th {
+        max_p * (avg - min_th) / (max_th - min_th)
+    } else if gentle {
+        max_p + (1.0 - max_p) * (avg - max_th) / max_th
+    } else {
+        1.0
+    };
+    p.min(1.0)
+}
+
+/// The probability p_a of dropping this arrival, given p_b and `count` packets
+/// since the last drop (ns-2 `modify_p`; in byte mode `count` is count_bytes /
+/// mean_pktsize and `size_ratio` is size / mean_pktsize, else 1).
+pub fn p_a(p_b: f64, count: f64, wait: bool, size_ratio: f64) -> f64 {
+    let mut p = if wait {
+        if count * p_b < 1.0 {
+            0.0
+        } else if count * p_b < 2.0 {
+            p_b / (2.0 - count * p_b)
+        } else {
+            1.0
+        }
+    } else if count * p_b < 1.0 {
+        p_b / (1.0 - count * p_b)
+    } else {
+        1.0
+    };
+    if p < 1.0 {
+        p *= size_ratio;
+    }
+    p.min(1.0)
+}
+
+/// What RED did, for tests and reports.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RedStats {
+    /// Early (probabilistic) drops.
+    pub early_drops: u64,
+    /// Arrivals to a full buffer.
+    pub forced_drops: u64,
+    /// Packets marked CE instead of dropped.
+    pub marks: u64,
+}
+
+/// A RED queue on one port.
+pub struct Red {
+    q: VecDeque<Packet>,
+    bytes: u64,
+    limit: usize,
+    rate_bps: f64,
+    // Parameters, resolved for this port.
+    pub min_th: f64,
+    pub max_th: f64,
+    pub max_p: f64,
+    pub w: f64,
+    pub ptc: f64,
+    bottom: f64,
+    gentle: bool,
+    adaptive: bool,
+    wait: bool,
+    byte_mode: bool,
+    ecn: bool,
+    mark_p: f64,
+    mean_pktsize: f64,
+    // State.
+    /// The average queue (packets, or bytes / mean_pktsize in byte mode).
+    pub avg: f64,
+    /// Arrivals since the last early drop or mark (ns-2 `count`, `count_bytes`).
+    count: u64,
+    count_bytes: u64,
+    /// Whether the average was above min_th at the last arrival (ns-2 `old`).
+    old: bool,
+    /// When the link went idle (finished sending the last queued packet).
+    idle_since: Option<Time>,
+    last_set: Time,
+    rng: Rng,
+    pub stats: RedStats,
+}
+
+impl Red {
+    /// A RED queue for a port, from a checked table.
+    pub fn new(c: &RedCfg, p: PortParams) -> Red {
+        let ptc = ptc(p.rate_bps, c.mean_pktsize);
+        let (mut min_th, mut max_th) = (c.min_th, c.max_th);
+        if min_th == 0.0 {
+            (min_th, max_th) = auto_thresholds(ptc, c.target_delay_ms / 1e3);
+        } else if max_th == 0.0 {
+            max_th = 3.0 * min_th;
+        }
+        let w = if c.q_weight == -1.0 { auto_weight(ptc, p.delay_ns as f64 / 1e9) } else { c.q_weight };
+        Red {
+            q: VecDeque::new(),
+            bytes: 0,
+            limit: p.limit_pkts,
+            rate_bps: p.rate_bps,
+            min_th,
+            max_th,
+            max_p: c.max_p,
+            w,
+            ptc,
+            bottom: f64::min(0.01, 80_000.0 / p.rate_bps),
+            gentle: c.gentle,
+            adaptive: c.adaptive,
+            wait: c.wait,
+            byte_mode: c.byte_mode,
+            ecn: c.ecn,
+            mark_p: c.mark_p,
+            mean_pktsize: c.mean_pktsize as f64,
+            avg: 0.0,
+            count: 0,
+            count_bytes: 0,
+            old: false,
+            idle_since: Some(0),
+            last_set: 0,
+            rng: stream_rng(p.seed, p.stream),
+            stats: RedStats::default(),
+        }
+    }
+
+    /// The queue as RED measures it.
+    fn measure(&self) -> f64 {
+        if self.byte_mode { self.bytes as f64 / self.mean_pktsize } else { self.q.len() as f64 }
+    }
+
+    /// Update the average for an arrival at `now` (ns-2 `estimator`): after an
+    /// idle period, decay as if m = ⌊ptc·t_idle⌋ empty-queue arrivals happened.
+    fn update_avg(&mut self, now: Time) {
+        let mut m = 0.0;
+        if let Some(t) = self.idle_since.take() {
+            if now > t {
+                m = (self.ptc * (now - t) as f64 / 1e9).floor();
+            }
+        }
+        let decay = libm::pow(1.0 - self.w, m + 1.0);
+        self.avg = self.avg * decay + self.w * self.measure();
+        if self.adaptive && now > self.last_set + ADAPT_INTERVAL_NS {
+            self.adapt(now);
+        }
+    }
+
+    /// Adaptive RED (Floyd, Gummadi & Shenker 2001, fig. 2; ns-2 `updateMaxP`):
+    /// steer the average into [min + 0.4(max−min), max − 0.4(max−min)].
+    fn adapt(&mut self, now: Time) {
+        let part = 0.4 * (self.max_th - self.min_th);
+        if self.avg < self.min_th + part && self.max_p > self.bottom {
+            self.max_p *= ADAPT_BETA;
+            self.last_set = now;
+        } else if self.avg > self.max_th - part && self.max_p < ADAPT_TOP {
+            self.max_p += f64::min(ADAPT_ALPHA, self.max_p / 4.0);
+            self.last_set = now;
+        }
+    }
+}
+
+impl Queue for Red {
+    fn enqueue(&mut self, now: Time, mut pkt: Packet) -> Option<Packet> {
+        self.update_avg(now);
+        self.count += 1;
+        self.count_bytes += pkt.size_bytes as u64;
+        let qlen = self.q.len();
+        if self.avg >= self.min_th && qlen > 1 {
+            if !self.old {
+                // The average just crossed min_th: start counting (ns-2).
+                self.old = true;
+                self.count = 1;
+                self.count_bytes = pkt.size_bytes as u64;
+            } else {
+                let pb = p_b(self.avg, self.min_th, self.max_th, self.max_p, self.gentle);
+                let (count, ratio) = if self.byte_mode {
+                    ((self.count_bytes as f64 / self.mean_pktsize).floor(), pkt.size_bytes as f64 / self.mean_pktsize)
+                } else {
+                    (self.count as f64, 1.0)
+                };
+                let pa = p_a(pb, count, self.wait, ratio);
+                if self.rng.random::<f64>() < pa {
+                    self.count = 0;
+                    self.count_bytes = 0;
+                    if self.ecn && pkt.flags & flags::ECT != 0 && pb <= self.mark_p {
+                        pkt.flags |= flags::CE;
+                        self.stats.marks += 1;
+                    } else {
+                        self.stats.early_drops += 1;
+                        return Some(pkt);
+                    }
+                }
+            }
+        } else {
+            self.old = false;
+        }
+        if qlen >= self.limit {
+            // A full buffer always drops the arrival, marked or not.
+            self.stats.forced_drops += 1;
+            self.count = 0;
+            self.count_bytes = 0;
+            return Some(pkt);
+        }
+        self.bytes += pkt.size_bytes as u64;
+        self.q.push_back(pkt);
+        None
+    }
+
+    fn dequeue(&mut self, now: Time) -> Option<Packet> {
+        let p = self.q.pop_front()?;
+        self.bytes -= p.size_bytes as u64;
+        if self.q.is_empty() {
+            // The link goes idle once this packet is serialised.
+            self.idle_since = Some(now + tx_time_ns(p.size_bytes as u64, self.rate_bps));
+        }
+        Some(p)
+    }
+
+    fn len_pkts(&self) -> usize {
+        self.q.len()
+    }
+
+    fn len_bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    fn limit_pkts(&self) -> usize {
+        self.limit
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::PacketKind;
+
+    fn port(rate_bps: f64, delay_ns: Time, limit: usize) -> PortParams {
+        PortParams { limit_pkts: limit, rate_bps, delay_ns, seed: 1, stream: 9 }
+    }
+    fn pkt(seq: u64) -> Packet {
+        Packet::new(0, PacketKind::Data, 1040, seq, 0)
+    }
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-12 * b.abs().max(1.0)
+    }
+
+    #[test]
+    fn probability_formulas() {
+        // min 5, max 15, max_p 0.1: halfway, p_b = 0.05.
+        assert!(close(p_b(10.0, 5.0, 15.0, 0.1, true), 0.05));
+        assert_eq!(p_b(4.99, 5.0, 15.0, 0.1, true), 0.0);
+        // Gentle: at max_th p_b = max_p; halfway to 2·max_th it is (1 + max_p)/2; 1 from 2·max_th on.
+        assert!(close(p_b(15.0, 5.0, 15.0, 0.1, true), 0.1));
+        assert!(close(p_b(22.5, 5.0, 15.0, 0.1, true), 0.55));
+        assert_eq!(p_b(30.0, 5.0, 15.0, 0.1, true), 1.0);
+        assert_eq!(p_b(40.0, 5.0, 15.0, 0.1, true), 1.0);
+        // Not gentle: 1 at and above max_th.
+        assert_eq!(p_b(15.0, 5.0, 15.0, 0.1, false), 1.0);
+        // wait_: nothing while count·p_b < 1; then p_b / (2 − count·p_b); 1 from count·p_b = 2.
+        assert_eq!(p_a(0.05, 19.0, true, 1.0), 0.0);
+        assert!(close(p_a(0.05, 20.0, true, 1.0), 0.05));
+        assert!(close(p_a(0.05, 30.0, true, 1.0), 0.1));
+        assert_eq!(p_a(0.05, 40.0, true, 1.0), 1.0);
+        // Without wait_: p_b / (1 − count·p_b).
+        assert!(close(p_a(0.05, 10.0, false, 1.0), 0.1));
+        assert_eq!(p_a(0.05, 20.0, false, 1.0), 1.0);
+        // Byte mode scales by size / mean size.
+        assert!(close(p_a(0.05, 10.0, false, 0.5), 0.05));
+    }
+
+    #[test]
+    fn automatic_thresholds_and_weight() {
+        // 10 Mb/s, 1040 B: ptc = 1e7 / 8320 = 1201.92 pkts/s; target 5 ms gives
+        // 6.0096 pkts; half is 3.0 < 5, so min 5, max 15.
+        let q = Red::new(&RedCfg::default(), port(10e6, 10_000_000, 100));
+        assert!(close(q.ptc, 1e7 / 8320.0));
+        assert_eq!((q.min_th, q.max_th), (5.0, 15.0));
+        // RTT = max(0.1, 3(0.01 + 1/ptc)) = 0.1: w = 1 − exp(−1/(10 · 0.1 · ptc)).
+        assert!(close(q.w, 1.0 - (-8320.0f64 / 1e7).exp()));
+        // 1 Gb/s: ptc = 1e9/8320 = 120192.3; min = 0.005 · ptc / 2 = 300.48, max 901.44.
+        let q = Red::new(&RedCfg::default(), port(1e9, 50_000_000, 10_000));
+        assert!(close(q.min_th, 0.005 * 1e9 / 8320.0 / 2.0));
+        assert!(close(q.max_th, 3.0 * 0.005 * 1e9 / 8320.0 / 2.0));
+        // Delay 50 ms: RTT = 3(0.05 + 1/ptc) > 0.1.
+        let rtt = 3.0 * (0.05 + 8320.0 / 1e9);
+        assert!(close(q.w, 1.0 - (-1.0f64 / (10.0 * rtt * 1e9 / 8320.0)).exp()));
+        // min_th given alone: max = 3 min.
+        let c = RedCfg { min_th: 7.0, q_weight: 0.002, ..Default::default() };
+        let q = Red::new(&c, port(10e6, 0, 100));
+        assert_eq!((q.min_th, q.max_th, q.w), (7.0, 21.0, 0.002));
+    }
+
+    #[test]
+    fn average_is_an_ewma_of_arrivals_and_decays_when_idle() {
+        let c = RedCfg { min_th: 50.0, max_th: 90.0, q_weight: 0.25, ..Default::default() };
+        let mut q = Red::new(&c, port(8.32e6, 0, 100)); // 1 ms per 1040 B packet: ptc = 1000/s
+        // Arrivals at t = 0 see queues 0, 1, 2, 3 (nothing leaves).
+        let mut want = 0.0;
+        for i in 0..4 {
+            assert!(q.enqueue(0, pkt(i)).is_none());
+            want = 0.75 * want + 0.25 * i as f64;
+            assert!(close(q.avg, want));
+        }
+        // Drain: the last packet leaves at 10 ms and is serialised by 11 ms.
+        for _ in 0..4 {
+            q.dequeue(10_000_000);
+        }
+        // An arrival at 11 ms + 7.5 ms: m = ⌊1000 · 0.0075⌋ = 7, so avg·0.75^8 + 0.25 · 0.
+        q.enqueue(18_500_000, pkt(9));
+        assert!(close(q.avg, want * 0.75f64.powi(8)), "{} vs {}", q.avg, want * 0.75f64.powi(8));
+        // A busy link gives no decay: the next arrival sees queue 1.
+        let before = q.avg;
+        q.enqueue(18_600_000, pkt(10));
+        assert!(close(q.avg, 0.75 * before + 0.25));
+    }
+
+    #[test]
+    fn early_drop_rate_follows_p_a_and_ecn_marks_instead() {
+        // Hold the average at 10 (min 5, max 15, max_p 0.1: p_b = 0.05) with
+        // w = 1 and a queue kept at 10 packets, and count the early drops.
+        let run = |ecn: bool, ect: bool| {
+            let c = RedCfg { min_th: 5.0, max_th: 15.0, q_weight: 1.0, ecn, ..Default::default() };
+            let mut q = Red::new(&c, port(10e6, 0, 1000));
+            for i in 0..10 {
+                q.enqueue(0, pkt(i));
+            }
+            let n = 200_000;
+            for i in 0..n {
+                let mut p = pkt(i);
+                if ect {
+                    p.flags |= flags::ECT;
+                }
+                if let Some(d) = q.enqueue(0, p) {
+                    assert_eq!(d.flags & flags::CE, 0);
+                    continue;
+                }
+                // Keep the queue at 10 packets; the one leaving is the oldest.
+                q.dequeue(0);
+            }
+            (q.stats, n)
+        };
+        // The k-th arrival after a drop is dropped with p_a = 0 for k·p_b < 1 and
+        // p_b/(2 − k·p_b) for 1 <= k·p_b < 2: survival to k telescopes to
+        // (2 − (k+1)p_b)/(2 − 20 p_b), so the gap is uniform on {20, ..., 39}
+        // (Floyd & Jacobson 1993 sec. 7): mean 29.5 arrivals per drop. Over
+        // ~6800 gaps of sd 5.8 the fraction's relative error is ~0.25%; allow 2%.
+        let mean_gap = (20..40).map(|k| k as f64).sum::<f64>() / 20.0;
+        let (s, n) = run(false, true);
+        let frac = s.early_drops as f64 / n as f64;
+        assert_eq!(s.marks, 0);
+        assert!((frac * mean_gap - 1.0).abs() < 0.02, "drop fraction {frac}, expected {}", 1.0 / mean_gap);
+        // With ECN on and ECT packets, the same decisions become marks (p_b 0.05 <= mark_p 0.1).
+        let (s, _) = run(true, true);
+        assert_eq!(s.early_drops, 0);
+        assert!((s.marks as f64 / n as f64 * mean_gap - 1.0).abs() < 0.02);
+        // Non-ECT packets are still dropped.
+        let (s, _) = run(true, false);
+        assert_eq!(s.marks, 0);
+        assert!(s.early_drops > 0);
+    }
+
+    #[test]
+    fn full_buffer_always_drops_even_with_ecn() {
+        let c = RedCfg { min_th: 50.0, max_th: 90.0, ecn: true, mark_p: 1.0, ..Default::default() };
+        let mut q = Red::new(&c, port(10e6, 0, 3));
+        let mut p = pkt(0);
+        p.flags |= flags::ECT;
+        for _ in 0..3 {
+            assert!(q.enqueue(0, p).is_none());
+        }
+        assert!(q.enqueue(0, p).is_some());
+        assert_eq!(q.stats, RedStats { early_drops: 0, forced_drops: 1, marks: 0 });
+        assert_eq!(q.len_pkts(), 3);
+    }
+
+    #[test]
+    fn above_mark_p_ecn_capable_packets_are_dropped() {
+        // Average pinned at 2·max_th (w = 1, 8 packets queued): p_b = 1 > mark_p
+        // 0.1 and p_a = 1 whatever the count, so the ECN-capable arrival is dropped.
+        let c = RedCfg { min_th: 2.0, max_th: 4.0, q_weight: 1.0, ecn: true, ..Default::default() };
+        let mut q = Red::new(&c, port(10e6, 0, 100));
+        let mut i = 0;
+        while q.len_pkts() < 8 {
+            q.enqueue(0, pkt(i));
+            i += 1;
+        }
+        let before = q.stats;
+        let mut p = pkt(99);
+        p.flags |= flags::ECT;
+        assert!(q.enqueue(0, p).is_some());
+        assert_eq!(q.stats.early_drops, before.early_drops + 1);
+        assert_eq!(q.stats.marks, before.marks);
+    }
+
+    #[test]
+    fn adaptive_red_moves_max_p() {
+        let c = RedCfg { min_th: 5.0, max_th: 15.0, q_weight: 1.0, adaptive: true, ..Default::default() };
+        let mut q = Red::new(&c, port(10e6, 0, 1000));
+        // First arrival after 0.5 s, empty queue (avg 0 < min + 0.4(max − min) = 9): max_p × 0.9.
+        let t0 = NS_PER_S / 2 + 1;
+        q.enqueue(t0, pkt(0));
+        assert!(close(q.max_p, 0.09));
+        q.dequeue(t0);
+        // Within 0.5 s of that change nothing moves: 12 arrivals at 0.6 s bring
+        // the average to 11 (no early drop: count·p_b stays below 1).
+        for i in 0..12 {
+            assert!(q.enqueue(NS_PER_S * 6 / 10, pkt(i)).is_none());
+        }
+        assert!(close(q.max_p, 0.09));
+        // At 1.1 s the average is 12 > max − 0.4(max − min) = 11: max_p += min(0.01, max_p/4).
+        q.enqueue(NS_PER_S * 11 / 10, pkt(12));
+        assert!(close(q.avg, 12.0));
+        assert!(close(q.max_p, 0.1));
+    }
+
+    #[test]
+    fn config_checks() {
+        let ok = RedCfg::default();
+        assert!(ok.validate("network.red").is_ok());
+        let e = RedCfg { max_p: 0.0, ..Default::default() }.validate("network.red").unwrap_err();
+        assert_eq!(e.field, "network.red.max_p");
+        let e = RedCfg { max_p: 1.5, ..Default::default() }.validate("network.red").unwrap_err();
+        assert_eq!(e.field, "network.red.max_p");
+        let e = RedCfg { min_th: 20.0, max_th: 10.0, ..Default::default() }.validate("network.red").unwrap_err();
+        assert_eq!(e.field, "network.red.min_th");
+        let e = RedCfg { q_weight: 0.0, ..Default::default() }.validate("network.red").unwrap_err();
+        assert_eq!(e.field, "network.red.q_weight");
+        let e = RedCfg { max_th: 10.0, ..Default::default() }.validate("network.red").unwrap_err();
+        assert_eq!(e.field, "network.red.max_th");
+    }
+}
