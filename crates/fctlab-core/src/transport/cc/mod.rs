@@ -6,9 +6,17 @@
 //! controller, which only decides how the window grows and how far it falls.
 //! Units are packets (MSS-sized segments), as in ns-2.
 
+pub mod hstcp;
 mod newreno;
+mod reno;
+pub mod scalable;
+mod tahoe;
 
+pub use hstcp::{Hstcp, HstcpParams};
 pub use newreno::NewReno;
+pub use reno::Reno;
+pub use scalable::{Scalable, ScalableParams};
+pub use tahoe::Tahoe;
 
 use crate::scenario::{ConfigError, TransportCfg};
 use crate::sim::Time;
@@ -111,6 +119,30 @@ pub const SCHEMES: &[Scheme] = &[Scheme {
     table: None,
     params: &[],
     factory: |_| Ok(Arc::new(|| Box::new(NewReno))),
+}, Scheme {
+    name: "tcp-reno",
+    description: "TCP Reno: RFC 5681 slow start, congestion avoidance and fast recovery (ends on the first new ACK)",
+    table: None,
+    params: &[],
+    factory: |_| Ok(Arc::new(|| Box::new(Reno))),
+}, Scheme {
+    name: "tcp-tahoe",
+    description: "TCP Tahoe: slow start and congestion avoidance; on 3 dupACKs retransmit, window 1, go back N (no fast recovery)",
+    table: None,
+    params: &[],
+    factory: |_| Ok(Arc::new(|| Box::new(Tahoe))),
+}, Scheme {
+    name: "tcp-hstcp",
+    description: "HighSpeed TCP (RFC 3649): standard AIMD up to low_window, then increase a(w) and decrease b(w); NewReno recovery",
+    table: Some("hstcp"),
+    params: hstcp::PARAMS,
+    factory: hstcp::factory,
+}, Scheme {
+    name: "tcp-scalable",
+    description: "Scalable TCP (Kelly 2003): above low_window +a per ACK, x(1-b) per loss; NewReno recovery",
+    table: Some("scalable"),
+    params: scalable::PARAMS,
+    factory: scalable::factory,
 }];
 
 /// Look up a window-based scheme by name.
