@@ -5,6 +5,16 @@
 //!
 //! Sequence numbers count packets (segments), starting at 0. An ACK carries the
 //! cumulative acknowledgement: the next sequence number the receiver expects.
+//!
+//! ECN (RFC 3168, when `TcpParams::ecn`): data packets carry ECT; the receiver
+//! sets ECE on the ACK sent after each CE-marked packet arrives (see
+//! [`TcpReceiver`]); the sender answers an ECE ACK as it would a loss, without
+//! retransmitting: ssthresh = the controller's `ssthresh_after_loss`, cwnd =
+//! ssthresh, no window growth on that ACK (RFC 3168 6.1.2), and then ignores
+//! ECE until the data outstanding at the reduction is acknowledged (once per
+//! window of data). ECE during fast recovery is ignored (the loss already
+//! reduced the window), and a loss detected within a window already reduced
+//! for ECE keeps ssthresh (6.1.2: not decreased twice within a round trip).
 
 use super::cc::{AckSample, CongestionControl, Recovery, Window};
 use super::rtt::RttEstimator;
@@ -34,6 +44,11 @@ pub struct TcpSender {
     /// NewReno's `recover` (RFC 6582): high_data when recovery was entered.
     recover: u64,
     in_recovery: bool,
+    /// ECN (RFC 3168): high_data at the last reduction for ECE; an ECE ACK
+    /// starts a new reduction only once it acknowledges beyond this.
+    ecn_recover: u64,
+    /// Window reductions made in answer to ECE.
+    ecn_reductions: u64,
     /// Whether the RTO timer was already reset by a partial ACK in this recovery.
     partial_reset: bool,
     dupacks: u32,
@@ -62,6 +77,8 @@ impl TcpSender {
             high_data: 0,
             recover: 0,
             in_recovery: false,
+            ecn_recover: 0,
+            ecn_reductions: 0,
             partial_reset: false,
             dupacks: 0,
             backoff: 0,
@@ -115,7 +132,26 @@ impl TcpSender {
         Packet::new(self.flow, PacketKind::Syn, self.p.header_bytes, 0, now)
     }
 
-    fn on_new_ack(&mut self, now: Time, ack: u64, ts: Time, out: &mut Vec<Packet>) {
+    /// RFC 3168 6.1.2: the answer to an ACK carrying ECE (cumulative ACK `ack`).
+    /// Returns whether the window was reduced.
+    fn on_ece(&mut self, ack: u64) -> bool {
+        if !self.p.ecn || self.in_recovery || ack <= self.ecn_recover {
+            return false;
+        }
+        let flight = self.outstanding();
+        self.w.ssthresh = self.cc.ssthresh_after_loss(&self.w, flight);
+        self.w.cwnd = self.w.ssthresh.max(1.0);
+        self.ecn_recover = self.high_data;
+        self.ecn_reductions += 1;
+        true
+    }
+
+    /// Window reductions made in answer to ECN echoes.
+    pub fn ecn_reductions(&self) -> u64 {
+        self.ecn_reductions
+    }
+
+    fn on_new_ack(&mut self, now: Time, ack: u64, ts: Time, ece_reduced: bool, out: &mut Vec<Packet>) {
         let acked = ack - self.snd_una;
         let flight = self.outstanding();
         let rtt = now.saturating_sub(ts);
@@ -151,7 +187,8 @@ impl TcpSender {
                     self.in_recovery = false;
                 }
             }
-        } else {
+        } else if !ece_reduced {
+            // RFC 3168 6.1.2: no window growth on the ACK that carried ECE.
             let s = AckSample {
                 now,
                 acked_pkts: acked,
@@ -193,7 +230,11 @@ impl TcpSender {
             return;
         }
         let flight = self.outstanding();
-        self.w.ssthresh = self.cc.ssthresh_after_loss(&self.w, flight);
+        // RFC 3168 6.1.2: ssthresh is not decreased twice in a round trip, so a
+        // loss in a window already reduced for ECE keeps it.
+        if self.snd_una >= self.ecn_recover {
+            self.w.ssthresh = self.cc.ssthresh_after_loss(&self.w, flight);
+        }
         self.recover = self.high_data;
         match self.recovery_style {
             Recovery::Tahoe => {
@@ -266,8 +307,9 @@ impl Sender for TcpSender {
                 self.send_window(now, out);
             }
             PacketKind::Ack if self.established => {
+                let ece = pkt.flags & flags::ECE != 0 && self.on_ece(pkt.seq);
                 if pkt.seq > self.snd_una {
-                    self.on_new_ack(now, pkt.seq, pkt.ts, out);
+                    self.on_new_ack(now, pkt.seq, pkt.ts, ece, out);
                 } else if pkt.seq == self.snd_una && self.snd_nxt > self.snd_una {
                     self.on_dupack(now, out);
                 }
@@ -306,6 +348,13 @@ impl Sender for TcpSender {
 }
 
 /// A TCP receiver: cumulative ACKs, out-of-order buffering, optional delayed ACKs.
+///
+/// ECN echo: the ACK that follows a CE-marked data packet carries ECE (with
+/// delayed ACKs, the next ACK sent). RFC 3168 (and ns-2's `TcpSink`) instead
+/// repeat ECE on every ACK until a data packet with CWR arrives; the sender's
+/// answer is the same either way (one reduction per window of data, decided by
+/// the sender's own state) unless every ECE ACK of a window is lost, and this
+/// form needs no CWR bit.
 pub struct TcpReceiver {
     flow: u32,
     size: FlowSize,
@@ -405,5 +454,134 @@ impl Receiver for TcpReceiver {
 
     fn finished_at(&self) -> Option<Time> {
         self.finished
+    }
+}
+
+#[cfg(test)]
+mod ecn_tests {
+    //! RFC 3168 6.1.2, traced by hand on a sender fed crafted ACKs.
+    use super::*;
+    use crate::transport::cc::NewReno;
+
+    fn params(ecn: bool) -> TcpParams {
+        TcpParams {
+            mss_bytes: 1000,
+            header_bytes: 40,
+            init_cwnd_pkts: 10.0,
+            handshake: false,
+            delayed_ack: false,
+            delack_timeout_ns: 100_000_000,
+            min_rto_ns: 200_000_000,
+            initial_rto_ns: 1_000_000_000,
+            max_rto_ns: 60_000_000_000,
+            dupack_threshold: 3,
+            max_cwnd_pkts: f64::MAX,
+            ecn,
+        }
+    }
+
+    fn sender(ecn: bool) -> (TcpSender, Vec<Packet>) {
+        let mut s = TcpSender::new(0, FlowSize { bytes: 1_000_000, pkts: 1000 }, params(ecn), Box::new(NewReno));
+        let mut out = Vec::new();
+        s.start(0, &mut out);
+        (s, out)
+    }
+
+    fn ack(seq: u64, ece: bool) -> Packet {
+        let mut a = Packet::new(0, PacketKind::Ack, 40, seq, 0);
+        if ece {
+            a.flags |= flags::ECE;
+        }
+        a
+    }
+
+    #[test]
+    fn data_is_ect_only_with_ecn() {
+        let (_, out) = sender(true);
+        assert_eq!(out.len(), 10);
+        assert!(out.iter().all(|p| p.flags & flags::ECT != 0));
+        let (_, out) = sender(false);
+        assert!(out.iter().all(|p| p.flags & flags::ECT == 0));
+    }
+
+    #[test]
+    fn one_reduction_per_window_without_retransmitting() {
+        let (mut s, _) = sender(true);
+        let mut out = Vec::new();
+        // Packets 0..9 out (IW 10). ACK 1 with ECE: FlightSize 10 -> ssthresh
+        // max(10/2, 2) = 5, cwnd 5, no growth on this ACK; 9 outstanding > 5, so
+        // nothing is sent and nothing is retransmitted.
+        s.on_packet(1, &ack(1, true), &mut out);
+        assert_eq!((s.w.ssthresh, s.w.cwnd, s.ecn_reductions()), (5.0, 5.0, 1));
+        assert!(out.is_empty());
+        // ACKs 2..=10 with ECE echo marks on data sent before the reduction
+        // (high_data was 10): no further reduction; congestion avoidance grows
+        // cwnd by 1/cwnd per ACK.
+        let mut cwnd = 5.0;
+        for a in 2..=10 {
+            s.on_packet(a, &ack(a, true), &mut out);
+            cwnd += 1.0 / cwnd;
+            assert_eq!(s.w.ssthresh, 5.0);
+            assert!((s.w.cwnd - cwnd).abs() < 1e-9);
+        }
+        assert_eq!(s.ecn_reductions(), 1);
+        assert!(out.iter().all(|p| p.flags & flags::RETX == 0 && p.seq >= 10));
+        // ACK 11 acknowledges packet 10, sent after the reduction: a new window,
+        // so ECE reduces again: FlightSize = high_data - 10.
+        let flight = s.high_data - 10;
+        s.on_packet(12, &ack(11, true), &mut out);
+        assert_eq!(s.ecn_reductions(), 2);
+        assert_eq!(s.w.ssthresh, (flight as f64 / 2.0).max(2.0));
+        assert_eq!(s.w.cwnd, s.w.ssthresh);
+        assert_eq!(s.retransmits(), 0);
+    }
+
+    #[test]
+    fn ece_is_ignored_in_fast_recovery_and_without_ecn() {
+        let (mut s, _) = sender(true);
+        let mut out = Vec::new();
+        // Packet 0 lost: three dupACKs of 0 -> ssthresh 5, cwnd 5 + 3.
+        for t in 1..=3 {
+            s.on_packet(t, &ack(0, false), &mut out);
+        }
+        assert_eq!((s.w.ssthresh, s.w.cwnd), (5.0, 8.0));
+        // A fourth dupACK carrying ECE: only the usual inflation by one.
+        s.on_packet(4, &ack(0, true), &mut out);
+        assert_eq!((s.w.ssthresh, s.w.cwnd, s.ecn_reductions()), (5.0, 9.0, 0));
+        // ECN off: ECE means nothing.
+        let (mut s, _) = sender(false);
+        s.on_packet(1, &ack(1, true), &mut out);
+        assert_eq!((s.w.ssthresh, s.w.cwnd, s.ecn_reductions()), (f64::MAX, 11.0, 0));
+    }
+
+    #[test]
+    fn a_loss_in_a_window_already_reduced_keeps_ssthresh() {
+        let (mut s, _) = sender(true);
+        let mut out = Vec::new();
+        // ECE on ACK 1: ssthresh 5, cwnd 5 (9 outstanding). Packet 1 is lost:
+        // three dupACKs of 1 start fast retransmit, but ssthresh stays 5
+        // (it would be max(9/2, 2) = 4.5), cwnd = 5 + 3.
+        s.on_packet(1, &ack(1, true), &mut out);
+        for t in 2..=4 {
+            s.on_packet(t, &ack(1, false), &mut out);
+        }
+        assert_eq!((s.w.ssthresh, s.w.cwnd), (5.0, 8.0));
+        assert_eq!(out.iter().filter(|p| p.seq == 1).count(), 1, "packet 1 retransmitted once");
+    }
+
+    #[test]
+    fn receiver_echoes_ce_on_the_next_ack() {
+        let p = params(true);
+        let mut r = TcpReceiver::new(0, FlowSize { bytes: 10_000, pkts: 10 }, &p);
+        let mut out = Vec::new();
+        let mut d = Packet::new(0, PacketKind::Data, 1040, 0, 0);
+        d.flags = flags::ECT | flags::CE;
+        r.on_packet(0, &d, &mut out);
+        let mut d = Packet::new(0, PacketKind::Data, 1040, 1, 0);
+        d.flags = flags::ECT;
+        r.on_packet(0, &d, &mut out);
+        assert_eq!(out.len(), 2);
+        assert_ne!(out[0].flags & flags::ECE, 0);
+        assert_eq!(out[1].flags & flags::ECE, 0);
     }
 }
