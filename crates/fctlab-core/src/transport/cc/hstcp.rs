@@ -267,8 +267,8 @@ mod tests {
         let p = HstcpParams { low_p: Some(1e-3), ..Default::default() };
         p.check().unwrap();
         let h = Hstcp::new(&p);
-        for w in [100.0, 1000.0, 10000.0] {
-            let p_rfc: f64 = (0.12 / w as f64).powf(1.0 / 0.835);
+        for w in [100.0f64, 1000.0, 10000.0] {
+            let p_rfc = (0.12 / w).powf(1.0 / 0.835);
             assert!((h.p(w) / p_rfc - 1.0).abs() < 0.03, "p({w}) = {} vs {p_rfc}", h.p(w));
         }
         // a(38) = 38^2 1e-3 (2/3) = 0.96267 on the low side.
