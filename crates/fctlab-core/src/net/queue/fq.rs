@@ -160,9 +160,9 @@ impl Fq {
         if to > 0 {
             self.link(b, to);
         }
-        if to > self.max_depth {
-            self.max_depth = to;
-        } else if from == self.max_depth && self.dep_head[from] == NIL {
+        // Depths move by one, so the maximum either rises to `to` or, when the
+        // last bucket at the maximum shrank, falls to it.
+        if to > self.max_depth || (from == self.max_depth && self.dep_head[from] == NIL) {
             self.max_depth = to;
         }
     }

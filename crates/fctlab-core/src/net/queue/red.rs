@@ -123,12 +123,12 @@ impl RedCfg {
 
 /// The table's documented parameters, for `fctlab list`.
 pub const PARAMS: &[Param] = &[
-    Param { key: "min_th", default: "0 (automatic: max(5, target_delay x C / 2) packets)", source: "ns-2 red.cc thresh_ 0; Floyd, Gummadi & Shenker 2001" },
+    Param { key: "min_th", default: "0 (automatic: max(5, target_delay x ptc / 2) packets, ptc = link rate / (8 mean_pktsize) pkt/s)", source: "ns-2 red.cc thresh_ 0; Floyd, Gummadi & Shenker 2001" },
     Param { key: "max_th", default: "0 (automatic: 3 x min_th)", source: "ns-2 red.cc maxthresh_ 0" },
     Param { key: "max_p", default: "0.1", source: "ns-2 linterm_ 10" },
-    Param { key: "q_weight", default: "-1 (automatic: 1 - exp(-1/(10 RTT C)), RTT = max(0.1 s, 3(link delay + 1/C)))", source: "ns-2 q_weight_ -1" },
+    Param { key: "q_weight", default: "-1 (automatic: 1 - exp(-1/(10 RTT ptc)), RTT = max(0.1 s, 3(link delay + 1/ptc)))", source: "ns-2 q_weight_ -1" },
     Param { key: "gentle", default: "true", source: "ns-2 gentle_; Floyd 2000, 'Recommendation on using the gentle_ variant of RED'" },
-    Param { key: "adaptive", default: "false", source: "ns-2 adaptive_ 0; every 0.5 s, max_p += min(0.01, max_p/4) or x 0.9, within [min(0.01, 80000/C), 0.5]" },
+    Param { key: "adaptive", default: "false", source: "ns-2 adaptive_ 0; every 0.5 s, max_p += min(0.01, max_p/4) or x 0.9, within [min(0.01, 80000 / link bps), 0.5]" },
     Param { key: "target_delay_ms", default: "5", source: "ns-2 targetdelay_ 0.005; the 2006 FCT paper's RED+ECN figures" },
     Param { key: "ecn", default: "false (red-ecn: true)", source: "ns-2 setbit_ false; RFC 3168" },
     Param { key: "mark_p", default: "0.1", source: "ns-2 mark_p_ 0.1 (use_mark_p_): above this p_b, ECN-capable packets are dropped" },
