@@ -19,7 +19,7 @@ from .config import ConfigLike, load_config, to_json
 
 FLOW_COLUMNS = [
     "flow_id", "sender", "size_bytes", "size_pkts", "start_ns", "finish_ns", "fct_ns",
-    "acked_ns", "retransmits", "drops", "completed", "ideal_ns", "ps_fct_ns", "slowdown",
+    "acked_ns", "retransmits", "drops", "marks", "completed", "ideal_ns", "ps_fct_ns", "slowdown",
 ]
 
 
@@ -99,6 +99,7 @@ def _flows_frame(cols: dict) -> pd.DataFrame:
             "acked_ns": _nullable(cols["acked_ns"]),
             "retransmits": cols["retransmits"],
             "drops": cols["drops"],
+            "marks": cols["marks"],
             "completed": finish >= 0,
             "ideal_ns": _nullable(cols["ideal_ns"]),
             "ps_fct_ns": _nullable(cols["ps_fct_ns"]),

@@ -10,6 +10,7 @@
 use crate::ideal::{fluid_maxmin, line_rate_fct_ns};
 use crate::metrics::{Counters, FlowRecord, Series};
 use crate::net::queue::{DropTail, PortParams, Queue};
+use crate::net::packet::flags;
 use crate::net::{Packet, PacketKind};
 use crate::scenario::Plan;
 use crate::sim::{stream_rng, tx_time_ns, Event, EventQueue, Rng, Time};
@@ -426,6 +427,10 @@ impl Engine {
             PacketKind::Data | PacketKind::Syn => {
                 if pkt.kind == PacketKind::Data {
                     self.counters.data_delivered += 1;
+                    if pkt.flags & flags::CE != 0 {
+                        self.counters.marks += 1;
+                        self.records[f as usize].marks += 1;
+                    }
                 }
                 let Some(rcv) = self.slots[f as usize].rcv.as_mut() else { return };
                 rcv.on_packet(now, &pkt, &mut self.out);

@@ -48,6 +48,8 @@ fn red_ecn_marks_instead_of_dropping_and_the_window_falls_at_most_once_per_rtt()
     for w in falls.windows(2) {
         assert!(w[1] - w[0] >= 29_000_000, "reductions {} ms apart", (w[1] - w[0]) as f64 / 1e6);
     }
+    // Each reduction answers an ECE, which answers a CE mark the receiver saw.
+    assert!(f.marks >= falls.len() as u64 && out.counters.marks == f.marks, "{} marks", f.marks);
     // RED keeps the link busy and the queue short: at 10 Mb/s the automatic
     // thresholds are 5 and 15 packets (5 ms target < 5 packets).
     let delivered_bits = out.counters.data_delivered as f64 * 1040.0 * 8.0;
@@ -60,6 +62,7 @@ fn without_ecn_at_the_sender_the_same_red_drops() {
     // so RED's early decisions are drops, recovered by retransmission.
     let out = run_json(&single_flow_red("red-ecn", false));
     assert!(out.flows[0].drops > 0);
+    assert_eq!(out.flows[0].marks, 0);
     assert!(out.flows[0].retransmits > 0);
     // Plain red with ECN-capable TCP: ecn is off in the queue, so it drops too.
     let out = run_json(&single_flow_red("red", true));

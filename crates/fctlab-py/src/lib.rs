@@ -79,6 +79,7 @@ fn run<'py>(py: Python<'py>, config_json: &str, progress: Option<Py<PyAny>>) -> 
     let mut acked_ns = Vec::with_capacity(n);
     let mut retransmits = Vec::with_capacity(n);
     let mut drops = Vec::with_capacity(n);
+    let mut marks = Vec::with_capacity(n);
     let mut ideal_ns = Vec::with_capacity(n);
     let mut ps_fct_ns = Vec::with_capacity(n);
     for r in &out.flows {
@@ -92,6 +93,7 @@ fn run<'py>(py: Python<'py>, config_json: &str, progress: Option<Py<PyAny>>) -> 
         acked_ns.push(r.acked_ns.map_or(-1, |t| t as i64));
         retransmits.push(r.retransmits as i64);
         drops.push(r.drops as i64);
+        marks.push(r.marks as i64);
         ideal_ns.push(if long { -1 } else { r.ideal_ns as i64 });
         ps_fct_ns.push(r.ps_fct_ns.map_or(-1, |t| t as i64));
     }
@@ -105,6 +107,7 @@ fn run<'py>(py: Python<'py>, config_json: &str, progress: Option<Py<PyAny>>) -> 
     flows.set_item("acked_ns", acked_ns.into_pyarray(py))?;
     flows.set_item("retransmits", retransmits.into_pyarray(py))?;
     flows.set_item("drops", drops.into_pyarray(py))?;
+    flows.set_item("marks", marks.into_pyarray(py))?;
     flows.set_item("ideal_ns", ideal_ns.into_pyarray(py))?;
     flows.set_item("ps_fct_ns", ps_fct_ns.into_pyarray(py))?;
 
@@ -128,6 +131,7 @@ fn run<'py>(py: Python<'py>, config_json: &str, progress: Option<Py<PyAny>>) -> 
     stats.set_item("data_sent", c.data_sent)?;
     stats.set_item("data_delivered", c.data_delivered)?;
     stats.set_item("data_dropped", c.data_dropped)?;
+    stats.set_item("marks", c.marks)?;
     stats.set_item("max_queue_excess", c.max_queue_excess)?;
     stats.set_item("flows_started", c.flows_started)?;
     stats.set_item("flows_completed", c.flows_completed)?;

@@ -15,6 +15,8 @@ pub struct FlowRecord {
     pub acked_ns: Option<Time>,
     pub retransmits: u64,
     pub drops: u64,
+    /// Data packets of this flow that reached the receiver marked CE (ECN).
+    pub marks: u64,
     /// Ideal FCT: alone on the empty network, propagation plus serialisation.
     pub ideal_ns: Time,
     /// FCT under ideal max-min fair sharing (processor sharing) of the same
@@ -91,6 +93,8 @@ pub struct Counters {
     pub data_delivered: u64,
     pub data_sent: u64,
     pub data_dropped: u64,
+    /// Data packets delivered with the CE mark.
+    pub marks: u64,
     pub packets_sent: u64,
     pub packets_delivered: u64,
     pub packets_dropped: u64,
