@@ -14,7 +14,6 @@ use crate::net::packet::flags;
 use crate::net::{Packet, PacketKind};
 use crate::scenario::Plan;
 use crate::sim::{stream_rng, tx_time_ns, Event, EventQueue, Rng, Time};
-use crate::transport::tcp::{TcpReceiver, TcpSender};
 use crate::transport::{FlowSize, Receiver, Sender};
 use crate::workload::{exponential, Arrivals};
 use rand::Rng as _;
@@ -207,12 +206,13 @@ impl Engine {
             ideal_ns,
             ..Default::default()
         });
+        let (snd, rcv) = (self.plan.endpoints)(id, size);
         self.slots.push(FlowSlot {
             sender,
             fwd_path: 2 * sender,
             rev_path: 2 * sender + 1,
-            snd: Some(Box::new(TcpSender::new(id, size, tcp.clone(), (self.plan.cc)()))),
-            rcv: Some(Box::new(TcpReceiver::new(id, size, tcp))),
+            snd: Some(snd),
+            rcv: Some(rcv),
             snd_sched: None,
             rcv_sched: None,
             generator,

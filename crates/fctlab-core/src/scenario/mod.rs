@@ -9,7 +9,7 @@ pub mod registry;
 
 use crate::net::queue::QueueBuilder;
 use crate::net::topology::Topology;
-use crate::transport::cc::Builder;
+use crate::transport::EndpointBuilder;
 use crate::sim::{ms_to_ns, secs_to_ns, Time};
 use crate::transport::{FlowSize, TcpParams};
 use crate::workload::{Arrivals, Generator, SizeDist};
@@ -313,8 +313,8 @@ pub struct Plan {
     pub queue_builder: QueueBuilder,
     pub buffer_pkts: usize,
     pub scheme: String,
-    /// Makes each flow's congestion controller.
-    pub cc: Builder,
+    /// Makes each flow's sender and receiver.
+    pub endpoints: EndpointBuilder,
     pub tcp: TcpParams,
     pub flows: Vec<FlowPlan>,
     pub generators: Vec<Generator>,
@@ -470,11 +470,14 @@ pub fn plan(sc: Scenario) -> Result<Plan, ConfigError> {
         }
     };
     let t = &sc.transport;
-    let schemes: Vec<&str> = crate::transport::cc::SCHEMES.iter().map(|s| s.name).collect();
-    one_of("transport.scheme", &t.scheme, &schemes)?;
-    let scheme = crate::transport::cc::lookup(&t.scheme).expect("checked above");
-    unused_tables("transport", &t.tables(), scheme.table, "transport.scheme", &t.scheme)?;
-    let cc = (scheme.factory)(t)?;
+    one_of("transport.scheme", &t.scheme, &crate::transport::scheme_names())?;
+    let scheme = crate::transport::lookup(&t.scheme).expect("checked above");
+    unused_tables("transport", &t.tables(), scheme.table(), "transport.scheme", &t.scheme)?;
+    if let Some(q) = scheme.queue() {
+        if n.queue != q {
+            return err("network.queue", format!("scheme {:?} needs its router half: set queue = {q:?} (got {:?})", t.scheme, n.queue));
+        }
+    }
     if t.mss_bytes == 0 {
         return err("transport.mss_bytes", "must be at least 1");
     }
@@ -535,6 +538,7 @@ pub fn plan(sc: Scenario) -> Result<Plan, ConfigError> {
         max_cwnd_pkts: t.max_cwnd_pkts.unwrap_or(f64::MAX),
         ecn: t.ecn,
     };
+    let endpoints = scheme.endpoints(t, &tcp)?;
 
     let stop_ns = match sc.stop_s {
         Some(s) => Some(secs_to_ns(positive("stop_s", s)?)),
@@ -660,7 +664,7 @@ pub fn plan(sc: Scenario) -> Result<Plan, ConfigError> {
         queue_builder,
         buffer_pkts,
         scheme: t.scheme.clone(),
-        cc,
+        endpoints,
         tcp,
         flows,
         generators,

@@ -20,7 +20,10 @@ pub fn catalog() -> Value {
     let m = super::MetricsCfg::default();
     json!({
         "schemes": crate::transport::cc::SCHEMES.iter().map(|s| json!({"name": s.name, "description": s.description,
-            "table": s.table.map(|t| format!("transport.{t}")), "params": params(s.params)})).collect::<Vec<_>>(),
+            "table": s.table.map(|t| format!("transport.{t}")), "params": params(s.params)}))
+            .chain(crate::transport::PROTOCOLS.iter().map(|p| json!({"name": p.name, "description": p.description,
+                "table": p.table.map(|t| format!("transport.{t}")), "params": params(p.params), "queue": p.queue})))
+            .collect::<Vec<_>>(),
         "queues": crate::net::queue::QUEUES.iter().map(|q| json!({"name": q.name, "description": q.description,
             "table": q.table.map(|t| format!("network.{t}")), "params": params(q.params)})).collect::<Vec<_>>(),
         "topologies": TOPOLOGIES.iter().map(|t| json!({"name": t.0, "description": t.1})).collect::<Vec<_>>(),

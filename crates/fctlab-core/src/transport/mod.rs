@@ -11,7 +11,10 @@ pub mod rtt;
 pub mod tcp;
 
 use crate::net::Packet;
+use crate::scenario::{ConfigError, TransportCfg};
 use crate::sim::Time;
+use cc::Param;
+use std::sync::Arc;
 
 /// The sending half of one flow.
 pub trait Sender: Send {
@@ -88,4 +91,73 @@ pub struct TcpParams {
     /// Receiver-window cap on the congestion window, in packets.
     pub max_cwnd_pkts: f64,
     pub ecn: bool,
+}
+
+/// A flow's two endpoints.
+pub type Endpoints = (Box<dyn Sender>, Box<dyn Receiver>);
+
+/// Makes the endpoints of flow `id` of the given size, from checked parameters.
+pub type EndpointBuilder = Arc<dyn Fn(u32, FlowSize) -> Endpoints + Send + Sync>;
+
+/// A transport that is not a window-based TCP (rate-based and router-assisted
+/// schemes): one file each, one entry in [`PROTOCOLS`].
+pub struct Protocol {
+    pub name: &'static str,
+    pub description: &'static str,
+    /// Its parameter table under `[transport]`, if it has parameters.
+    pub table: Option<&'static str>,
+    pub params: &'static [Param],
+    /// The router queue discipline it needs (its router half), if any.
+    pub queue: Option<&'static str>,
+    pub factory: fn(&TransportCfg, &TcpParams) -> Result<EndpointBuilder, ConfigError>,
+}
+
+/// Rate-based and router-assisted transports.
+pub const PROTOCOLS: &[Protocol] = &[];
+
+/// What `transport.scheme` names: a window-based TCP or another protocol.
+pub enum SchemeRef {
+    Tcp(&'static cc::Scheme),
+    Other(&'static Protocol),
+}
+
+impl SchemeRef {
+    pub fn table(&self) -> Option<&'static str> {
+        match self {
+            SchemeRef::Tcp(s) => s.table,
+            SchemeRef::Other(p) => p.table,
+        }
+    }
+
+    /// The router queue the scheme needs, if any.
+    pub fn queue(&self) -> Option<&'static str> {
+        match self {
+            SchemeRef::Tcp(_) => None,
+            SchemeRef::Other(p) => p.queue,
+        }
+    }
+
+    /// Check the scheme's parameters and return the builder of its endpoints.
+    pub fn endpoints(&self, t: &TransportCfg, p: &TcpParams) -> Result<EndpointBuilder, ConfigError> {
+        match self {
+            SchemeRef::Tcp(s) => {
+                let cc = (s.factory)(t)?;
+                let p = p.clone();
+                Ok(Arc::new(move |id, size| {
+                    (Box::new(tcp::TcpSender::new(id, size, p.clone(), cc())) as Box<dyn Sender>, Box::new(tcp::TcpReceiver::new(id, size, &p)) as Box<dyn Receiver>)
+                }))
+            }
+            SchemeRef::Other(o) => (o.factory)(t, p),
+        }
+    }
+}
+
+/// Every scheme name, window-based TCPs first.
+pub fn scheme_names() -> Vec<&'static str> {
+    cc::SCHEMES.iter().map(|s| s.name).chain(PROTOCOLS.iter().map(|p| p.name)).collect()
+}
+
+/// Look up `transport.scheme`.
+pub fn lookup(name: &str) -> Option<SchemeRef> {
+    cc::lookup(name).map(SchemeRef::Tcp).or_else(|| PROTOCOLS.iter().find(|p| p.name == name).map(SchemeRef::Other))
 }
