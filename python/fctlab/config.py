@@ -26,7 +26,6 @@ ConfigError.field = property(lambda self: self.args[1] if len(self.args) > 1 els
 ConfigError.__str__ = lambda self: str(self.args[0]) if self.args else ""  # type: ignore[assignment]
 
 
-
 def config_error(field: str, message: str) -> Exception:
     """A ConfigError whose text names the field, as the engine's do."""
     return ConfigError(f"{field}: {message}" if field else message, field)
