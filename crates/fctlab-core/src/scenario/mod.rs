@@ -119,12 +119,14 @@ pub struct NetworkCfg {
     pub red: Option<serde_json::Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fq: Option<serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rcp: Option<serde_json::Value>,
 }
 
 impl NetworkCfg {
     /// The discipline parameter tables: (name, value if given).
-    pub fn tables(&self) -> [(&'static str, &Option<serde_json::Value>); 2] {
-        [("red", &self.red), ("fq", &self.fq)]
+    pub fn tables(&self) -> [(&'static str, &Option<serde_json::Value>); 3] {
+        [("red", &self.red), ("fq", &self.fq), ("rcp", &self.rcp)]
     }
 }
 
@@ -169,12 +171,14 @@ pub struct TransportCfg {
     pub hstcp: Option<serde_json::Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scalable: Option<serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rcp: Option<serde_json::Value>,
 }
 
 impl TransportCfg {
     /// The scheme parameter tables: (name, value if given).
-    pub fn tables(&self) -> [(&'static str, &Option<serde_json::Value>); 2] {
-        [("hstcp", &self.hstcp), ("scalable", &self.scalable)]
+    pub fn tables(&self) -> [(&'static str, &Option<serde_json::Value>); 3] {
+        [("hstcp", &self.hstcp), ("scalable", &self.scalable), ("rcp", &self.rcp)]
     }
 }
 
@@ -219,6 +223,7 @@ impl Default for TransportCfg {
             ecn: false,
             hstcp: None,
             scalable: None,
+            rcp: None,
         }
     }
 }

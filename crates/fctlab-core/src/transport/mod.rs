@@ -7,6 +7,7 @@
 //! wake-up per endpoint and cancels the rest lazily.
 
 pub mod cc;
+pub mod rcp;
 pub mod rtt;
 pub mod tcp;
 
@@ -113,7 +114,7 @@ pub struct Protocol {
 }
 
 /// Rate-based and router-assisted transports.
-pub const PROTOCOLS: &[Protocol] = &[];
+pub const PROTOCOLS: &[Protocol] = &[rcp::PROTOCOL];
 
 /// What `transport.scheme` names: a window-based TCP or another protocol.
 pub enum SchemeRef {

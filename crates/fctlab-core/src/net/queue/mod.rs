@@ -2,6 +2,7 @@
 
 mod droptail;
 mod fq;
+pub mod rcp;
 mod red;
 
 pub use droptail::DropTail;
@@ -109,6 +110,13 @@ pub const QUEUES: &[Discipline] = &[
         table: Some("fq"),
         params: fq::PARAMS,
         factory: fq::factory,
+    },
+    Discipline {
+        name: "rcp",
+        description: "RCP router (Dukkipati & McKeown 2006, ns-2 RCP patch): DropTail FIFO that updates one rate R per slot and stamps min(header, R) into SYN and data packets at dequeue",
+        table: Some("rcp"),
+        params: rcp::PARAMS,
+        factory: rcp::factory,
     },
 ];
 

@@ -1,0 +1,404 @@
+//! RCP's router half (Dukkipati & McKeown 2006, "Why flow-completion time is
+//! the right metric for congestion control", eq. 2; ns-2 RCP patch `rcp.cc`,
+//! `queue_timeout` mode 0): a DropTail FIFO that keeps one rate R for all flows
+//! and stamps it into packets.
+//!
+//! Every control slot of length T = min(d0, `upd_timeslot`):
+//!
+//! ```text
+//! R <- R · [1 + (T/d0)·(α(γC − y) − β·q/d0) / (γC)],   clipped to [min_rate, γC]
+//! ```
+//!
+//! with y the bytes that arrived in the slot divided by T (counted at enqueue,
+//! for every packet kind, before the drop decision, as ns-2 does: REFERENCES
+//! §1 quirk (e)), q the bytes queued at the slot boundary, C the link rate
+//! (both in bits/s here), and d0 a moving average of the RTTs that packets
+//! carry in their RTT field. Only packets with rtt > 0 feed d0: hosts put −1
+//! in ACKs and probes (the fork's fix of quirk (d)). Per slot the sample is
+//! s = Σ rtt·size / Σ size over such arrivals, and
+//! d0 <- (1 − g)d0 + g·s with g = T/d0 if s ≥ d0, else g = (R/C)(s/d0)(T/d0)
+//! (ns-2 `rcp.cc`; R after this slot's update). A slot without any RTT-bearing
+//! arrival leaves d0 unchanged (ns-2 re-uses the previous slot's sample,
+//! quirk (c); we do not). The rate is updated first with the slot's T and d0,
+//! then d0, then the next slot's T.
+//!
+//! Stamping happens at dequeue, for SYN (also the hosts' rate probes, which
+//! are SYN-kind packets, see `transport::rcp`) and DATA: if the rate field is
+//! negative ("infinity") or above R it becomes R. ACKs and SYN-ACKs carry the
+//! echoed rate back and are never stamped.
+//!
+//! **No timer: lazy slots.** The queue has no timer of its own. Slot
+//! boundaries are fixed on the simulation clock (the first at T0 = min(0.2 s,
+//! upd_timeslot) after t = 0; ns-2 draws the first one at random around T).
+//! At every enqueue and dequeue, before anything else, the queue applies every
+//! boundary that has passed, in order: the first with the bytes counted since
+//! the previous boundary, each further (idle) one with y = 0; q is the queue's
+//! length at each boundary, which is the current length since the queue only
+//! changes at enqueue and dequeue. The result is exactly what a periodic timer
+//! would compute, whenever packets happen to come. (A packet straddling a slot
+//! end is not split by serialization time as in ns-2; it counts in the slot
+//! where it arrives.)
+//!
+//! Header fields used: `hdr[0]` the rate in bits/s (negative = infinity),
+//! `hdr[1]` the sender's RTT estimate in seconds (≤ 0 = none).
+
+use super::{PortParams, Queue, QueueBuilder};
+use crate::net::{Packet, PacketKind};
+use crate::scenario::{table, ConfigError, NetworkCfg};
+use crate::sim::{Time, NS_PER_S};
+use crate::transport::cc::Param;
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+/// Index of the rate field in `Packet::hdr` (bits/s; negative = infinity).
+pub const HDR_RATE: usize = 0;
+/// Index of the RTT field in `Packet::hdr` (seconds; ≤ 0 = no estimate).
+pub const HDR_RTT: usize = 1;
+
+/// The `[network.rcp]` table.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct RcpCfg {
+    /// Gain on spare capacity: 0.1, the paper's value that the patch's
+    /// `run-rcp.pl` sets (the patch's ns-default.tcl has 0.4).
+    pub alpha: f64,
+    /// Gain on the queue: 1.0, the paper's value that `run-rcp.pl` sets (the
+    /// patch's ns-default.tcl has 0.4).
+    pub beta: f64,
+    /// Target utilisation γ: the patch's default 1 (the rate is computed for γC).
+    pub gamma: f64,
+    /// Longest control slot: the patch's `upd_timeslot_` 10 ms.
+    pub upd_timeslot_ms: f64,
+    /// Initial rate as a fraction of C: the patch's `init_rate_fact_` 0.05.
+    pub init_rate_fact: f64,
+    /// Lowest rate a router offers, bits/s: 400 = the patch's `min_pprtt_`
+    /// 0.01 packets of 1000 B per RTT at the initial d0 of 0.2 s
+    /// (0.01·1000·8/0.2); the cleaned fork replaces that with a rate `min_rate_`.
+    pub min_rate_bps: f64,
+    /// Initial average RTT d0: the patch's `RTT` 0.2 s.
+    pub initial_rtt_ms: f64,
+}
+
+impl Default for RcpCfg {
+    fn default() -> Self {
+        RcpCfg { alpha: 0.1, beta: 1.0, gamma: 1.0, upd_timeslot_ms: 10.0, init_rate_fact: 0.05, min_rate_bps: 400.0, initial_rtt_ms: 200.0 }
+    }
+}
+
+/// The table's documented parameters, for `fctlab list`.
+pub const PARAMS: &[Param] = &[
+    Param { key: "alpha", default: "0.1", source: "Dukkipati & McKeown 2006 / ns-2 RCP patch run-rcp.pl (ns-default.tcl: 0.4; show both)" },
+    Param { key: "beta", default: "1.0", source: "Dukkipati & McKeown 2006 / ns-2 RCP patch run-rcp.pl (ns-default.tcl: 0.4; show both)" },
+    Param { key: "gamma", default: "1", source: "ns-2 RCP patch ns-default.tcl gamma_ 1 (target utilisation)" },
+    Param { key: "upd_timeslot_ms", default: "10", source: "ns-2 RCP patch upd_timeslot_ 0.01 s; slot T = min(d0, this)" },
+    Param { key: "init_rate_fact", default: "0.05", source: "ns-2 RCP patch init_rate_fact_ 0.05 (R0 = 0.05 C)" },
+    Param { key: "min_rate_bps", default: "400", source: "ns-2 RCP patch min_pprtt_ 0.01 pkt (1000 B) per RTT at d0 = 0.2 s; the fork's min_rate_" },
+    Param { key: "initial_rtt_ms", default: "200", source: "ns-2 RCP patch rcp.cc RTT 0.2 s (initial d0)" },
+];
+
+impl RcpCfg {
+    /// Check the values (`field` is the table's dotted key).
+    pub fn validate(&self, field: &str) -> Result<(), ConfigError> {
+        let bad = |k: &str, m: String| Err(ConfigError { field: format!("{field}.{k}"), message: m });
+        for (k, v) in [("alpha", self.alpha), ("beta", self.beta)] {
+            if !(v.is_finite() && v >= 0.0) {
+                return bad(k, format!("must be a gain >= 0, got {v}"));
+            }
+        }
+        if !(self.gamma > 0.0 && self.gamma <= 1.0) {
+            return bad("gamma", format!("must be a target utilisation in (0, 1], got {}", self.gamma));
+        }
+        if !(self.upd_timeslot_ms.is_finite() && self.upd_timeslot_ms >= 0.001) {
+            return bad("upd_timeslot_ms", format!("must be a time of at least 0.001 ms, got {}", self.upd_timeslot_ms));
+        }
+        if !(self.init_rate_fact > 0.0 && self.init_rate_fact <= 1.0) {
+            return bad("init_rate_fact", format!("must be a fraction of the link rate in (0, 1], got {}", self.init_rate_fact));
+        }
+        if !(self.min_rate_bps.is_finite() && self.min_rate_bps > 0.0) {
+            return bad("min_rate_bps", format!("must be a positive rate, got {}", self.min_rate_bps));
+        }
+        if !(self.initial_rtt_ms.is_finite() && self.initial_rtt_ms >= 0.001) {
+            return bad("initial_rtt_ms", format!("must be a time of at least 0.001 ms, got {}", self.initial_rtt_ms));
+        }
+        Ok(())
+    }
+}
+
+/// Check `[network.rcp]` and make the builder.
+pub fn factory(n: &NetworkCfg) -> Result<QueueBuilder, ConfigError> {
+    let c: RcpCfg = table(&n.rcp, "network.rcp")?;
+    c.validate("network.rcp")?;
+    Ok(Arc::new(move |p: PortParams| Box::new(Rcp::new(&c, p.limit_pkts, p.rate_bps)) as Box<dyn Queue>))
+}
+
+/// One rate update (eq. 2 of the paper, ns-2's form with γ): the new rate from
+/// rate `r`, slot `t_s`, average RTT `d0_s`, input rate `y_bps`, queue `q_bytes`,
+/// clipped to [min_rate, γC].
+pub fn rate_update(c: &RcpCfg, link_bps: f64, r: f64, t_s: f64, d0_s: f64, y_bps: f64, q_bytes: f64) -> f64 {
+    let gc = c.gamma * link_bps;
+    let r = r * (1.0 + (t_s / d0_s) * (c.alpha * (gc - y_bps) - c.beta * q_bytes * 8.0 / d0_s) / gc);
+    r.max(c.min_rate_bps).min(gc)
+}
+
+/// One d0 update from the slot's size-weighted RTT sample `s` (ns-2 `rcp.cc`):
+/// the gain is T/d0 when the sample is at least d0, else (R/C)(s/d0)(T/d0).
+pub fn d0_update(d0: f64, s: f64, t_s: f64, r: f64, link_bps: f64) -> f64 {
+    let g = if s >= d0 { t_s / d0 } else { (r / link_bps) * (s / d0) * (t_s / d0) };
+    (1.0 - g) * d0 + g * s
+}
+
+/// An RCP router port.
+pub struct Rcp {
+    cfg: RcpCfg,
+    q: VecDeque<Packet>,
+    bytes: u64,
+    limit: usize,
+    link_bps: f64,
+    /// The rate R offered to every flow, bits/s.
+    rate_bps: f64,
+    /// Average RTT d0, seconds.
+    d0_s: f64,
+    /// The current slot's length and its end.
+    slot_ns: Time,
+    next_update_ns: Time,
+    /// Bytes that arrived in the current slot.
+    arrived_bytes: u64,
+    /// Σ rtt·size and Σ size over RTT-bearing arrivals of the current slot.
+    rtt_weighted: f64,
+    rtt_bytes: f64,
+}
+
+impl Rcp {
+    pub fn new(cfg: &RcpCfg, limit: usize, link_bps: f64) -> Self {
+        let d0_s = cfg.initial_rtt_ms / 1e3;
+        let slot_ns = Self::slot_of(cfg, d0_s);
+        Rcp {
+            cfg: cfg.clone(),
+            q: VecDeque::new(),
+            bytes: 0,
+            limit,
+            link_bps,
+            rate_bps: (cfg.init_rate_fact * link_bps).max(cfg.min_rate_bps).min(cfg.gamma * link_bps),
+            d0_s,
+            slot_ns,
+            next_update_ns: slot_ns,
+            arrived_bytes: 0,
+            rtt_weighted: 0.0,
+            rtt_bytes: 0.0,
+        }
+    }
+
+    /// T = min(d0, upd_timeslot), in whole nanoseconds (at least 1).
+    fn slot_of(cfg: &RcpCfg, d0_s: f64) -> Time {
+        let t = d0_s.min(cfg.upd_timeslot_ms / 1e3);
+        ((t * NS_PER_S as f64).round() as Time).max(1)
+    }
+
+    /// The rate offered now (after the updates due by `now`).
+    pub fn rate_bps(&self) -> f64 {
+        self.rate_bps
+    }
+
+    pub fn d0_s(&self) -> f64 {
+        self.d0_s
+    }
+
+    /// Apply every slot boundary at or before `now`.
+    pub fn catch_up(&mut self, now: Time) {
+        while self.next_update_ns <= now {
+            let t_s = self.slot_ns as f64 / NS_PER_S as f64;
+            let y = self.arrived_bytes as f64 * 8.0 / t_s;
+            self.rate_bps = rate_update(&self.cfg, self.link_bps, self.rate_bps, t_s, self.d0_s, y, self.bytes as f64);
+            if self.rtt_bytes > 0.0 {
+                let s = self.rtt_weighted / self.rtt_bytes;
+                self.d0_s = d0_update(self.d0_s, s, t_s, self.rate_bps, self.link_bps);
+            }
+            self.arrived_bytes = 0;
+            self.rtt_weighted = 0.0;
+            self.rtt_bytes = 0.0;
+            self.slot_ns = Self::slot_of(&self.cfg, self.d0_s);
+            self.next_update_ns += self.slot_ns;
+        }
+    }
+}
+
+impl Queue for Rcp {
+    fn enqueue(&mut self, now: Time, pkt: Packet) -> Option<Packet> {
+        self.catch_up(now);
+        // Counted before the drop decision, every kind (ns-2).
+        self.arrived_bytes += pkt.size_bytes as u64;
+        let rtt = pkt.hdr[HDR_RTT];
+        if rtt > 0.0 && rtt.is_finite() {
+            self.rtt_weighted += rtt * pkt.size_bytes as f64;
+            self.rtt_bytes += pkt.size_bytes as f64;
+        }
+        if self.q.len() >= self.limit {
+            return Some(pkt);
+        }
+        self.bytes += pkt.size_bytes as u64;
+        self.q.push_back(pkt);
+        None
+    }
+
+    fn dequeue(&mut self, now: Time) -> Option<Packet> {
+        self.catch_up(now);
+        let mut p = self.q.pop_front()?;
+        self.bytes -= p.size_bytes as u64;
+        if matches!(p.kind, PacketKind::Syn | PacketKind::Data) {
+            let r = p.hdr[HDR_RATE];
+            if r < 0.0 || r > self.rate_bps {
+                p.hdr[HDR_RATE] = self.rate_bps;
+            }
+        }
+        Some(p)
+    }
+
+    fn len_pkts(&self) -> usize {
+        self.q.len()
+    }
+    fn len_bytes(&self) -> u64 {
+        self.bytes
+    }
+    fn limit_pkts(&self) -> usize {
+        self.limit
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const C: f64 = 10e6;
+
+    fn pkt(kind: PacketKind, bytes: u32, rate: f64, rtt: f64) -> Packet {
+        let mut p = Packet::new(0, kind, bytes, 0, 0);
+        p.hdr[HDR_RATE] = rate;
+        p.hdr[HDR_RTT] = rtt;
+        p
+    }
+
+    #[test]
+    fn one_slot_by_hand() {
+        // C = 10 Mb/s, γ = 1, α = 0.1, β = 1, T = 10 ms, d0 = 0.1 s, R = 1 Mb/s,
+        // y = 8 Mb/s, q = 5000 B = 40 kbit:
+        // α(γC − y) = 0.1·2e6 = 2e5; β q/d0 = 4e4/0.1 = 4e5; difference −2e5;
+        // ·T/d0 = ·0.1 -> −2e4; /γC -> −0.002; R' = 1e6·0.998 = 998 000.
+        let c = RcpCfg::default();
+        let r = rate_update(&c, C, 1e6, 0.01, 0.1, 8e6, 5000.0);
+        assert!((r - 998_000.0).abs() < 1e-6, "{r}");
+        // γ = 0.5: γC = 5e6, α(γC − y) = 0.1·(−3e6) = −3e5, minus 4e5 = −7e5,
+        // ·0.1 = −7e4, /5e6 = −0.014 -> 986 000.
+        let c2 = RcpCfg { gamma: 0.5, ..RcpCfg::default() };
+        let r = rate_update(&c2, C, 1e6, 0.01, 0.1, 8e6, 5000.0);
+        assert!((r - 986_000.0).abs() < 1e-6, "{r}");
+    }
+
+    #[test]
+    fn the_rate_is_clipped_to_min_rate_and_gamma_c() {
+        let c = RcpCfg::default();
+        // An empty link at R = γC would grow by (T/d0)α = 0.1·0.1 = 1 %: clipped to C.
+        assert_eq!(rate_update(&c, C, C, 0.01, 0.1, 0.0, 0.0), C);
+        // A huge queue (1 MB = 8 Mbit over d0 0.1 s = 80 Mb/s to drain) drives
+        // the factor below zero: clipped to min_rate.
+        assert_eq!(rate_update(&c, C, 1e6, 0.01, 0.1, 10e6, 1e6 * 10.0), c.min_rate_bps);
+    }
+
+    #[test]
+    fn d0_moves_fast_up_and_slowly_down() {
+        // s ≥ d0: g = T/d0 = 0.01/0.2 = 0.05; d0' = 0.95·0.2 + 0.05·0.4 = 0.21.
+        assert!((d0_update(0.2, 0.4, 0.01, 1e6, C) - 0.21).abs() < 1e-12);
+        // s < d0: g = (R/C)(s/d0)(T/d0) = 0.1·0.5·0.05 = 0.0025;
+        // d0' = 0.9975·0.2 + 0.0025·0.1 = 0.19975.
+        assert!((d0_update(0.2, 0.1, 0.01, 1e6, C) - 0.19975).abs() < 1e-12);
+    }
+
+    #[test]
+    fn lazy_catch_up_over_idle_slots_equals_single_updates() {
+        let c = RcpCfg::default();
+        let mut q = Rcp::new(&c, 100, C);
+        // Initial: R = 0.05 C = 500 kb/s, d0 = 0.2 s, T = 10 ms, first boundary at 10 ms.
+        assert_eq!(q.rate_bps(), 500e3);
+        // 1040 B arrive at 5 ms and leave at once (q = 0 at every boundary).
+        assert!(q.enqueue(5_000_000, pkt(PacketKind::Data, 1040, -1.0, 0.0)).is_none());
+        q.dequeue(5_000_000).unwrap();
+        // Nothing more until 45 ms: boundaries at 10, 20, 30, 40 ms.
+        q.catch_up(45_000_000);
+        let mut r = rate_update(&c, C, 500e3, 0.01, 0.2, 1040.0 * 8.0 / 0.01, 0.0);
+        for _ in 0..3 {
+            r = rate_update(&c, C, r, 0.01, 0.2, 0.0, 0.0);
+        }
+        assert!((q.rate_bps() - r).abs() < 1e-9, "{} vs {r}", q.rate_bps());
+        // The idle-slot factor is 1 + (T/d0)·α = 1.005.
+        let r1 = 500e3 * (1.0 + 0.05 * 0.1 * (C - 832e3) / C);
+        assert!((r - r1 * 1.005f64.powi(3)).abs() < 1e-6);
+        assert_eq!(q.d0_s(), 0.2, "no RTT-bearing packet: d0 unchanged");
+    }
+
+    #[test]
+    fn the_queue_at_a_boundary_counts_and_rtt_feeds_d0() {
+        let c = RcpCfg::default();
+        let mut q = Rcp::new(&c, 100, C);
+        // Two packets wait over the 10 ms boundary; they carry rtt 0.3 s and 0.1 s
+        // (sizes 1000 and 3000): s = (0.3·1000 + 0.1·3000)/4000 = 0.15 < d0.
+        // An ACK with rtt −1 does not count in s but counts in y.
+        q.enqueue(1_000_000, pkt(PacketKind::Data, 1000, -1.0, 0.3));
+        q.enqueue(1_000_000, pkt(PacketKind::Data, 3000, -1.0, 0.1));
+        q.enqueue(1_000_000, pkt(PacketKind::Ack, 40, 7.0, -1.0));
+        q.catch_up(10_000_000);
+        let r = rate_update(&c, C, 500e3, 0.01, 0.2, 4040.0 * 8.0 / 0.01, 4040.0);
+        assert!((q.rate_bps() - r).abs() < 1e-9);
+        let d0 = d0_update(0.2, 0.15, 0.01, r, C);
+        assert!((q.d0_s() - d0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn stamps_at_dequeue_the_minimum_of_header_and_rate() {
+        let c = RcpCfg::default();
+        let mut q = Rcp::new(&c, 10, C);
+        let r0 = 500e3;
+        q.enqueue(0, pkt(PacketKind::Syn, 40, -1.0, 0.0)); // infinity -> R
+        q.enqueue(0, pkt(PacketKind::Data, 1040, 1e6, 0.1)); // above R -> R
+        q.enqueue(0, pkt(PacketKind::Data, 1040, 1e5, 0.1)); // below R: kept
+        q.enqueue(0, pkt(PacketKind::Ack, 40, 9e6, -1.0)); // ACK: never stamped
+        q.enqueue(0, pkt(PacketKind::SynAck, 40, -1.0, -1.0)); // SYN-ACK: never stamped
+        assert_eq!(q.dequeue(0).unwrap().hdr[HDR_RATE], r0);
+        assert_eq!(q.dequeue(0).unwrap().hdr[HDR_RATE], r0);
+        assert_eq!(q.dequeue(0).unwrap().hdr[HDR_RATE], 1e5);
+        assert_eq!(q.dequeue(0).unwrap().hdr[HDR_RATE], 9e6);
+        assert_eq!(q.dequeue(0).unwrap().hdr[HDR_RATE], -1.0);
+        // Stamped with the rate at dequeue, not at enqueue: a packet enqueued
+        // at 0 and dequeued after the 10 ms boundary gets the updated rate.
+        q.enqueue(0, pkt(PacketKind::Data, 1040, -1.0, 0.0));
+        let p = q.dequeue(10_000_000).unwrap();
+        assert!(p.hdr[HDR_RATE] > r0 && p.hdr[HDR_RATE] == q.rate_bps());
+    }
+
+    #[test]
+    fn drops_beyond_the_limit_but_counts_the_arrival() {
+        let c = RcpCfg::default();
+        let mut q = Rcp::new(&c, 1, C);
+        assert!(q.enqueue(0, pkt(PacketKind::Data, 1000, -1.0, 0.0)).is_none());
+        assert!(q.enqueue(0, pkt(PacketKind::Data, 1000, -1.0, 0.0)).is_some());
+        q.catch_up(10_000_000);
+        // y = 2000 B / 10 ms = 1.6 Mb/s, q = 1000 B.
+        let r = rate_update(&c, C, 500e3, 0.01, 0.2, 1.6e6, 1000.0);
+        assert!((q.rate_bps() - r).abs() < 1e-9);
+    }
+
+    #[test]
+    fn bad_values_name_the_key() {
+        for (k, v) in [("alpha", -1.0), ("gamma", 0.0), ("gamma", 1.5), ("upd_timeslot_ms", 0.0), ("init_rate_fact", 0.0), ("min_rate_bps", 0.0), ("initial_rtt_ms", f64::NAN)] {
+            let mut c = RcpCfg::default();
+            match k {
+                "alpha" => c.alpha = v,
+                "gamma" => c.gamma = v,
+                "upd_timeslot_ms" => c.upd_timeslot_ms = v,
+                "init_rate_fact" => c.init_rate_fact = v,
+                "min_rate_bps" => c.min_rate_bps = v,
+                _ => c.initial_rtt_ms = v,
+            }
+            assert_eq!(c.validate("network.rcp").unwrap_err().field, format!("network.rcp.{k}"));
+        }
+    }
+}

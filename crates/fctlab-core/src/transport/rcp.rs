@@ -1,0 +1,576 @@
+//! RCP end hosts (Dukkipati & McKeown 2006; ns-2 RCP patch `rcp-host.cc`,
+//! REFERENCES §1 "Host"). The router half is `net::queue::rcp`.
+//!
+//! Sender:
+//! 1. At start, a SYN of `header_bytes` with rate = −1 ("infinity") and
+//!    rtt = 0; resent every `syn_retx_ms` (ns-2 `SYN_DELAY` 0.5 s) until a
+//!    SYN-ACK comes. RCP always handshakes (the SYN learns the first rate),
+//!    whatever `transport.handshake` says.
+//! 2. On the SYN-ACK: an RTT sample (now − echoed timestamp), R = the echoed
+//!    stamped rate, and the first data packet leaves at once; after that one
+//!    packet every interval = (mss + header)·8/R seconds (ns-2 uses the
+//!    full-size interval for every packet, so do we).
+//! 3. Every ACK echoes a rate: R changes, and the next send is rescheduled to
+//!    last_send + interval, or now if that has passed.
+//! 4. Data packets carry rate −1 and the sender's smoothed RTT (seconds) in the
+//!    RTT field, which routers average into d0; ACKs and probes carry rtt −1
+//!    (the cleaned fork's fix, REFERENCES §1 quirk (d)).
+//! 5. Stuck at a tiny rate (interval > smoothed RTT): rate probes every
+//!    min(`max_probe_interval_ms`, RTT) (REFERENCES §1 host step 5, ns-2 REF
+//!    packets). A probe is modelled as a SYN-kind packet of `header_bytes`
+//!    (routers stamp SYNs at dequeue exactly as they would a REF; the receiver
+//!    answers any SYN with a SYN-ACK echoing the rate, as REFACK), so no new
+//!    packet kind is needed. A probe's answer updates R and reschedules the
+//!    next send, which is how a flow leaves the stuck state (the course
+//!    reproduction's "rate falls to 0, no mechanism to recover").
+//!
+//! Loss recovery (ns-2: resend the unacknowledged packets 2·RTT after the
+//! FIN; we keep the idea and make it explicit): the receiver acknowledges
+//! every data packet with the cumulative ACK (next sequence expected) and, in
+//! `hdr[2]`, the sequence number of the packet that triggered it. The sender
+//! keeps the set of packets acknowledged above the cumulative ACK. Once every
+//! packet has been sent (the first time or in a recovery round), if the flow
+//! is not fully acknowledged `recovery_rtts`·RTT (default 2) after the last
+//! send, a recovery round resends, paced at the current rate, every packet
+//! neither cumulatively nor individually acknowledged, in order; and again
+//! after that round if needed. There is no other retransmission timer: an RCP
+//! flow is paced by its rate, not clocked by ACKs.
+//!
+//! `cwnd_pkts` reports R·RTT / ((mss + header)·8).
+
+use super::{EndpointBuilder, FlowSize, Receiver, Sender, TcpParams};
+use crate::net::packet::flags;
+use crate::net::queue::rcp::{HDR_RATE, HDR_RTT};
+use crate::net::{Packet, PacketKind};
+use crate::scenario::{table, ConfigError, TransportCfg};
+use crate::sim::{Time, NS_PER_S};
+use crate::transport::cc::Param;
+use serde::Deserialize;
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+/// Index of the "acknowledges this sequence number" field on ACKs.
+pub const HDR_SACK: usize = 2;
+
+/// The registry entry (`transport::PROTOCOLS`).
+pub const PROTOCOL: super::Protocol = super::Protocol {
+    name: "rcp",
+    description: "RCP (Dukkipati & McKeown 2006, ns-2 RCP patch): routers stamp one rate per link, senders pace at the path's rate; needs queue = \"rcp\"",
+    table: Some("rcp"),
+    params: PARAMS,
+    queue: Some("rcp"),
+    factory,
+};
+
+/// `[transport.rcp]`.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct RcpHostCfg {
+    /// SYN retransmission interval: ns-2 RCP patch `rcp-host.cc` SYN_DELAY 0.5 s.
+    pub syn_retx_ms: f64,
+    /// Longest interval between rate probes: ns-2 RCP patch, min(0.5 s, RTT).
+    pub max_probe_interval_ms: f64,
+    /// RTTs after the last send before unacknowledged packets are resent:
+    /// ns-2 RCP patch, 2·RTT after the FIN.
+    pub recovery_rtts: f64,
+}
+
+impl Default for RcpHostCfg {
+    fn default() -> Self {
+        RcpHostCfg { syn_retx_ms: 500.0, max_probe_interval_ms: 500.0, recovery_rtts: 2.0 }
+    }
+}
+
+/// The documented parameters, for `fctlab list`.
+pub const PARAMS: &[Param] = &[
+    Param { key: "syn_retx_ms", default: "500", source: "ns-2 RCP patch rcp-host.cc SYN_DELAY 0.5 s" },
+    Param { key: "max_probe_interval_ms", default: "500", source: "ns-2 RCP patch: REF probes every min(0.5 s, RTT) while interval > RTT" },
+    Param { key: "recovery_rtts", default: "2", source: "ns-2 RCP patch: resend unacknowledged packets 2 RTT after the FIN" },
+];
+
+impl RcpHostCfg {
+    pub fn check(&self) -> Result<(), ConfigError> {
+        for (k, v) in [("syn_retx_ms", self.syn_retx_ms), ("max_probe_interval_ms", self.max_probe_interval_ms), ("recovery_rtts", self.recovery_rtts)] {
+            if !(v.is_finite() && v > 0.0) {
+                return Err(ConfigError { field: format!("transport.rcp.{k}"), message: format!("must be a positive number, got {v}") });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Check `[transport.rcp]` and make the endpoint builder.
+pub fn factory(t: &TransportCfg, p: &TcpParams) -> Result<EndpointBuilder, ConfigError> {
+    let c: RcpHostCfg = table(&t.rcp, "transport.rcp")?;
+    c.check()?;
+    let (mss, hdr) = (p.mss_bytes, p.header_bytes);
+    Ok(Arc::new(move |id, size| (Box::new(RcpSender::new(id, size, mss, hdr, c.clone())) as Box<dyn Sender>, Box::new(RcpReceiver::new(id, size, hdr)) as Box<dyn Receiver>)))
+}
+
+fn ms(v: f64) -> Time {
+    (v * 1e6).round() as Time
+}
+
+/// Rates are kept within [1 b/s, 1 Tb/s] so an interval is always finite and
+/// at least a few nanoseconds (a rate of −1 echoed back means no router
+/// stamped the packet; the scenario check makes that impossible on a path
+/// with an `rcp` bottleneck).
+fn sane_rate(r: f64) -> f64 {
+    if r.is_nan() || r < 0.0 { 1e12 } else { r.clamp(1.0, 1e12) }
+}
+
+/// An RCP sender.
+pub struct RcpSender {
+    flow: u32,
+    size: FlowSize,
+    mss: u32,
+    hdr: u32,
+    cfg: RcpHostCfg,
+    established: bool,
+    done: bool,
+    /// The rate the path allows, bits/s (0 until the SYN-ACK).
+    rate_bps: f64,
+    srtt_ns: Option<f64>,
+    /// Cumulative ACK: every packet below it has arrived.
+    snd_una: u64,
+    /// Next packet never sent.
+    snd_nxt: u64,
+    /// Packets acknowledged above `snd_una`.
+    sacked: BTreeSet<u64>,
+    /// In a recovery round: the next sequence number to consider resending.
+    resend: Option<u64>,
+    last_send: Option<Time>,
+    next_send: Option<Time>,
+    syn_at: Option<Time>,
+    probe_at: Option<Time>,
+    recovery_at: Option<Time>,
+    retransmits: u64,
+    probes: u64,
+}
+
+impl RcpSender {
+    pub fn new(flow: u32, size: FlowSize, mss: u32, hdr: u32, cfg: RcpHostCfg) -> Self {
+        RcpSender {
+            flow,
+            size,
+            mss,
+            hdr,
+            cfg,
+            established: false,
+            done: false,
+            rate_bps: 0.0,
+            srtt_ns: None,
+            snd_una: 0,
+            snd_nxt: 0,
+            sacked: BTreeSet::new(),
+            resend: None,
+            last_send: None,
+            next_send: None,
+            syn_at: None,
+            probe_at: None,
+            recovery_at: None,
+            retransmits: 0,
+            probes: 0,
+        }
+    }
+
+    /// The current rate, bits/s.
+    pub fn rate_bps(&self) -> f64 {
+        self.rate_bps
+    }
+
+    /// Rate probes sent.
+    pub fn probes(&self) -> u64 {
+        self.probes
+    }
+
+    /// The pacing interval (mss + header)·8/R, ns.
+    pub fn interval_ns(&self) -> Time {
+        (((self.mss + self.hdr) as f64 * 8.0 / self.rate_bps) * NS_PER_S as f64).round().max(1.0) as Time
+    }
+
+    fn rtt_sample(&mut self, rtt: Time) {
+        let r = rtt as f64;
+        // RFC 6298 SRTT gain 1/8.
+        self.srtt_ns = Some(match self.srtt_ns {
+            None => r,
+            Some(s) => s + (r - s) / 8.0,
+        });
+    }
+
+    fn syn(&self, now: Time) -> Packet {
+        let mut p = Packet::new(self.flow, PacketKind::Syn, self.hdr, 0, now);
+        p.hdr[HDR_RATE] = -1.0;
+        p.hdr[HDR_RTT] = 0.0;
+        p
+    }
+
+    /// The next packet to send: the next unacknowledged one of a recovery
+    /// round, else the next new one.
+    fn next_seq(&mut self) -> Option<u64> {
+        if let Some(mut c) = self.resend {
+            c = c.max(self.snd_una);
+            while c < self.snd_nxt && self.sacked.contains(&c) {
+                c += 1;
+            }
+            if c < self.snd_nxt {
+                self.resend = Some(c);
+                return Some(c);
+            }
+            self.resend = None;
+        }
+        (self.snd_nxt < self.size.pkts).then_some(self.snd_nxt)
+    }
+
+    /// Reschedule the next send (last_send + interval, or now) and the probe
+    /// and recovery timers after anything changed.
+    fn reschedule(&mut self, now: Time) {
+        if self.done || !self.established {
+            return;
+        }
+        let rtt = self.srtt_ns.unwrap_or(0.0);
+        if self.next_seq().is_some() {
+            self.recovery_at = None;
+            self.next_send = Some(match self.last_send {
+                Some(l) => (l + self.interval_ns()).max(now),
+                None => now,
+            });
+        } else {
+            self.next_send = None;
+            if self.recovery_at.is_none() {
+                let wait = (self.cfg.recovery_rtts * rtt).round() as Time;
+                self.recovery_at = Some(self.last_send.unwrap_or(now) + wait.max(1));
+            }
+        }
+        // Stuck at a tiny rate: probe while the interval exceeds the RTT.
+        if self.next_send.is_some() && self.interval_ns() as f64 > rtt {
+            if self.probe_at.is_none() {
+                self.probe_at = Some(now + self.probe_gap());
+            }
+        } else {
+            self.probe_at = None;
+        }
+    }
+
+    fn probe_gap(&self) -> Time {
+        ms(self.cfg.max_probe_interval_ms).min(self.srtt_ns.unwrap_or(f64::MAX).round() as Time).max(1)
+    }
+
+    fn send_data(&mut self, now: Time, out: &mut Vec<Packet>) {
+        let Some(seq) = self.next_seq() else { return };
+        let bytes = self.size.payload_of(seq, self.mss) + self.hdr;
+        let mut p = Packet::new(self.flow, PacketKind::Data, bytes, seq, now);
+        p.hdr[HDR_RATE] = -1.0;
+        p.hdr[HDR_RTT] = self.srtt_ns.unwrap_or(0.0) / NS_PER_S as f64;
+        if seq < self.snd_nxt {
+            self.retransmits += 1;
+            p.flags |= flags::RETX;
+            self.resend = Some(seq + 1);
+        } else {
+            self.snd_nxt += 1;
+        }
+        out.push(p);
+        self.last_send = Some(now);
+    }
+
+    fn on_rate(&mut self, rate: f64) {
+        self.rate_bps = sane_rate(rate);
+    }
+}
+
+impl Sender for RcpSender {
+    fn start(&mut self, now: Time, out: &mut Vec<Packet>) {
+        out.push(self.syn(now));
+        self.syn_at = Some(now + ms(self.cfg.syn_retx_ms));
+    }
+
+    fn on_packet(&mut self, now: Time, pkt: &Packet, out: &mut Vec<Packet>) {
+        if self.done {
+            return;
+        }
+        match pkt.kind {
+            PacketKind::SynAck => {
+                self.rtt_sample(now.saturating_sub(pkt.ts));
+                self.on_rate(pkt.hdr[HDR_RATE]);
+                if !self.established {
+                    self.established = true;
+                    self.syn_at = None;
+                    // The first data packet leaves at once.
+                    self.send_data(now, out);
+                }
+                self.reschedule(now);
+            }
+            PacketKind::Ack if self.established => {
+                self.rtt_sample(now.saturating_sub(pkt.ts));
+                self.on_rate(pkt.hdr[HDR_RATE]);
+                if pkt.seq > self.snd_una {
+                    self.snd_una = pkt.seq;
+                    self.sacked = self.sacked.split_off(&self.snd_una);
+                }
+                let s = pkt.hdr[HDR_SACK];
+                if s >= 0.0 && (s as u64) >= self.snd_una {
+                    self.sacked.insert(s as u64);
+                }
+                if self.snd_una >= self.size.pkts {
+                    self.done = true;
+                    self.next_send = None;
+                    self.probe_at = None;
+                    self.recovery_at = None;
+                    return;
+                }
+                self.reschedule(now);
+            }
+            _ => {}
+        }
+    }
+
+    fn on_timer(&mut self, now: Time, out: &mut Vec<Packet>) {
+        if self.done {
+            return;
+        }
+        if let Some(t) = self.syn_at.filter(|&t| t <= now) {
+            let _ = t;
+            out.push(self.syn(now));
+            self.syn_at = Some(now + ms(self.cfg.syn_retx_ms));
+        }
+        if self.recovery_at.is_some_and(|t| t <= now) {
+            self.recovery_at = None;
+            self.resend = Some(self.snd_una);
+            self.reschedule(now);
+        }
+        if self.next_send.is_some_and(|t| t <= now) {
+            self.send_data(now, out);
+            self.reschedule(now);
+        }
+        if self.probe_at.is_some_and(|t| t <= now) {
+            let mut p = Packet::new(self.flow, PacketKind::Syn, self.hdr, 0, now);
+            p.hdr[HDR_RATE] = -1.0;
+            p.hdr[HDR_RTT] = -1.0;
+            out.push(p);
+            self.probes += 1;
+            self.probe_at = Some(now + self.probe_gap());
+        }
+    }
+
+    fn next_timer(&self) -> Option<Time> {
+        if self.done {
+            return None;
+        }
+        [self.syn_at, self.next_send, self.probe_at, self.recovery_at].into_iter().flatten().min()
+    }
+
+    fn done(&self) -> bool {
+        self.done
+    }
+
+    fn retransmits(&self) -> u64 {
+        self.retransmits
+    }
+
+    fn cwnd_pkts(&self) -> f64 {
+        match self.srtt_ns {
+            Some(s) => self.rate_bps * (s / NS_PER_S as f64) / ((self.mss + self.hdr) as f64 * 8.0),
+            None => 0.0,
+        }
+    }
+
+    fn srtt_ns(&self) -> Option<Time> {
+        self.srtt_ns.map(|s| s.round() as Time)
+    }
+}
+
+/// An RCP receiver: echoes the stamped rate in a SYN-ACK for every SYN (and
+/// probe) and in an ACK for every data packet; counts what has arrived.
+pub struct RcpReceiver {
+    flow: u32,
+    size: FlowSize,
+    hdr: u32,
+    /// Next sequence number expected (cumulative ACK).
+    rcv_nxt: u64,
+    ooo: BTreeSet<u64>,
+    finished: Option<Time>,
+}
+
+impl RcpReceiver {
+    pub fn new(flow: u32, size: FlowSize, hdr: u32) -> Self {
+        RcpReceiver { flow, size, hdr, rcv_nxt: 0, ooo: BTreeSet::new(), finished: None }
+    }
+}
+
+impl Receiver for RcpReceiver {
+    fn on_packet(&mut self, now: Time, pkt: &Packet, out: &mut Vec<Packet>) {
+        let kind = match pkt.kind {
+            PacketKind::Syn => PacketKind::SynAck,
+            PacketKind::Data => {
+                if pkt.seq == self.rcv_nxt {
+                    self.rcv_nxt += 1;
+                    while self.ooo.remove(&self.rcv_nxt) {
+                        self.rcv_nxt += 1;
+                    }
+                } else if pkt.seq > self.rcv_nxt {
+                    self.ooo.insert(pkt.seq);
+                }
+                if self.finished.is_none() && self.rcv_nxt >= self.size.pkts {
+                    self.finished = Some(now);
+                }
+                PacketKind::Ack
+            }
+            _ => return,
+        };
+        let mut a = Packet::new(self.flow, kind, self.hdr, if kind == PacketKind::Ack { self.rcv_nxt } else { 0 }, pkt.ts);
+        a.hdr[HDR_RATE] = pkt.hdr[HDR_RATE];
+        a.hdr[HDR_RTT] = -1.0;
+        a.hdr[HDR_SACK] = if kind == PacketKind::Ack { pkt.seq as f64 } else { -1.0 };
+        out.push(a);
+    }
+
+    fn on_timer(&mut self, _now: Time, _out: &mut Vec<Packet>) {}
+
+    fn next_timer(&self) -> Option<Time> {
+        None
+    }
+
+    fn finished_at(&self) -> Option<Time> {
+        self.finished
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sender(pkts: u64) -> RcpSender {
+        RcpSender::new(0, FlowSize::from_bytes(pkts * 1000, 1000), 1000, 40, RcpHostCfg::default())
+    }
+
+    fn synack(ts: Time, rate: f64) -> Packet {
+        let mut p = Packet::new(0, PacketKind::SynAck, 40, 0, ts);
+        p.hdr[HDR_RATE] = rate;
+        p
+    }
+
+    fn ack(ts: Time, cum: u64, seq: u64, rate: f64) -> Packet {
+        let mut p = Packet::new(0, PacketKind::Ack, 40, cum, ts);
+        p.hdr[HDR_RATE] = rate;
+        p.hdr[HDR_SACK] = seq as f64;
+        p
+    }
+
+    #[test]
+    fn syn_carries_infinite_rate_and_is_resent_every_half_second() {
+        let mut s = sender(3);
+        let mut out = vec![];
+        s.start(0, &mut out);
+        assert_eq!(out.len(), 1);
+        assert_eq!((out[0].kind, out[0].size_bytes, out[0].hdr[HDR_RATE]), (PacketKind::Syn, 40, -1.0));
+        assert_eq!(s.next_timer(), Some(500_000_000));
+        out.clear();
+        s.on_timer(500_000_000, &mut out);
+        assert_eq!(out[0].kind, PacketKind::Syn);
+        assert_eq!(s.next_timer(), Some(1_000_000_000));
+    }
+
+    #[test]
+    fn pacing_interval_by_hand_and_first_packet_at_once() {
+        // R = 500 kb/s: (1000 + 40)·8 / 5e5 = 16.64 ms.
+        let mut s = sender(3);
+        let mut out = vec![];
+        s.start(0, &mut out);
+        out.clear();
+        s.on_packet(30_000_000, &synack(0, 500e3), &mut out);
+        assert_eq!(s.interval_ns(), 16_640_000);
+        assert_eq!(out.len(), 1);
+        assert_eq!((out[0].kind, out[0].seq, out[0].hdr[HDR_RATE]), (PacketKind::Data, 0, -1.0));
+        // The data packet carries the RTT estimate (30 ms) for the routers.
+        assert!((out[0].hdr[HDR_RTT] - 0.03).abs() < 1e-12);
+        assert_eq!(s.next_timer(), Some(46_640_000));
+        out.clear();
+        s.on_timer(46_640_000, &mut out);
+        assert_eq!(out[0].seq, 1);
+        assert_eq!(s.next_timer(), Some(63_280_000));
+        // An ACK raising R to 1.04 Mb/s (interval 8 ms) moves the next send to
+        // last_send + 8 ms = 54.64 ms.
+        out.clear();
+        s.on_packet(50_000_000, &ack(30_000_000, 1, 0, 1.04e6), &mut out);
+        assert!(out.is_empty());
+        assert_eq!(s.interval_ns(), 8_000_000);
+        assert_eq!(s.next_timer(), Some(54_640_000));
+        // An ACK arriving after that time: the send happens now.
+        s.on_packet(60_000_000, &ack(46_640_000, 2, 1, 1.04e6), &mut out);
+        assert_eq!(s.next_timer(), Some(60_000_000));
+        s.on_timer(60_000_000, &mut out);
+        assert_eq!(out.last().unwrap().seq, 2);
+        // cwnd = R·srtt / (1040·8).
+        let srtt = s.srtt_ns().unwrap() as f64 / 1e9;
+        assert!((s.cwnd_pkts() - 1.04e6 * srtt / 8320.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn receiver_echoes_the_stamped_rate() {
+        let mut r = RcpReceiver::new(0, FlowSize::from_bytes(2000, 1000), 40);
+        let mut out = vec![];
+        let mut syn = Packet::new(0, PacketKind::Syn, 40, 0, 5);
+        syn.hdr[HDR_RATE] = 123.0;
+        r.on_packet(10, &syn, &mut out);
+        assert_eq!((out[0].kind, out[0].hdr[HDR_RATE], out[0].ts, out[0].hdr[HDR_RTT]), (PacketKind::SynAck, 123.0, 5, -1.0));
+        let mut d = Packet::new(0, PacketKind::Data, 1040, 1, 7);
+        d.hdr[HDR_RATE] = 456.0;
+        d.hdr[HDR_RTT] = 0.03;
+        r.on_packet(20, &d, &mut out);
+        // Out of order: cumulative ACK 0, acknowledges seq 1.
+        assert_eq!((out[1].kind, out[1].seq, out[1].hdr[HDR_RATE], out[1].hdr[HDR_SACK], out[1].hdr[HDR_RTT]), (PacketKind::Ack, 0, 456.0, 1.0, -1.0));
+        assert_eq!(r.finished_at(), None);
+        d.seq = 0;
+        r.on_packet(30, &d, &mut out);
+        assert_eq!(out[2].seq, 2);
+        assert_eq!(r.finished_at(), Some(30));
+    }
+
+    #[test]
+    fn recovery_resends_only_the_unacknowledged_after_two_rtts() {
+        let mut s = sender(3);
+        let mut out = vec![];
+        s.start(0, &mut out);
+        // RTT 10 ms; R = 1.04 Mb/s: interval 8 ms.
+        s.on_packet(10_000_000, &synack(0, 1.04e6), &mut out);
+        s.on_timer(18_000_000, &mut out);
+        s.on_timer(26_000_000, &mut out);
+        out.clear();
+        // Packet 1 lost: ACKs for 0 and 2.
+        s.on_packet(20_000_000, &ack(10_000_000, 1, 0, 1.04e6), &mut out);
+        s.on_packet(36_000_000, &ack(26_000_000, 1, 2, 1.04e6), &mut out);
+        // srtt stays 10 ms; recovery at last send (26 ms) + 2·10 ms = 46 ms.
+        assert_eq!(s.next_timer(), Some(46_000_000));
+        s.on_timer(46_000_000, &mut out);
+        assert_eq!(out.len(), 1);
+        assert_eq!((out[0].seq, out[0].flags & flags::RETX), (1, flags::RETX));
+        assert_eq!(s.retransmits(), 1);
+        // Nothing else to resend (2 was acknowledged): next recovery at 66 ms.
+        assert_eq!(s.next_timer(), Some(66_000_000));
+        s.on_packet(56_000_000, &ack(46_000_000, 3, 1, 1.04e6), &mut out);
+        assert!(s.done() && s.next_timer().is_none());
+    }
+
+    #[test]
+    fn a_tiny_rate_starts_probes_and_a_probe_answer_ends_them() {
+        let mut s = sender(100);
+        let mut out = vec![];
+        s.start(0, &mut out);
+        // RTT 100 ms, R = 400 b/s: interval 20.8 s > RTT: probe every min(0.5 s, 0.1 s).
+        s.on_packet(100_000_000, &synack(0, 400.0), &mut out);
+        assert_eq!(s.next_timer(), Some(200_000_000));
+        out.clear();
+        s.on_timer(200_000_000, &mut out);
+        assert_eq!((out[0].kind, out[0].size_bytes, out[0].hdr[HDR_RATE], out[0].hdr[HDR_RTT]), (PacketKind::Syn, 40, -1.0, -1.0));
+        assert_eq!(s.probes(), 1);
+        // The answer: 8.32 Mb/s, interval 1 ms < RTT: probing stops and the
+        // next data packet goes at last_send (100 ms) + 1 ms, i.e. now.
+        s.on_packet(300_000_000, &synack(200_000_000, 8.32e6), &mut out);
+        assert_eq!(s.interval_ns(), 1_000_000);
+        assert_eq!(s.next_timer(), Some(300_000_000));
+        out.clear();
+        s.on_timer(300_000_000, &mut out);
+        assert_eq!((out.len(), out[0].kind, out[0].seq), (1, PacketKind::Data, 1));
+        assert_eq!(s.next_timer(), Some(301_000_000));
+    }
+}
