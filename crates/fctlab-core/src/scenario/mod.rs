@@ -120,13 +120,15 @@ pub struct NetworkCfg {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fq: Option<serde_json::Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub xcp: Option<serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rcp: Option<serde_json::Value>,
 }
 
 impl NetworkCfg {
     /// The discipline parameter tables: (name, value if given).
-    pub fn tables(&self) -> [(&'static str, &Option<serde_json::Value>); 3] {
-        [("red", &self.red), ("fq", &self.fq), ("rcp", &self.rcp)]
+    pub fn tables(&self) -> [(&'static str, &Option<serde_json::Value>); 4] {
+        [("red", &self.red), ("fq", &self.fq), ("rcp", &self.rcp), ("xcp", &self.xcp)]
     }
 }
 

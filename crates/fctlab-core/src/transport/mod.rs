@@ -114,7 +114,7 @@ pub struct Protocol {
 }
 
 /// Rate-based and router-assisted transports.
-pub const PROTOCOLS: &[Protocol] = &[rcp::PROTOCOL];
+pub const PROTOCOLS: &[Protocol] = &[cc::xcp::PROTOCOL, rcp::PROTOCOL];
 
 /// What `transport.scheme` names: a window-based TCP or another protocol.
 pub enum SchemeRef {

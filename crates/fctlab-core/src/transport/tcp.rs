@@ -99,6 +99,9 @@ impl TcpSender {
     fn data_packet(&self, now: Time, seq: u64) -> Packet {
         let bytes = self.size.payload_of(seq, self.p.mss_bytes) + self.p.header_bytes;
         let mut pkt = Packet::new(self.flow, PacketKind::Data, bytes, seq, now);
+        if let Some(h) = self.cc.data_header(&self.w, self.rtt.srtt()) {
+            pkt.hdr = h;
+        }
         if self.p.ecn {
             pkt.flags |= flags::ECT;
         }
@@ -151,7 +154,7 @@ impl TcpSender {
         self.ecn_reductions
     }
 
-    fn on_new_ack(&mut self, now: Time, ack: u64, ts: Time, ece_reduced: bool, out: &mut Vec<Packet>) {
+    fn on_new_ack(&mut self, now: Time, ack: u64, ts: Time, ece_reduced: bool, hdr: &[f64; 3], out: &mut Vec<Packet>) {
         let acked = ack - self.snd_una;
         let flight = self.outstanding();
         let rtt = now.saturating_sub(ts);
@@ -198,6 +201,7 @@ impl TcpSender {
                 flight_pkts: flight,
             };
             self.cc.on_ack(&mut self.w, &s);
+            self.cc.on_router_feedback(&mut self.w, &s, hdr);
         }
         self.dupacks = 0;
         if self.snd_una >= self.size.pkts {
@@ -309,7 +313,7 @@ impl Sender for TcpSender {
             PacketKind::Ack if self.established => {
                 let ece = pkt.flags & flags::ECE != 0 && self.on_ece(pkt.seq);
                 if pkt.seq > self.snd_una {
-                    self.on_new_ack(now, pkt.seq, pkt.ts, ece, out);
+                    self.on_new_ack(now, pkt.seq, pkt.ts, ece, &pkt.hdr, out);
                 } else if pkt.seq == self.snd_una && self.snd_nxt > self.snd_una {
                     self.on_dupack(now, out);
                 }
@@ -369,6 +373,9 @@ pub struct TcpReceiver {
     delack_deadline: Option<Time>,
     finished: Option<Time>,
     ecn_echo: bool,
+    /// Router-assisted schemes: the last data packet's header, feedback
+    /// summed over the data packets not yet acknowledged; echoed in the ACK.
+    echo_hdr: [f64; 3],
 }
 
 impl TcpReceiver {
@@ -385,6 +392,7 @@ impl TcpReceiver {
             delack_deadline: None,
             finished: None,
             ecn_echo: false,
+            echo_hdr: [0.0; 3],
         }
     }
 
@@ -394,6 +402,7 @@ impl TcpReceiver {
             a.flags |= flags::ECE;
             self.ecn_echo = false;
         }
+        a.hdr = std::mem::take(&mut self.echo_hdr);
         out.push(a);
         self.pending = None;
         self.delack_deadline = None;
@@ -410,6 +419,7 @@ impl Receiver for TcpReceiver {
                 if pkt.flags & flags::CE != 0 {
                     self.ecn_echo = true;
                 }
+                self.echo_hdr = [pkt.hdr[0], pkt.hdr[1], self.echo_hdr[2] + pkt.hdr[2]];
                 let seq = pkt.seq;
                 let in_order = seq == self.rcv_nxt;
                 let had_holes = !self.ooo.is_empty();

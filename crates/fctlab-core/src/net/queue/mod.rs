@@ -4,6 +4,7 @@ mod droptail;
 mod fq;
 pub mod rcp;
 mod red;
+pub mod xcp;
 
 pub use droptail::DropTail;
 pub use fq::{Classify, Fq, FqCfg};
@@ -117,6 +118,13 @@ pub const QUEUES: &[Discipline] = &[
         table: Some("rcp"),
         params: rcp::PARAMS,
         factory: rcp::factory,
+    },
+    Discipline {
+        name: "xcp",
+        description: "XCP router (Katabi et al. 2002, ns-2 xcpq.cc): DropTail FIFO running the efficiency and fairness controllers once per average RTT; writes min(header, per-packet feedback) into departing XCP data packets",
+        table: Some("xcp"),
+        params: xcp::PARAMS,
+        factory: xcp::factory,
     },
 ];
 

@@ -11,6 +11,7 @@ mod newreno;
 mod reno;
 pub mod scalable;
 mod tahoe;
+pub mod xcp;
 
 pub use hstcp::{Hstcp, HstcpParams};
 pub use newreno::NewReno;
@@ -68,6 +69,14 @@ pub trait CongestionControl: Send {
     /// The recovery style the sender runs for this controller.
     fn recovery(&self) -> Recovery {
         Recovery::NewReno
+    }
+    /// Router-assisted schemes (XCP): the ACK's echoed header, given after
+    /// `on_ack` on the same ACKs (new data, outside loss recovery).
+    fn on_router_feedback(&mut self, _w: &mut Window, _s: &AckSample, _hdr: &[f64; 3]) {}
+    /// Router-assisted schemes (XCP): the header to put in each data packet
+    /// (`Packet::hdr`); None leaves it zero.
+    fn data_header(&self, _w: &Window, _srtt_ns: Option<Time>) -> Option<[f64; 3]> {
+        None
     }
 }
 
