@@ -42,13 +42,12 @@
 //! Header fields used: `hdr[0]` the rate in bits/s (negative = infinity),
 //! `hdr[1]` the sender's RTT estimate in seconds (≤ 0 = none).
 
-use super::{PortParams, Queue, QueueBuilder};
+use super::{DropTail, PortParams, Queue, QueueBuilder};
 use crate::net::{Packet, PacketKind};
 use crate::scenario::{table, ConfigError, NetworkCfg};
 use crate::sim::{Time, NS_PER_S};
 use crate::transport::cc::Param;
 use serde::{Deserialize, Serialize};
-use std::collections::VecDeque;
 use std::sync::Arc;
 
 /// Index of the rate field in `Packet::hdr` (bits/s; negative = infinity).
@@ -151,9 +150,8 @@ pub fn d0_update(d0: f64, s: f64, t_s: f64, r: f64, link_bps: f64) -> f64 {
 /// An RCP router port.
 pub struct Rcp {
     cfg: RcpCfg,
-    q: VecDeque<Packet>,
-    bytes: u64,
-    limit: usize,
+    /// The packets waiting: a DropTail FIFO.
+    fifo: DropTail,
     link_bps: f64,
     /// The rate R offered to every flow, bits/s.
     rate_bps: f64,
@@ -175,9 +173,7 @@ impl Rcp {
         let slot_ns = Self::slot_of(cfg, d0_s);
         Rcp {
             cfg: cfg.clone(),
-            q: VecDeque::new(),
-            bytes: 0,
-            limit,
+            fifo: DropTail::new(limit),
             link_bps,
             rate_bps: (cfg.init_rate_fact * link_bps).max(cfg.min_rate_bps).min(cfg.gamma * link_bps),
             d0_s,
@@ -209,7 +205,7 @@ impl Rcp {
         while self.next_update_ns <= now {
             let t_s = self.slot_ns as f64 / NS_PER_S as f64;
             let y = self.arrived_bytes as f64 * 8.0 / t_s;
-            self.rate_bps = rate_update(&self.cfg, self.link_bps, self.rate_bps, t_s, self.d0_s, y, self.bytes as f64);
+            self.rate_bps = rate_update(&self.cfg, self.link_bps, self.rate_bps, t_s, self.d0_s, y, self.fifo.len_bytes() as f64);
             if self.rtt_bytes > 0.0 {
                 let s = self.rtt_weighted / self.rtt_bytes;
                 self.d0_s = d0_update(self.d0_s, s, t_s, self.rate_bps, self.link_bps);
@@ -233,18 +229,12 @@ impl Queue for Rcp {
             self.rtt_weighted += rtt * pkt.size_bytes as f64;
             self.rtt_bytes += pkt.size_bytes as f64;
         }
-        if self.q.len() >= self.limit {
-            return Some(pkt);
-        }
-        self.bytes += pkt.size_bytes as u64;
-        self.q.push_back(pkt);
-        None
+        self.fifo.enqueue(now, pkt)
     }
 
     fn dequeue(&mut self, now: Time) -> Option<Packet> {
         self.catch_up(now);
-        let mut p = self.q.pop_front()?;
-        self.bytes -= p.size_bytes as u64;
+        let mut p = self.fifo.dequeue(now)?;
         if matches!(p.kind, PacketKind::Syn | PacketKind::Data) {
             let r = p.hdr[HDR_RATE];
             if r < 0.0 || r > self.rate_bps {
@@ -255,13 +245,13 @@ impl Queue for Rcp {
     }
 
     fn len_pkts(&self) -> usize {
-        self.q.len()
+        self.fifo.len_pkts()
     }
     fn len_bytes(&self) -> u64 {
-        self.bytes
+        self.fifo.len_bytes()
     }
     fn limit_pkts(&self) -> usize {
-        self.limit
+        self.fifo.limit_pkts()
     }
 }
 

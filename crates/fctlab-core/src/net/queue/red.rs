@@ -9,7 +9,7 @@
 //! Every default below is ns-2's (`tcl/lib/ns-default.tcl`, `red.cc`) unless
 //! the comment says otherwise.
 
-use super::{PortParams, Queue, QueueBuilder};
+use super::{DropTail, PortParams, Queue, QueueBuilder};
 use crate::net::packet::flags;
 use crate::net::Packet;
 use crate::scenario::{table, ConfigError, NetworkCfg};
@@ -18,7 +18,6 @@ use std::sync::Arc;
 use crate::sim::{stream_rng, tx_time_ns, Rng, Time, NS_PER_S};
 use rand::Rng as _;
 use serde::{Deserialize, Serialize};
-use std::collections::VecDeque;
 
 /// The `[network.red]` table.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -217,9 +216,8 @@ pub struct RedStats {
 
 /// A RED queue on one port.
 pub struct Red {
-    q: VecDeque<Packet>,
-    bytes: u64,
-    limit: usize,
+    /// The packets waiting: a DropTail FIFO.
+    fifo: DropTail,
     rate_bps: f64,
     // Parameters, resolved for this port.
     pub min_th: f64,
@@ -262,9 +260,7 @@ impl Red {
         }
         let w = if c.q_weight == -1.0 { auto_weight(ptc, p.delay_ns as f64 / 1e9) } else { c.q_weight };
         Red {
-            q: VecDeque::new(),
-            bytes: 0,
-            limit: p.limit_pkts,
+            fifo: DropTail::new(p.limit_pkts),
             rate_bps: p.rate_bps,
             min_th,
             max_th,
@@ -292,7 +288,7 @@ impl Red {
 
     /// The queue as RED measures it.
     fn measure(&self) -> f64 {
-        if self.byte_mode { self.bytes as f64 / self.mean_pktsize } else { self.q.len() as f64 }
+        if self.byte_mode { self.fifo.len_bytes() as f64 / self.mean_pktsize } else { self.fifo.len_pkts() as f64 }
     }
 
     /// Update the average for an arrival at `now` (ns-2 `estimator`): after an
@@ -330,7 +326,7 @@ impl Queue for Red {
         self.update_avg(now);
         self.count += 1;
         self.count_bytes += pkt.size_bytes as u64;
-        let qlen = self.q.len();
+        let qlen = self.fifo.len_pkts();
         if self.avg >= self.min_th && qlen > 1 {
             if !self.old {
                 // The average just crossed min_th: start counting (ns-2).
@@ -360,22 +356,19 @@ impl Queue for Red {
         } else {
             self.old = false;
         }
-        if qlen >= self.limit {
-            // A full buffer always drops the arrival, marked or not.
+        // A full buffer always drops the arrival, marked or not.
+        let dropped = self.fifo.enqueue(now, pkt);
+        if dropped.is_some() {
             self.stats.forced_drops += 1;
             self.count = 0;
             self.count_bytes = 0;
-            return Some(pkt);
         }
-        self.bytes += pkt.size_bytes as u64;
-        self.q.push_back(pkt);
-        None
+        dropped
     }
 
     fn dequeue(&mut self, now: Time) -> Option<Packet> {
-        let p = self.q.pop_front()?;
-        self.bytes -= p.size_bytes as u64;
-        if self.q.is_empty() {
+        let p = self.fifo.dequeue(now)?;
+        if self.fifo.len_pkts() == 0 {
             // The link goes idle once this packet is serialised.
             self.idle_since = Some(now + tx_time_ns(p.size_bytes as u64, self.rate_bps));
         }
@@ -383,15 +376,15 @@ impl Queue for Red {
     }
 
     fn len_pkts(&self) -> usize {
-        self.q.len()
+        self.fifo.len_pkts()
     }
 
     fn len_bytes(&self) -> u64 {
-        self.bytes
+        self.fifo.len_bytes()
     }
 
     fn limit_pkts(&self) -> usize {
-        self.limit
+        self.fifo.limit_pkts()
     }
 }
 

@@ -50,13 +50,12 @@
 //! Header layout (`Packet::hdr`): `[H_cwnd (packets), H_rtt (seconds),
 //! H_feedback (bytes/s)]`, written by [`crate::transport::cc::xcp`].
 
-use super::{PortParams, Queue, QueueBuilder};
+use super::{DropTail, PortParams, Queue, QueueBuilder};
 use crate::net::{Packet, PacketKind};
 use crate::scenario::{table, ConfigError, NetworkCfg};
 use crate::sim::{Time, NS_PER_S};
 use crate::transport::cc::Param;
 use serde::{Deserialize, Serialize};
-use std::collections::VecDeque;
 use std::sync::Arc;
 
 /// Header slots.
@@ -172,9 +171,8 @@ pub fn control(cfg: &XcpCfg, c: f64, q: f64, te_s: f64, input_bytes: f64, sum_x:
 /// One XCP router port.
 pub struct Xcp {
     cfg: XcpCfg,
-    q: VecDeque<Packet>,
-    bytes: u64,
-    limit: usize,
+    /// The packets waiting: a DropTail FIFO.
+    fifo: DropTail,
     /// Link capacity, bytes/s.
     c: f64,
     // Estimation interval.
@@ -201,9 +199,7 @@ impl Xcp {
         let init = ms_ns(cfg.init_interval_ms);
         Xcp {
             cfg: cfg.clone(),
-            q: VecDeque::new(),
-            bytes: 0,
-            limit: p.limit_pkts,
+            fifo: DropTail::new(p.limit_pkts),
             c: p.rate_bps / 8.0,
             te_start: 0,
             te_end: init,
@@ -261,7 +257,7 @@ impl Xcp {
     }
 
     fn end_tq(&mut self) {
-        let inst = self.bytes;
+        let inst = self.fifo.len_bytes();
         self.pq = self.running_min as f64;
         self.running_min = inst;
         let tq_s = ((self.d_s - inst as f64 / self.c) / 2.0).max(self.cfg.min_tq_ms / 1e3);
@@ -313,31 +309,25 @@ impl Queue for Xcp {
             self.sum_x += x;
             self.sum_rtt_x += pkt.hdr[H_RTT].min(self.cfg.max_rtt_ms / 1e3) * x;
         }
-        if self.q.len() >= self.limit {
-            return Some(pkt);
-        }
-        self.bytes += pkt.size_bytes as u64;
-        self.q.push_back(pkt);
-        None
+        self.fifo.enqueue(now, pkt)
     }
 
     fn dequeue(&mut self, now: Time) -> Option<Packet> {
         self.catch_up(now);
-        let mut p = self.q.pop_front()?;
-        self.bytes -= p.size_bytes as u64;
-        self.running_min = self.running_min.min(self.bytes);
+        let mut p = self.fifo.dequeue(now)?;
+        self.running_min = self.running_min.min(self.fifo.len_bytes());
         self.stamp(&mut p);
         Some(p)
     }
 
     fn len_pkts(&self) -> usize {
-        self.q.len()
+        self.fifo.len_pkts()
     }
     fn len_bytes(&self) -> u64 {
-        self.bytes
+        self.fifo.len_bytes()
     }
     fn limit_pkts(&self) -> usize {
-        self.limit
+        self.fifo.limit_pkts()
     }
 }
 
