@@ -3,7 +3,7 @@
 //! on randomised scenarios for each discipline, and refused parameter tables.
 
 mod common;
-use common::run_json;
+use common::{assert_invariants, run_json};
 use fctlab_core::from_json;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
@@ -114,19 +114,9 @@ fn fair_queueing_removes_rtt_bias() {
 }
 
 fn random_scenario(r: &mut rand_pcg::Pcg64Mcg, seed: u64, queue: &str) -> Value {
-    let topo = ["single-link", "dumbbell", "half-dumbbell"][r.random_range(0..3)];
-    let senders = if topo == "single-link" { 1 } else { r.random_range(1..6) };
-    let rate = [2e6, 10e6, 100e6][r.random_range(0..3)];
-    let mut net = json!({
-        "topology": topo, "senders": senders, "bottleneck_bps": rate,
-        "bottleneck_delay_ms": r.random_range(0.0..30.0),
-        "buffer_pkts": r.random_range(2..80), "queue": queue,
-    });
-    if topo != "single-link" {
-        let delays: Vec<f64> = (0..senders).map(|_| r.random_range(0.0..20.0)).collect();
-        net["access_delay_ms"] = json!(delays);
-        net["access_bps"] = json!(rate * [1.0, 10.0][r.random_range(0..2)]);
-    }
+    let mut v = common::random_scenario(r, seed, 80);
+    let net = &mut v["network"];
+    net["queue"] = json!(queue);
     if queue.starts_with("red") {
         let mut t = json!({"gentle": r.random_bool(0.7), "adaptive": r.random_bool(0.5), "byte_mode": r.random_bool(0.3),
                            "wait": r.random_bool(0.7), "mark_p": ([0.1, 1.0][r.random_range(0..2)])});
@@ -140,20 +130,8 @@ fn random_scenario(r: &mut rand_pcg::Pcg64Mcg, seed: u64, queue: &str) -> Value 
         net["fq"] = json!({"buckets": ([1, 3, 1000][r.random_range(0..3)]), "quantum_bytes": ([100, 1040, 3000][r.random_range(0..3)]),
                            "classify": (["flow", "path"][r.random_range(0..2)])});
     }
-    let dist = match r.random_range(0..3) {
-        0 => json!({"dist": "pareto", "mean_pkts": 20, "shape": 1.3}),
-        1 => json!({"dist": "uniform", "min_pkts": 1, "max_pkts": 60}),
-        _ => json!({"dist": "exponential", "mean_pkts": 15}),
-    };
-    json!({
-        "seed": seed,
-        "network": net,
-        "transport": {"init_cwnd_pkts": ([1, 2, 4, 10][r.random_range(0..4)]), "handshake": r.random_bool(0.5),
-                       "delayed_ack": r.random_bool(0.3), "ecn": r.random_bool(0.6)},
-        "traffic": [{"arrivals": "poisson", "load": r.random_range(0.3..1.2), "sizes": dist, "count": r.random_range(20..300)}],
-        "flows": [{"sender": 0, "size_pkts": r.random_range(1..500), "start_s": 0.01}],
-        "metrics": {"interval_ms": 5.0}
-    })
+    v["transport"]["ecn"] = json!(r.random_bool(0.6));
+    v
 }
 
 #[test]
@@ -164,14 +142,7 @@ fn randomised_scenarios_keep_the_invariants_under_each_queue() {
         for case in 0..15 {
             let v = random_scenario(&mut r, case, queue);
             let out = run_json(&v);
-            let c = &out.counters;
-            drops += c.packets_dropped;
-            assert_eq!(c.packets_sent, c.packets_delivered + c.packets_dropped + out.in_network, "conservation, {queue} case {case}: {v}");
-            assert!(c.max_queue_excess <= 0, "queue above its limit, {queue} case {case}: {v}");
-            for f in &out.flows {
-                let fct = f.fct_ns().unwrap_or_else(|| panic!("{queue} case {case}: flow {} did not complete: {v}", f.flow_id));
-                assert!(fct >= f.ideal_ns, "{queue} case {case}: FCT below ideal");
-            }
+            drops += assert_invariants(&v, &out, &format!("{queue} case {case}")).0;
             // Same seed, same records (RED's draws come from the run's seed).
             if case < 3 {
                 assert_eq!(run_json(&v).flows, out.flows, "{queue} case {case} not deterministic");

@@ -6,73 +6,19 @@
 //! - determinism: the same scenario and seed give identical records.
 
 mod common;
-use common::{run_json, ser};
-use rand::{Rng, SeedableRng};
+use common::{assert_invariants, random_scenario, run_json};
+use rand::SeedableRng;
 use serde_json::json;
-
-fn random_scenario(r: &mut rand_pcg::Pcg64Mcg, seed: u64) -> serde_json::Value {
-    let topo = ["single-link", "dumbbell", "half-dumbbell"][r.random_range(0..3)];
-    let senders = if topo == "single-link" { 1 } else { r.random_range(1..6) };
-    let rate = [2e6, 10e6, 100e6][r.random_range(0..3)];
-    let mut net = json!({
-        "topology": topo, "senders": senders, "bottleneck_bps": rate,
-        "bottleneck_delay_ms": r.random_range(0.0..30.0),
-        "buffer_pkts": r.random_range(2..60),
-    });
-    if topo != "single-link" {
-        let delays: Vec<f64> = (0..senders).map(|_| r.random_range(0.0..20.0)).collect();
-        net["access_delay_ms"] = json!(delays);
-        net["access_bps"] = json!(rate * [1.0, 10.0][r.random_range(0..2)]);
-    }
-    let dist = match r.random_range(0..3) {
-        0 => json!({"dist": "pareto", "mean_pkts": 20, "shape": 1.3}),
-        1 => json!({"dist": "uniform", "min_pkts": 1, "max_pkts": 60}),
-        _ => json!({"dist": "exponential", "mean_pkts": 15}),
-    };
-    let iw = [1, 2, 4, 10][r.random_range(0..4)];
-    json!({
-        "seed": seed,
-        "network": net,
-        "transport": {"init_cwnd_pkts": iw, "handshake": r.random_bool(0.5),
-                       "delayed_ack": r.random_bool(0.3), "header_bytes": 40, "mss_bytes": 1000},
-        "traffic": [{"arrivals": "poisson", "load": r.random_range(0.3..1.2), "sizes": dist, "count": r.random_range(20..300)}],
-        "flows": [{"sender": 0, "size_pkts": r.random_range(1..500), "start_s": 0.01}],
-        "metrics": {"interval_ms": 5.0}
-    })
-}
 
 #[test]
 fn randomised_scenarios_keep_the_invariants() {
     let mut r = rand_pcg::Pcg64Mcg::seed_from_u64(2026);
     let (mut drops, mut retx) = (0, 0);
     for case in 0..40 {
-        let v = random_scenario(&mut r, case);
-        let out = run_json(&v);
-        let c = &out.counters;
-        drops += c.packets_dropped;
-        retx += out.flows.iter().map(|f| f.retransmits).sum::<u64>();
-        assert_eq!(c.packets_sent, c.packets_delivered + c.packets_dropped + out.in_network, "conservation, case {case}: {v}");
-        assert!(c.max_queue_excess <= 0, "queue above its limit, case {case}");
-        let handshake = v["transport"]["handshake"].as_bool().unwrap_or(true);
-        let rate = v["network"]["bottleneck_bps"].as_f64().unwrap();
-        let d_bn = (v["network"]["bottleneck_delay_ms"].as_f64().unwrap() * 1e6).round() as u64;
-        let mut completed = 0;
-        for f in &out.flows {
-            let Some(fct) = f.fct_ns() else { continue };
-            completed += 1;
-            assert!(fct >= f.ideal_ns, "FCT {fct} below ideal {} (case {case}, flow {})", f.ideal_ns, f.flow_id);
-            // The line-rate FCT is at least the bottleneck serialisation and propagation.
-            assert!(f.ideal_ns >= ser(f.size_bytes + 40 * f.size_pkts, rate) + d_bn);
-            if handshake {
-                // A SYN and SYN-ACK each cross the bottleneck first.
-                assert!(fct >= f.ideal_ns + 2 * d_bn, "case {case}");
-            }
-            assert!(f.acked_ns.unwrap() > f.finish_ns.unwrap());
-        }
-        // Finite workloads run to completion.
-        assert_eq!(completed, out.flows.len(), "case {case}: not every flow completed");
-        // Series timestamps never go backwards.
-        assert!(out.series.t_ns.windows(2).all(|w| w[0] <= w[1]));
+        let v = random_scenario(&mut r, case, 60);
+        let (d, x) = assert_invariants(&v, &run_json(&v), &format!("case {case}"));
+        drops += d;
+        retx += x;
     }
     // The cases must exercise loss and recovery for the checks to mean anything.
     assert!(drops > 100 && retx > 100, "drops {drops}, retransmits {retx}");
@@ -81,7 +27,7 @@ fn randomised_scenarios_keep_the_invariants() {
 #[test]
 fn same_seed_same_records_other_seed_other_records() {
     let mut r = rand_pcg::Pcg64Mcg::seed_from_u64(7);
-    let v = random_scenario(&mut r, 11);
+    let v = random_scenario(&mut r, 11, 60);
     let a = run_json(&v).flows;
     let b = run_json(&v).flows;
     assert_eq!(a, b);

@@ -3,9 +3,9 @@
 //! and refused configurations.
 
 mod common;
-use common::{run_json, ser};
+use common::{assert_invariants, run_json, ser};
 use fctlab_core::from_json;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use serde_json::{json, Value};
 
 fn rcp(network: Value, traffic: Value) -> Value {
@@ -140,33 +140,10 @@ fn randomised_rcp_scenarios_keep_the_invariants() {
     let mut r = rand_pcg::Pcg64Mcg::seed_from_u64(77);
     let mut retx = 0;
     for case in 0..30 {
-        let topo = ["single-link", "dumbbell", "half-dumbbell"][r.random_range(0..3)];
-        let senders = if topo == "single-link" { 1 } else { r.random_range(1..5) };
-        let rate = [2e6, 10e6, 100e6][r.random_range(0..3)];
-        let mut net = json!({"topology": topo, "senders": senders, "bottleneck_bps": rate, "queue": "rcp",
-                              "bottleneck_delay_ms": r.random_range(0.0..30.0), "buffer_pkts": r.random_range(2..60)});
-        if topo != "single-link" {
-            net["access_delay_ms"] = json!((0..senders).map(|_| r.random_range(0.0..20.0)).collect::<Vec<f64>>());
-        }
-        let v = json!({
-            "seed": case, "network": net, "transport": {"scheme": "rcp"},
-            "traffic": [{"arrivals": "poisson", "load": r.random_range(0.3..1.0), "sizes": {"dist": "pareto", "mean_pkts": 20, "shape": 1.3}, "count": r.random_range(20..200)}],
-            "flows": [{"sender": 0, "size_pkts": r.random_range(1..500), "start_s": 0.01}],
-            "metrics": {"interval_ms": 5.0}
-        });
-        let out = run_json(&v);
-        let c = &out.counters;
-        assert_eq!(c.packets_sent, c.packets_delivered + c.packets_dropped + out.in_network, "conservation, case {case}: {v}");
-        assert!(c.max_queue_excess <= 0, "case {case}");
-        let d_bn = (v["network"]["bottleneck_delay_ms"].as_f64().unwrap() * 1e6).round() as u64;
-        for f in &out.flows {
-            let fct = f.fct_ns().unwrap_or_else(|| panic!("case {case}: flow {} did not complete: {v}", f.flow_id));
-            assert!(fct >= f.ideal_ns, "case {case}");
-            // The SYN and SYN-ACK each cross the bottleneck first.
-            assert!(fct >= f.ideal_ns + 2 * d_bn, "case {case}");
-            assert!(f.acked_ns.unwrap() > f.finish_ns.unwrap());
-        }
-        retx += out.flows.iter().map(|f| f.retransmits).sum::<u64>();
+        let mut v = common::random_scenario(&mut r, case, 60);
+        v["network"]["queue"] = json!("rcp");
+        v["transport"]["scheme"] = json!("rcp");
+        retx += assert_invariants(&v, &run_json(&v), &format!("case {case}")).1;
     }
     eprintln!("retransmits over all cases: {retx}");
 }

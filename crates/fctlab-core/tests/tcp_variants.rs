@@ -10,7 +10,7 @@
 //! starts serialisation at jT and its ACK (cumulative ACK j + 1) arrives at jT + D.
 
 mod common;
-use common::{flows, run_json, ser};
+use common::{assert_invariants, flows, run_json, ser};
 use fctlab_core::from_json;
 use rand::{Rng, SeedableRng};
 use serde_json::json;
@@ -294,21 +294,9 @@ fn scheme_tables_are_checked() {
 // Invariants on random scenarios with small buffers (many drops), per scheme.
 
 fn random_scenario(r: &mut rand_pcg::Pcg64Mcg, scheme: &str, seed: u64) -> serde_json::Value {
-    let topo = ["single-link", "dumbbell", "half-dumbbell"][r.random_range(0..3)];
-    let senders = if topo == "single-link" { 1 } else { r.random_range(1..6) };
-    let rate = [2e6, 10e6, 100e6][r.random_range(0..3)];
-    let mut net = json!({
-        "topology": topo, "senders": senders, "bottleneck_bps": rate,
-        "bottleneck_delay_ms": r.random_range(0.0..30.0),
-        "buffer_pkts": r.random_range(2..25),
-    });
-    if topo != "single-link" {
-        let delays: Vec<f64> = (0..senders).map(|_| r.random_range(0.0..20.0)).collect();
-        net["access_delay_ms"] = json!(delays);
-    }
-    let iw = [1, 2, 4, 10][r.random_range(0..4)];
-    let mut transport = json!({"scheme": scheme, "init_cwnd_pkts": iw,
-                               "handshake": r.random_bool(0.5), "delayed_ack": r.random_bool(0.3)});
+    let mut v = common::random_scenario(r, seed, 25);
+    let transport = &mut v["transport"];
+    transport["scheme"] = json!(scheme);
     // Low legacy windows half the time, so the high-speed laws act at small windows too.
     if scheme == "tcp-hstcp" && r.random_bool(0.5) {
         transport["hstcp"] = json!({"low_window": r.random_range(2.0..38.0)});
@@ -316,18 +304,7 @@ fn random_scenario(r: &mut rand_pcg::Pcg64Mcg, scheme: &str, seed: u64) -> serde
     if scheme == "tcp-scalable" && r.random_bool(0.5) {
         transport["scalable"] = json!({"low_window": r.random_range(0.0..16.0)});
     }
-    let dist = match r.random_range(0..2) {
-        0 => json!({"dist": "pareto", "mean_pkts": 30, "shape": 1.3}),
-        _ => json!({"dist": "uniform", "min_pkts": 1, "max_pkts": 100}),
-    };
-    json!({
-        "seed": seed,
-        "network": net,
-        "transport": transport,
-        "traffic": [{"arrivals": "poisson", "load": r.random_range(0.5..1.2), "sizes": dist, "count": r.random_range(30..200)}],
-        "flows": [{"sender": 0, "size_pkts": r.random_range(100..1500), "start_s": 0.01}],
-        "metrics": {"interval_ms": 10.0}
-    })
+    v
 }
 
 #[test]
@@ -337,18 +314,9 @@ fn random_scenarios_keep_the_invariants_for_every_variant() {
         let (mut drops, mut retx) = (0, 0);
         for case in 0..8 {
             let v = random_scenario(&mut r, scheme, case);
-            let out = run_json(&v);
-            let c = &out.counters;
-            drops += c.packets_dropped;
-            retx += out.flows.iter().map(|f| f.retransmits).sum::<u64>();
-            assert_eq!(c.packets_sent, c.packets_delivered + c.packets_dropped + out.in_network, "{scheme} case {case}: conservation: {v}");
-            assert!(c.max_queue_excess <= 0, "{scheme} case {case}: queue above its limit: {v}");
-            for f in &out.flows {
-                let fct = f.fct_ns().unwrap_or_else(|| panic!("{scheme} case {case}: flow {} did not complete: {v}", f.flow_id));
-                assert!(fct >= f.ideal_ns, "{scheme} case {case}: FCT {fct} below ideal {} (flow {})", f.ideal_ns, f.flow_id);
-                assert!(f.acked_ns.unwrap() > f.finish_ns.unwrap());
-            }
-            assert_eq!(c.flows_completed as usize, out.flows.len());
+            let (d, x) = assert_invariants(&v, &run_json(&v), &format!("{scheme} case {case}"));
+            drops += d;
+            retx += x;
         }
         // The cases must exercise loss recovery for the checks to mean anything.
         assert!(drops > 200 && retx > 200, "{scheme}: drops {drops}, retransmits {retx}");

@@ -2,10 +2,10 @@
 //! laws aim at, RTT-independent sharing, the 2006 FCT paper's point about new
 //! flows under load, invariants on random scenarios, and refused input.
 mod common;
-use common::{run_json, ser};
+use common::{assert_invariants, run_json};
 use fctlab_core::metrics::FlowRecord;
 use fctlab_core::{from_json, RunOutput};
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use serde_json::{json, Value};
 
 fn series_of(out: &RunOutput, metric: &str, element: &str) -> Vec<(u64, f64)> {
@@ -139,34 +139,10 @@ fn under_load_xcp_flows_take_longer_than_tcp_slow_start() {
 }
 
 fn random_scenario(r: &mut rand_pcg::Pcg64Mcg, seed: u64) -> Value {
-    let topo = ["single-link", "dumbbell", "half-dumbbell"][r.random_range(0..3)];
-    let senders = if topo == "single-link" { 1 } else { r.random_range(1..6) };
-    let rate = [2e6, 10e6, 100e6][r.random_range(0..3)];
-    let mut net = json!({
-        "topology": topo, "senders": senders, "bottleneck_bps": rate, "queue": "xcp",
-        "bottleneck_delay_ms": r.random_range(0.0..30.0),
-        "buffer_pkts": r.random_range(2..60),
-    });
-    if topo != "single-link" {
-        let delays: Vec<f64> = (0..senders).map(|_| r.random_range(0.0..20.0)).collect();
-        net["access_delay_ms"] = json!(delays);
-        net["access_bps"] = json!(rate * [1.0, 10.0][r.random_range(0..2)]);
-    }
-    let dist = match r.random_range(0..3) {
-        0 => json!({"dist": "pareto", "mean_pkts": 20, "shape": 1.3}),
-        1 => json!({"dist": "uniform", "min_pkts": 1, "max_pkts": 60}),
-        _ => json!({"dist": "exponential", "mean_pkts": 15}),
-    };
-    let iw = [1, 2, 4, 10][r.random_range(0..4)];
-    json!({
-        "seed": seed,
-        "network": net,
-        "transport": {"scheme": "xcp", "init_cwnd_pkts": iw, "handshake": r.random_bool(0.5),
-                       "delayed_ack": r.random_bool(0.3)},
-        "traffic": [{"arrivals": "poisson", "load": r.random_range(0.3..1.2), "sizes": dist, "count": r.random_range(20..300)}],
-        "flows": [{"sender": 0, "size_pkts": r.random_range(1..500), "start_s": 0.01}],
-        "metrics": {"interval_ms": 5.0}
-    })
+    let mut v = common::random_scenario(r, seed, 60);
+    v["network"]["queue"] = json!("xcp");
+    v["transport"]["scheme"] = json!("xcp");
+    v
 }
 
 #[test]
@@ -179,20 +155,7 @@ fn randomised_scenarios_keep_the_invariants() {
     for case in 0..30 {
         let v = random_scenario(&mut r, case);
         let out = run_json(&v);
-        let c = &out.counters;
-        assert_eq!(c.packets_sent, c.packets_delivered + c.packets_dropped + out.in_network, "conservation, case {case}: {v}");
-        assert!(c.max_queue_excess <= 0, "queue above its limit, case {case}");
-        let handshake = v["transport"]["handshake"].as_bool().unwrap();
-        let rate = v["network"]["bottleneck_bps"].as_f64().unwrap();
-        let d_bn = (v["network"]["bottleneck_delay_ms"].as_f64().unwrap() * 1e6).round() as u64;
-        for f in &out.flows {
-            let fct = f.fct_ns().unwrap_or_else(|| panic!("case {case}: flow {} did not complete: {v}", f.flow_id));
-            assert!(fct >= f.ideal_ns, "FCT {fct} below ideal {} (case {case}, flow {})", f.ideal_ns, f.flow_id);
-            assert!(f.ideal_ns >= ser(f.size_bytes + 40 * f.size_pkts, rate) + d_bn);
-            if handshake {
-                assert!(fct >= f.ideal_ns + 2 * d_bn, "case {case}");
-            }
-        }
+        assert_invariants(&v, &out, &format!("case {case}"));
         if case < 3 {
             assert_eq!(run_json(&v).flows, out.flows, "determinism, case {case}");
         }
