@@ -19,6 +19,18 @@ pub fn ser(bytes: u64, rate_bps: f64) -> u64 {
     (bytes as f64 * 8e9 / rate_bps).round() as u64
 }
 
+/// The RTO after the RTT samples `r` by RFC 6298 section 2 (SRTT = R, RTTVAR =
+/// R/2; then RTTVAR = 3/4 RTTVAR + 1/4 |SRTT - R|, SRTT = 7/8 SRTT + 1/8 R;
+/// RTO = SRTT + 4 RTTVAR), in integer ns, with fctlab's 200 ms floor.
+pub fn rfc6298_rto(r: &[u64]) -> u64 {
+    let (mut srtt, mut var) = (r[0], r[0] / 2);
+    for &x in &r[1..] {
+        var = (3 * var + srtt.abs_diff(x)) / 4;
+        srtt = (7 * srtt + x) / 8;
+    }
+    (srtt + 4 * var).max(200_000_000)
+}
+
 /// A random finite workload on a random built-in topology: 1-5 senders, a
 /// bottleneck of 2, 10 or 100 Mb/s with a buffer of 2..`max_buffer` packets,
 /// Poisson arrivals at load 0.3-1.2 (Pareto, uniform or exponential sizes) plus

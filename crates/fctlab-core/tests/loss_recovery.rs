@@ -9,7 +9,7 @@
 //! link never queues: ACKs are at least T apart and Ta < T).
 
 mod common;
-use common::{flows, ser};
+use common::{flows, rfc6298_rto, ser};
 use serde_json::json;
 
 const RATE: f64 = 8.32e6;
@@ -52,16 +52,6 @@ fn newreno_fast_retransmit_hand_trace() {
     assert_eq!(f.fct_ns(), Some(3 * rtt + 3 * t + d));
     // The last ACK: packet 11's ACK returns Ta + d after it arrives.
     assert_eq!(f.acked_ns, Some(3 * rtt + 3 * t + d + ta + d));
-}
-
-/// RFC 6298 section 2 over the samples `r`, in integer ns, with a 200 ms floor.
-fn rfc6298_rto(r: &[u64]) -> u64 {
-    let (mut srtt, mut var) = (r[0], r[0] / 2);
-    for &x in &r[1..] {
-        var = (3 * var + srtt.abs_diff(x)) / 4;
-        srtt = (7 * srtt + x) / 8;
-    }
-    (srtt + 4 * var).max(200_000_000)
 }
 
 #[test]

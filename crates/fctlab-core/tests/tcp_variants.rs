@@ -10,7 +10,7 @@
 //! starts serialisation at jT and its ACK (cumulative ACK j + 1) arrives at jT + D.
 
 mod common;
-use common::{assert_invariants, flows, run_json, ser};
+use common::{assert_invariants, flows, rfc6298_rto, run_json, ser};
 use fctlab_core::from_json;
 use rand::{Rng, SeedableRng};
 use serde_json::json;
@@ -35,16 +35,6 @@ fn times() -> (u64, u64, u64, u64) {
     let ta = ser(40, RATE);
     assert_eq!(t, 1_000_000);
     (t, ta, D_ONE_WAY, t + 2 * D_ONE_WAY + ta)
-}
-
-/// RFC 6298 section 2 over the samples `r` (integer ns), with the 200 ms floor.
-fn rfc6298_rto(r: &[u64]) -> u64 {
-    let (mut srtt, mut var) = (r[0], r[0] / 2);
-    for &x in &r[1..] {
-        var = (3 * var + srtt.abs_diff(x)) / 4;
-        srtt = (7 * srtt + x) / 8;
-    }
-    (srtt + 4 * var).max(200_000_000)
 }
 
 // The first part of every single-loss trace below (12 packets, packet 2's first
