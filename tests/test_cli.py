@@ -97,3 +97,13 @@ def test_list_shows_schemes_and_defaults(fctlab_cli):
     assert "tcp-newreno" in r.stdout and "half-dumbbell" in r.stdout and "min_rto_ms" in r.stdout
     j = json.loads(run(fctlab_cli, "list", "--json").stdout)
     assert any(s["name"] == "tcp-newreno" for s in j["schemes"])
+
+
+def test_output_cut_short_by_the_reader_is_not_an_error(fctlab_cli):
+    # `fctlab list | head -1` where the reader is gone before fctlab writes:
+    # the pipe is closed at once, long before the interpreter has started.
+    p = subprocess.Popen([fctlab_cli, "list"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    assert p.wait(timeout=60) == 0
+    assert "error" not in err and "Traceback" not in err

@@ -245,6 +245,11 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("fctlab: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (`fctlab list | head`): stop quietly, as Unix tools do.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     except Exception as e:  # a bug: keep the user's terminal clean, offer the traceback
         if os.environ.get("FCTLAB_DEBUG"):
             raise
