@@ -10,6 +10,7 @@ from . import dukkipati2006
 #: name -> callable(out_dir: Path, scale: str) -> list[Reproduction]
 REGISTRY = {
     "dukkipati2006-fig1": dukkipati2006.fig1,
+    "dukkipati2006-fig3": dukkipati2006.fig3,
     "baselines-tcp-ps-srpt": dukkipati2006.baselines,
     "dukkipati2006-fig12": dukkipati2006.fig12,
     "replicated-fig1-workload": dukkipati2006.replicated,

@@ -255,3 +255,55 @@ def fig12(out: Path, scale: str) -> list:
                          wall_s=time.monotonic() - t0, scale=scale,
                          notes="The paper's caption gives Pareto mean 25 packets and shape 1.2; the released ns-2 "
                                "scripts use mean 30 and shape 1.8 (see the course reproduction, seed 001). Both are drawn.")]
+
+
+# Fig. 3: the deterministic slow-start example. A link of 100 packets per RTT;
+# two 50-packet flows arrive at the start of every RTT. Under PS both finish
+# within the RTT (2 flows in the system); in slow start from one packet a
+# 50-packet flow needs 6 rounds (1 + 2 + 4 + 8 + 16 = 31 < 50 <= 63), so 2 x 6 =
+# 12 flows are in the system.
+FIG3_RTT_S = 0.1
+FIG3_C_BPS = 100 * PKT_BYTES * 8 / FIG3_RTT_S  # 100 packets per RTT: 8.32 Mb/s
+
+
+def fig3_scenario(rtts: int) -> dict:
+    flows = [{"sender": 0, "start_s": k * FIG3_RTT_S, "size_pkts": 50} for k in range(rtts) for _ in range(2)]
+    return {
+        "seed": 1,
+        "network": {"topology": "single-link", "bottleneck_bps": FIG3_C_BPS, "bottleneck_delay_ms": FIG3_RTT_S * 500,
+                    "buffer_pkts": 10_000},
+        "transport": {"scheme": "tcp-newreno", "init_cwnd_pkts": 1, "handshake": False},
+        "flows": flows,
+        "metrics": {"interval_ms": 5.0},
+    }
+
+
+def fig3(out: Path, scale: str) -> list:
+    """Fig. 3: flows in TCP slow start accumulate: 12 in the system instead of PS's 2."""
+    rtts = 400 if scale == "full" else 100
+    cfg = fig3_scenario(rtts)
+    t0 = time.monotonic()
+    res = fctlab.run(cfg)
+    s = res.series
+    act = s[s["metric"] == "active_flows"]
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(7, 3.8))
+    ax.plot(act["t_ns"] / 1e9 / FIG3_RTT_S, act["value"], lw=0.8, label="TCP slow start, IW 1 (fctlab)")
+    ax.axhline(12, color="C1", ls="--", label="slow start, by hand: 2 flows/RTT x 6 rounds = 12")
+    ax.axhline(2, color="k", label="PS: 2")
+    ax.set_xlabel("time (RTTs)")
+    ax.set_ylabel("flows in the system")
+    ax.legend(fontsize=8)
+    png = save(fig, out, "dukkipati2006-fig3.png")
+    steady = act[(act["t_ns"] > 20 * FIG3_RTT_S * 1e9) & (act["t_ns"] < (rtts - 1) * FIG3_RTT_S * 1e9)]["value"]
+    params = {"C": "100 packets per RTT (8.32 Mb/s with 1040 B packets)", "RTT": "100 ms", "arrivals": "2 flows at the start of every RTT",
+              "flow size": "50 packets", "TCP": "NewReno, IW 1, no handshake, ACK per packet", "buffer": "10,000 pkts",
+              "RTTs simulated": rtts}
+    caption = (f"{SOURCE}, Fig. 3: how flows in TCP slow start accumulate. Flows in the system over time: in the "
+               f"steady state the count steps between {steady.min():.0f} and {steady.max():.0f} (mean {steady.mean():.1f}): "
+               "two flows arrive at the start of every RTT and the two that arrived 6 RTTs earlier deliver their last "
+               "packet within it, so 12 remain at the end of each RTT as in the paper (PS: 2). "
+               f"Scale: {'full' if scale == 'full' else 'quick'} ({rtts} RTTs). Parameters: {params_caption(params)}.")
+    return [Reproduction(name="dukkipati2006-fig3", title="Flows accumulate in TCP slow start (2006, Fig. 3)",
+                         source=f"{SOURCE}, Fig. 3", figures=[Figure(png, caption)], params={"scenario": cfg, **params},
+                         seed=1, wall_s=time.monotonic() - t0, scale=scale)]
