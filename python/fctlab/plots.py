@@ -19,6 +19,17 @@ def pyplot():
     return plt
 
 
+def _size_buckets(sizes: np.ndarray, bins_per_decade: int):
+    """Log-spaced size buckets from 1 packet up: yield (geometric centre, mask)
+    for each non-empty bucket."""
+    hi = max(np.log10(sizes.max()), 0.1) + 1e-9
+    edges = np.logspace(0, hi, int(np.ceil(hi * bins_per_decade)) + 1)
+    idx = np.clip(np.digitize(sizes, edges) - 1, 0, len(edges) - 2)
+    for b in np.unique(idx):
+        m = idx == b
+        yield float(np.exp(np.log(sizes[m]).mean())), m
+
+
 def mean_by_size(flows: pd.DataFrame, value: str = "fct_ns", bins_per_decade: int = 8) -> pd.DataFrame:
     """Mean (and count) of ``value`` over completed flows in log-spaced size bins.
 
@@ -29,14 +40,7 @@ def mean_by_size(flows: pd.DataFrame, value: str = "fct_ns", bins_per_decade: in
         return pd.DataFrame(columns=["size_pkts", "mean", "max", "n"])
     sizes = done["size_pkts"].astype(float).to_numpy()
     vals = done[value].astype(float).to_numpy()
-    hi = np.log10(sizes.max()) + 1e-9
-    edges = np.logspace(0, max(hi, 0.1), int(np.ceil(max(hi, 0.1) * bins_per_decade)) + 1)
-    idx = np.clip(np.digitize(sizes, edges) - 1, 0, len(edges) - 2)
-    rows = []
-    for b in np.unique(idx):
-        m = idx == b
-        centre = float(np.exp(np.log(sizes[m]).mean()))
-        rows.append((centre, vals[m].mean(), vals[m].max(), int(m.sum())))
+    rows = [(c, vals[m].mean(), vals[m].max(), int(m.sum())) for c, m in _size_buckets(sizes, bins_per_decade)]
     return pd.DataFrame(rows, columns=["size_pkts", "mean", "max", "n"])
 
 
@@ -52,13 +56,7 @@ def slowdown_by_size(sizes, slowdown, bins_per_decade: int = 5) -> pd.DataFrame:
     """
     sizes = np.asarray(sizes, dtype=float)
     slowdown = np.asarray(slowdown, dtype=float)
-    hi = max(np.log10(sizes.max()), 0.1) + 1e-9
-    edges = np.logspace(0, hi, int(np.ceil(hi * bins_per_decade)) + 1)
-    idx = np.clip(np.digitize(sizes, edges) - 1, 0, len(edges) - 2)
-    rows = []
-    for b in np.unique(idx):
-        m = idx == b
-        rows.append((float(np.exp(np.log(sizes[m]).mean())), slowdown[m].mean(), np.percentile(slowdown[m], 99), int(m.sum())))
+    rows = [(c, slowdown[m].mean(), np.percentile(slowdown[m], 99), int(m.sum())) for c, m in _size_buckets(sizes, bins_per_decade)]
     return pd.DataFrame(rows, columns=["size_pkts", "mean", "p99", "n"])
 
 
