@@ -315,12 +315,10 @@ pub struct Plan {
     pub seed: u64,
     pub stop_ns: Option<Time>,
     pub topology: Topology,
-    pub queue: String,
-    /// Makes the queue of each router port.
+    /// Makes the queue of each router port (`scenario.network.queue`).
     pub queue_builder: QueueBuilder,
     pub buffer_pkts: usize,
-    pub scheme: String,
-    /// Makes each flow's sender and receiver.
+    /// Makes each flow's sender and receiver (`scenario.transport.scheme`).
     pub endpoints: EndpointBuilder,
     pub tcp: TcpParams,
     pub flows: Vec<FlowPlan>,
@@ -667,10 +665,8 @@ pub fn plan(sc: Scenario) -> Result<Plan, ConfigError> {
         seed: sc.seed,
         stop_ns,
         topology,
-        queue: n.queue.clone(),
         queue_builder,
         buffer_pkts,
-        scheme: t.scheme.clone(),
         endpoints,
         tcp,
         flows,
