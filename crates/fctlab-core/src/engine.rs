@@ -1,44 +1,23 @@
-//! The packet engine: links with their ports, flows with their endpoints, and the
-//! event loop that moves packets between them.
+//! The event loop: it moves packets between links and endpoints, starts the
+//! flows the workload asks for and calls the observers. Links live in
+//! [`crate::net::link`], flow generation in [`crate::workload::sources`], the
+//! PS column in [`crate::metrics::ps`]; the engine knows no protocol beyond
+//! which way a packet travels.
 //!
-//! Cost model (after htsim): each link keeps its in-flight packets in a ring
-//! buffer and schedules only the head's arrival; a port schedules a
-//! transmission-complete event only while packets wait behind the one on the
-//! wire; endpoint timers are cancelled lazily. The event list therefore grows
-//! with links and flows, not with packets in flight.
+//! Endpoint timers are cancelled lazily, so the event list grows with links
+//! and flows, not with packets in flight.
 
-use crate::ideal::{fluid_maxmin, line_rate_fct_ns};
-use crate::metrics::{Counters, FlowRecord, Series};
-use crate::net::queue::{DropTail, PortParams, Queue};
+use crate::ideal::line_rate_fct_ns;
+use crate::metrics::ps::{fill_ps_fct, PsInputs};
+use crate::metrics::{Counters, FlowRecord, MetricIds, Series};
 use crate::net::packet::flags;
-use crate::net::{Packet, PacketKind};
+use crate::net::queue::{DropTail, PortParams, Queue};
+use crate::net::{Link, Packet, PacketKind};
 use crate::scenario::Plan;
-use crate::sim::{stream_rng, tx_time_ns, Event, EventQueue, Rng, Time};
+use crate::sim::{Event, EventQueue, Time};
 use crate::transport::{FlowSize, Receiver, Sender};
-use crate::workload::{exponential, Arrivals};
-use rand::Rng as _;
-use std::collections::VecDeque;
+use crate::workload::{Arrivals, Sources};
 use std::time::Instant;
-
-struct Link {
-    name: String,
-    rate_bps: f64,
-    delay_ns: Time,
-    queue: Box<dyn Queue>,
-    limited: bool,
-    /// The wire is busy until this time.
-    busy_until: Time,
-    /// A TxDone event is pending.
-    txdone_pending: bool,
-    in_flight: VecDeque<(Time, Packet)>,
-    /// Serialisation time of the last packet size seen (most packets are one
-    /// of two sizes), to skip the division.
-    tx_cache: (u32, Time),
-    /// Total serialisation time of packets that started on the wire; minus
-    /// the part still to come, it is the time the link has been busy.
-    busy_ns: u64,
-    busy_at_sample: u64,
-}
 
 struct FlowSlot {
     sender: u32,
@@ -80,13 +59,6 @@ pub struct RunOutput {
     pub in_network: u64,
 }
 
-struct GenState {
-    rng: Rng,
-    created: u64,
-    /// Flows created per sender (closed-loop counts are per sender).
-    per_sender: Vec<u64>,
-}
-
 /// One simulation.
 pub struct Engine {
     plan: Plan,
@@ -102,10 +74,11 @@ pub struct Engine {
     sender_rtt: Vec<Time>,
     slots: Vec<FlowSlot>,
     records: Vec<FlowRecord>,
-    gens: Vec<GenState>,
+    sources: Sources,
     out: Vec<Packet>,
     counters: Counters,
     series: Series,
+    metric: MetricIds,
     active: u64,
     /// Finite flows not yet fully acknowledged, plus flows and generator
     /// arrivals still to come. The run ends when this reaches zero and no
@@ -123,23 +96,12 @@ impl Engine {
             .links
             .iter()
             .map(|l| {
-                let limit = l.limit_pkts.unwrap_or(usize::MAX);
-                let params = PortParams { limit_pkts: limit, rate_bps: l.rate_bps, delay_ns: l.delay_ns, seed: plan.seed, stream: PortParams::stream_of(&l.name) };
                 // Router ports get the scenario's discipline; host NICs are plain FIFOs.
-                let queue: Box<dyn Queue> = if l.router_port { (plan.queue_builder)(params) } else { Box::new(DropTail::new(limit)) };
-                Link {
-                    name: l.name.clone(),
-                    rate_bps: l.rate_bps,
-                    delay_ns: l.delay_ns,
-                    queue,
-                    limited: l.limit_pkts.is_some(),
-                    busy_until: 0,
-                    txdone_pending: false,
-                    in_flight: VecDeque::new(),
-                    tx_cache: (u32::MAX, 0),
-                    busy_ns: 0,
-                    busy_at_sample: 0,
-                }
+                let queue: Box<dyn Queue> = match l.limit_pkts.filter(|_| l.router_port) {
+                    Some(limit) => (plan.queue_builder)(PortParams { limit_pkts: limit, rate_bps: l.rate_bps, delay_ns: l.delay_ns, seed: plan.seed, stream: PortParams::stream_of(&l.name) }),
+                    None => Box::new(DropTail::unlimited()),
+                };
+                Link::new(l.name.clone(), l.rate_bps, l.delay_ns, queue)
             })
             .collect();
         let mut path_links = Vec::new();
@@ -161,14 +123,9 @@ impl Engine {
             }
         }
         let plan_losses = plan.losses.iter().map(|&l| (l, 0)).collect();
-        let n_senders = topo.senders.len();
-        let gens = (0..plan.generators.len())
-            .map(|g| GenState { rng: stream_rng(plan.seed, g as u64 + 1), created: 0, per_sender: vec![0; n_senders] })
-            .collect();
+        let sources = Sources::new(plan.generators.clone(), plan.seed, topo.senders.len());
         let mut series = Series::default();
-        for m in ["queue_pkts", "utilization", "active_flows", "cwnd_pkts"] {
-            series.metric_id(m);
-        }
+        let metric = MetricIds::register(&mut series);
         Engine {
             plan,
             q: EventQueue::new(),
@@ -181,10 +138,11 @@ impl Engine {
             sender_rtt,
             slots: Vec::new(),
             records: Vec::new(),
-            gens,
+            sources,
             out: Vec::with_capacity(64),
             counters: Counters::default(),
             series,
+            metric,
             active: 0,
             pending: 0,
             long_lived: 0,
@@ -195,13 +153,18 @@ impl Engine {
     /// Create a flow that starts at `start_ns`.
     fn add_flow(&mut self, sender: u32, start_ns: Time, size: FlowSize, generator: Option<u32>) {
         let id = self.slots.len() as u32;
-        let tcp = &self.plan.tcp;
-        let ideal_ns = if size.is_long_lived() { 0 } else { line_rate_fct_ns(&self.sender_hops[sender as usize], size, tcp.mss_bytes, tcp.header_bytes) };
+        let tp = &self.plan.transport;
+        let (bytes, pkts) = match size {
+            FlowSize::Finite { bytes, pkts } => (bytes, pkts),
+            FlowSize::LongLived => (0, 0),
+        };
+        let ideal_ns = if size.is_long_lived() { 0 } else { line_rate_fct_ns(&self.sender_hops[sender as usize], bytes, pkts, tp.mss_bytes, tp.header_bytes) };
         self.records.push(FlowRecord {
             flow_id: id as u64,
             sender,
-            size_bytes: size.bytes,
-            size_pkts: size.pkts,
+            size_bytes: bytes,
+            size_pkts: pkts,
+            long_lived: size.is_long_lived(),
             start_ns,
             ideal_ns,
             ..Default::default()
@@ -245,7 +208,7 @@ impl Engine {
                 }
                 Arrivals::LongLived => {
                     for &s in &gen.senders {
-                        self.add_flow(s, gen.start_ns, FlowSize::LONG_LIVED, None);
+                        self.add_flow(s, gen.start_ns, FlowSize::LongLived, None);
                     }
                 }
             }
@@ -258,55 +221,26 @@ impl Engine {
     /// Start the next flow of closed-loop generator `g` on sender `s` at `t`, if
     /// its count and stop time allow.
     fn closed_loop_next(&mut self, g: u32, s: u32, t: Time) {
-        let gen = &self.plan.generators[g as usize];
-        if gen.stop_ns.is_some_and(|stop| t >= stop) {
-            return;
+        if let Some(pkts) = self.sources.closed_loop(g, s, t) {
+            let size = FlowSize::of_pkts(pkts, self.plan.transport.mss_bytes);
+            self.add_flow(s, t, size, Some(g));
         }
-        let st = &mut self.gens[g as usize];
-        if gen.count.is_some_and(|c| st.per_sender[s as usize] >= c) {
-            return;
-        }
-        let pkts = gen.sizes.sample(&mut st.rng);
-        st.created += 1;
-        st.per_sender[s as usize] += 1;
-        let mss = self.plan.tcp.mss_bytes as u64;
-        self.add_flow(s, t, FlowSize { bytes: pkts * mss, pkts }, Some(g));
     }
 
     fn generate(&mut self, g: u32, now: Time) {
-        let gen = &self.plan.generators[g as usize];
-        let Arrivals::Poisson { mean_gap_ns } = gen.arrivals else { return };
-        let st = &mut self.gens[g as usize];
-        let sender = gen.senders[st.rng.random_range(0..gen.senders.len())];
-        let pkts = gen.sizes.sample(&mut st.rng);
-        st.created += 1;
-        let gap = exponential(&mut st.rng, mean_gap_ns).round() as Time;
-        let next = now + gap;
-        let more = gen.count.is_none_or(|c| st.created < c) && gen.stop_ns.is_none_or(|s| next < s) && self.plan.stop_ns.is_none_or(|s| next <= s);
-        let mss = self.plan.tcp.mss_bytes as u64;
-        self.add_flow(sender, now, FlowSize { bytes: pkts * mss, pkts }, None);
-        if more {
-            self.q.schedule(next, Event::Generate(g));
-        } else {
-            self.pending -= 1;
+        let Some(a) = self.sources.poisson(g, now, self.plan.stop_ns) else { return };
+        let size = FlowSize::of_pkts(a.pkts, self.plan.transport.mss_bytes);
+        self.add_flow(a.sender, now, size, None);
+        match a.next_ns {
+            Some(next) => self.q.schedule(next, Event::Generate(g)),
+            None => self.pending -= 1,
         }
     }
 
     #[inline]
     fn start_tx(&mut self, l: usize, pkt: Packet, now: Time) {
-        let link = &mut self.links[l];
-        let tx = if link.tx_cache.0 == pkt.size_bytes {
-            link.tx_cache.1
-        } else {
-            let t = tx_time_ns(pkt.size_bytes as u64, link.rate_bps);
-            link.tx_cache = (pkt.size_bytes, t);
-            t
-        };
-        link.busy_until = now + tx;
-        link.busy_ns += tx;
-        let arrive = now + tx + link.delay_ns;
-        link.in_flight.push_back((arrive, pkt));
-        if link.in_flight.len() == 1 {
+        let (arrive, first) = self.links[l].start_tx(pkt, now);
+        if first {
             self.q.schedule(arrive, Event::Arrive(l as u32));
         }
         self.counters.packet_hops += 1;
@@ -316,7 +250,7 @@ impl Engine {
     #[inline]
     fn enqueue(&mut self, l: usize, pkt: Packet, now: Time) {
         let link = &mut self.links[l];
-        if !link.txdone_pending && link.busy_until <= now && link.queue.len_pkts() == 0 {
+        if link.idle(now) {
             // Idle link, empty queue: straight to the wire.
             match link.queue.pass_through(now, pkt) {
                 Ok(p) => self.start_tx(l, p, now),
@@ -329,7 +263,7 @@ impl Engine {
         }
         let link = &mut self.links[l];
         if link.limited {
-            let excess = link.queue.len_pkts() as i64 - link.queue.limit_pkts() as i64;
+            let excess = link.queue.len_pkts() as i64 - link.queue.limit_pkts().unwrap_or(usize::MAX) as i64;
             self.counters.max_queue_excess = self.counters.max_queue_excess.max(excess);
         }
         if link.txdone_pending {
@@ -467,7 +401,7 @@ impl Engine {
             }
             if let Some(g) = slot.generator {
                 let s = slot.sender;
-                if let Arrivals::ClosedLoop { think_ns } = self.plan.generators[g as usize].arrivals {
+                if let Some(think_ns) = self.sources.think_ns(g) {
                     self.closed_loop_next(g, s, now + think_ns);
                 }
             }
@@ -540,30 +474,27 @@ impl Engine {
 
     fn sample(&mut self, now: Time) {
         let interval = self.plan.interval_ns;
-        let (qm, um, am, cm) = (0u16, 1u16, 2u16, 3u16);
+        let m = self.metric;
         for i in 0..self.plan.series_links.len() {
             let l = self.plan.series_links[i] as usize;
             let el = self.series.element_id(&self.links[l].name.clone());
             let link = &mut self.links[l];
             let qlen = link.queue.len_pkts() as f64;
-            // Busy time up to now: the packet on the wire counts only its part sent.
-            let busy = link.busy_ns - link.busy_until.saturating_sub(now);
-            let util = (busy - link.busy_at_sample) as f64 / interval as f64;
-            link.busy_at_sample = busy;
-            self.series.push(now, qm, el, qlen);
+            let util = link.utilisation_since_last(now, interval);
+            self.series.push(now, m.queue_pkts, el, qlen);
             if now > 0 {
-                self.series.push(now, um, el, util);
+                self.series.push(now, m.utilization, el, util);
             }
         }
         let el = self.series.element_id("network");
-        self.series.push(now, am, el, self.active as f64);
+        self.series.push(now, m.active_flows, el, self.active as f64);
         for i in 0..self.plan.cwnd_flows.len() {
             let f = self.plan.cwnd_flows[i] as usize;
             if let Some(snd) = self.slots.get(f).and_then(|s| s.snd.as_ref()) {
                 if self.records[f].start_ns <= now {
                     let w = snd.cwnd_pkts();
                     let el = self.series.element_id(&format!("flow{f}"));
-                    self.series.push(now, cm, el, w);
+                    self.series.push(now, m.cwnd_pkts, el, w);
                 }
             }
         }
@@ -623,7 +554,7 @@ impl Engine {
         if self.plan.ps_fct && !interrupted {
             self.ps_fcts(end_ns);
         }
-        let in_network = self.links.iter().map(|l| (l.queue.len_pkts() + l.in_flight.len()) as u64).sum();
+        let in_network = self.links.iter().map(|l| l.in_network()).sum();
         RunOutput {
             flows: self.records,
             series: self.series,
@@ -636,37 +567,13 @@ impl Engine {
         }
     }
 
-    /// Each flow's FCT under ideal processor sharing of the same workload: the
-    /// fluid max-min transfer time of its bytes on the wire (payload plus
-    /// headers), plus the one-way propagation of its path, plus one base RTT
-    /// for the handshake when there is one. On one bottleneck with load rho this
-    /// is, on average, the RCP papers' PS FCT 1.5 RTT + L / (C (1 - rho)).
-    /// Long-lived flows take their share until the end of the run and get none.
+    /// The `ps_fct_ns` column (see [`fill_ps_fct`]).
     fn ps_fcts(&mut self, end_ns: Time) {
-        if self.records.is_empty() {
-            return;
-        }
         let caps: Vec<f64> = self.links.iter().map(|l| l.rate_bps).collect();
-        let routes = bottleneck_routes(&caps, &self.sender_links);
-        let hdr = self.plan.tcp.header_bytes as f64;
-        let horizon = end_ns.max(1) as f64 * 1e-9;
-        let sizes: Vec<f64> = self
-            .records
-            .iter()
-            .map(|r| if r.size_pkts == u64::MAX { 2.0 * horizon * caps.iter().cloned().fold(0.0, f64::max) / 8.0 + 1.0 } else { r.size_bytes as f64 + hdr * r.size_pkts as f64 })
-            .collect();
-        let starts: Vec<u64> = self.records.iter().map(|r| r.start_ns).collect();
-        let flow_routes: Vec<Vec<usize>> = self.records.iter().map(|r| routes[r.sender as usize].clone()).collect();
-        let Ok(finish) = fluid_maxmin(&caps, &starts, &sizes, &flow_routes) else { return };
-        for (r, f) in self.records.iter_mut().zip(finish) {
-            if r.size_pkts == u64::MAX {
-                continue;
-            }
-            let s = r.sender as usize;
-            let one_way: Time = self.sender_hops[s].iter().map(|h| h.1).sum();
-            let hs = if self.plan.tcp.handshake { self.sender_rtt[s] } else { 0 };
-            r.ps_fct_ns = Some(f - r.start_ns + one_way + hs);
-        }
+        let one_way: Vec<Time> = self.sender_hops.iter().map(|h| h.iter().map(|x| x.1).sum()).collect();
+        let tp = &self.plan.transport;
+        let inputs = PsInputs { caps: &caps, sender_links: &self.sender_links, one_way_ns: &one_way, rtt_ns: &self.sender_rtt, header_bytes: tp.header_bytes, handshake: tp.handshake };
+        fill_ps_fct(&mut self.records, &inputs, end_ns);
     }
 
     fn progress(&self, now: Time, wall_s: f64) -> Progress {
@@ -680,32 +587,6 @@ impl Engine {
             wall_s,
         }
     }
-}
-
-/// Each sender's route reduced to the links that can limit a max-min share: a
-/// link is dropped when another kept link carries every route it carries and
-/// has no more capacity (its flows' rates are bounded there first, so it never
-/// saturates alone). The fluid model's allocation is unchanged, and on a
-/// dumbbell every route reduces to the bottleneck, where max-min is plain PS.
-fn bottleneck_routes(caps: &[f64], routes: &[Vec<u32>]) -> Vec<Vec<usize>> {
-    let n = caps.len();
-    let mut users: Vec<Vec<bool>> = vec![vec![false; routes.len()]; n];
-    for (s, r) in routes.iter().enumerate() {
-        for &l in r {
-            users[l as usize][s] = true;
-        }
-    }
-    let used: Vec<usize> = (0..n).filter(|&l| users[l].iter().any(|&u| u)).collect();
-    let mut kept = vec![true; n];
-    for &l in &used {
-        let dominated = used.iter().any(|&b| {
-            b != l && kept[b] && caps[b] <= caps[l] && users[l].iter().zip(&users[b]).all(|(&x, &y)| !x || y)
-        });
-        if dominated {
-            kept[l] = false;
-        }
-    }
-    routes.iter().map(|r| r.iter().map(|&l| l as usize).filter(|&l| kept[l]).collect()).collect()
 }
 
 /// Run a plan with no progress reporting.

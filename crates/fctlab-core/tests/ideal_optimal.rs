@@ -1,7 +1,7 @@
-//! The 1991 benchmark suite's 'optimal' transfer time (seed 003): a hand-worked
+//! The 1991 benchmark suite's 'optimal' transfer time (Kanakia, Keshav & Mishra 1991): a hand-worked
 //! example and the optimal values the suite itself publishes.
 //!
-//! Common set-up of the suite (seed 003, §4): bottleneck ("slow") lines of
+//! Common set-up of the suite (sec. 4): bottleneck ("slow") lines of
 //! 40 Mb/s = 5000 B per ms, 500 B packets, file sizes in 10⁶-byte MB, round-trip
 //! propagation delay 44 ms unless stated.
 

@@ -1,6 +1,7 @@
 //! Python bindings for fctlab's engine. The only crate that imports PyO3: errors
 //! become Python exceptions here, tables become numpy arrays.
 
+mod describe;
 mod ideal;
 use fctlab_core::engine::{Engine, Progress};
 use fctlab_core::scenario;
@@ -26,7 +27,7 @@ fn validate(config_json: &str) -> PyResult<usize> {
 /// The catalogue of schemes, queues, topologies and distributions, as JSON.
 #[pyfunction]
 fn catalog() -> String {
-    scenario::registry::catalog().to_string()
+    scenario::catalog::catalog().to_string()
 }
 
 /// Run a JSON scenario. `progress`, if given, is called about once a second with
@@ -83,7 +84,7 @@ fn run<'py>(py: Python<'py>, config_json: &str, progress: Option<Py<PyAny>>) -> 
     let mut ideal_ns = Vec::with_capacity(n);
     let mut ps_fct_ns = Vec::with_capacity(n);
     for r in &out.flows {
-        let long = r.size_pkts == u64::MAX;
+        let long = r.long_lived;
         flow_id.push(r.flow_id as i64);
         sender.push(r.sender as i64);
         size_bytes.push(if long { -1 } else { r.size_bytes as i64 });
@@ -158,5 +159,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(catalog, m)?)?;
     ideal::register(m)?;
+    describe::register(m)?;
     Ok(())
 }

@@ -43,7 +43,7 @@ impl Handshake {
 /// E[T | x] = x / (C (1 − ρ))                       (Kleinrock 1976; Wolff 1989, §4)
 ///
 /// It is insensitive to the size distribution beyond its mean. This is the PS
-/// curve of Figs 1, 2 and 12 of Dukkipati & McKeown 2006 (seed 000) without the
+/// curve of Figs 1, 2 and 12 of Dukkipati & McKeown 2006 without the
 /// propagation terms (see [`ps_fct_ns`]).
 pub fn ps_sojourn_ns(size_bytes: f64, capacity_bps: f64, load_: f64) -> IdealResult<f64> {
     let x = non_negative("size_bytes", size_bytes)?;
@@ -53,7 +53,7 @@ pub fn ps_sojourn_ns(size_bytes: f64, capacity_bps: f64, load_: f64) -> IdealRes
 }
 
 /// The mean slowdown E[T | x] / (x / C) of M/G/1-PS: 1 / (1 − ρ), the same for
-/// every size (REFERENCES §8).
+/// every size (Kleinrock 1976, vol. 2, sec. 4.4).
 pub fn ps_slowdown(load_: f64) -> IdealResult<f64> {
     let rho = load("load", load_)?;
     Ok(1.0 / (1.0 - rho))
@@ -64,8 +64,8 @@ pub fn ps_slowdown(load_: f64) -> IdealResult<f64> {
 /// FCT_PS(L) = 1.5 · RTT + L / (C (1 − ρ))   with `Handshake::On`
 ///
 /// (Dukkipati, Kobayashi, Zhang-Shen & McKeown, "Processor Sharing Flows in the
-/// Internet", IWQoS 2005, and TR04-HPNG-061604, cited as [12], [13] by seed 000;
-/// REFERENCES §8). The 1.5 RTT is the SYN / SYN-ACK round trip (seed 000 measures
+/// Internet", IWQoS 2005, and TR04-HPNG-061604, cited as [12], [13] by Dukkipati & McKeown 2006;
+/// Dukkipati & McKeown 2006, sec. 2). The 1.5 RTT is the SYN / SYN-ACK round trip (the 2006 paper measures
 /// FCT from the SYN, footnote 1) plus the half RTT that the last byte needs to
 /// reach the receiver; L / (C(1 − ρ)) is the M/G/1-PS sojourn of [`ps_sojourn_ns`].
 /// Generalised here: (h + ½) · RTT + L / (C (1 − ρ)) with h = 1 for
@@ -79,7 +79,7 @@ pub fn ps_fct_ns(size_bytes: f64, capacity_bps: f64, load_: f64, rtt_ns: f64, ha
 /// Slow-start rounds needed to send `size_pkts` packets when the window starts at
 /// `init_cwnd_pkts` and doubles every RTT (one ACK per packet, no loss, no
 /// receiver-window limit): the smallest k ≥ 1 with w (2^k − 1) ≥ L, i.e.
-/// k = ⌈log2(L / w + 1)⌉. With w = 1 this is the ⌈log2(L + 1)⌉ of seed 000 §II-A.
+/// k = ⌈log2(L / w + 1)⌉. With w = 1 this is the ⌈log2(L + 1)⌉ of Dukkipati & McKeown 2006, sec. II-A.
 pub fn slow_start_rounds(size_pkts: u64, init_cwnd_pkts: u64) -> IdealResult<u32> {
     if size_pkts == 0 {
         return bad("size_pkts", "must be >= 1 packet, got 0");
@@ -96,7 +96,7 @@ pub fn slow_start_rounds(size_pkts: u64, init_cwnd_pkts: u64) -> IdealResult<u32
     Ok(k)
 }
 
-/// The TCP slow-start FCT bound of Dukkipati & McKeown 2006 (seed 000, §II-A),
+/// The TCP slow-start FCT bound of Dukkipati & McKeown 2006 (sec. II-A),
 /// FCT = (⌈log2(L + 1)⌉ + ½) · RTT + L / C, generalised to an initial window w and
 /// an optional handshake:
 ///
@@ -127,7 +127,7 @@ pub fn slow_start_fct_ns(
 
 /// M/G/1 shortest-remaining-processing-time, conditional mean sojourn time of a
 /// job of `size_bytes` when sizes follow `law`, on a link of `capacity_bps` at
-/// offered load ρ = λ E[S]. Schrage & Miller (1966), as in REFERENCES §8, with
+/// offered load ρ = λ E[S]. Schrage & Miller (1966), with
 /// service times t = 8 · bytes / C:
 ///
 /// E[T(x)] = λ m₂(x) / (2 (1 − ρ(x⁻)) (1 − ρ(x)))  +  ∫₀ˣ dt / (1 − ρ(t))
@@ -203,7 +203,7 @@ mod tests {
         // w = 1: rounds send 1, 2, 4, ... so 1 pkt needs 1 round, 2-3 need 2, 4-7 need 3.
         let k: Vec<u32> = (1..=8).map(|l| slow_start_rounds(l, 1).unwrap()).collect();
         assert_eq!(k, vec![1, 2, 2, 3, 3, 3, 3, 4]);
-        // w = 2: rounds send 2, 4, 8: 12 packets need 3 rounds (seed 004 §3).
+        // w = 2: rounds send 2, 4, 8: 12 packets need 3 rounds (Mussmann 2012, sec. 3).
         assert_eq!(slow_start_rounds(12, 2).unwrap(), 3);
         assert_eq!(slow_start_rounds(14, 2).unwrap(), 3);
         assert_eq!(slow_start_rounds(15, 2).unwrap(), 4);

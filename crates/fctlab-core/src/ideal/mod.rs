@@ -2,10 +2,10 @@
 //!
 //! * [`line_rate_fct_ns`]: a flow alone on the empty path at line rate.
 //! * [`formulas`]: M/G/1-PS and M/G/1-SRPT conditional mean sojourn times, the
-//!   PS FCT curve of the RCP papers and the TCP slow-start bound (seed 000).
+//!   PS FCT curve of the RCP papers and the TCP slow-start bound (Dukkipati & McKeown 2006).
 //! * [`fluid`]: flow-level simulators of the actual workload: processor sharing
 //!   and SRPT on one link, max-min fair sharing on any topology.
-//! * [`optimal`]: the 1991 benchmark suite's 'optimal' transfer time (seed 003).
+//! * [`optimal`]: the 1991 benchmark suite's 'optimal' transfer time (Kanakia, Keshav & Mishra 1991).
 //!
 //! Bad arguments are refused with an [`IdealError`] naming the argument.
 
@@ -22,17 +22,17 @@ pub use optimal::optimal_transfer_ns;
 pub use sizelaw::SizeLaw;
 
 use crate::sim::{tx_time_ns, Time};
-use crate::transport::FlowSize;
 
 /// The FCT of a flow alone on an empty path at line rate: every data packet sent
 /// back to back at time 0 (no handshake, no window), store-and-forward through
 /// each hop `(rate_bps, delay_ns)`. Exact for FIFO ports with no other traffic:
 /// the n-1 full packets form a train whose spacing at each hop is the largest
 /// serialisation time so far; the last (possibly shorter) packet follows it.
-pub fn line_rate_fct_ns(hops: &[(f64, Time)], size: FlowSize, mss_bytes: u32, header_bytes: u32) -> Time {
+/// The flow is `bytes` of payload in `pkts >= 1` packets of at most `mss_bytes`.
+pub fn line_rate_fct_ns(hops: &[(f64, Time)], bytes: u64, pkts: u64, mss_bytes: u32, header_bytes: u32) -> Time {
     let full = (mss_bytes + header_bytes) as u64;
-    let last = (size.payload_of(size.pkts - 1, mss_bytes) + header_bytes) as u64;
-    let n_full = size.pkts - 1;
+    let last = bytes - (pkts - 1) * mss_bytes as u64 + header_bytes as u64;
+    let n_full = pkts - 1;
     // Arrival time (at the current hop) of the first full packet, the spacing of
     // the full packets, and the arrival time of the last packet.
     let mut first: Time = 0;
@@ -64,18 +64,18 @@ mod tests {
     fn single_packet_sums_hops() {
         // 1040 B at 8 Mb/s = 1.04 ms, at 80 Mb/s = 0.104 ms.
         let hops = [(80e6, 1_000_000), (8e6, 10_000_000)];
-        let s = FlowSize { bytes: 1000, pkts: 1 };
-        assert_eq!(line_rate_fct_ns(&hops, s, 1000, 40), 104_000 + 1_000_000 + 1_040_000 + 10_000_000);
+        let s = (1000, 1);
+        assert_eq!(line_rate_fct_ns(&hops, s.0, s.1, 1000, 40), 104_000 + 1_000_000 + 1_040_000 + 10_000_000);
     }
 
     #[test]
     fn train_is_paced_by_the_slowest_hop() {
         // 10 packets: the first crosses both hops, the other 9 follow 1.04 ms apart.
         let hops = [(80e6, 1_000_000), (8e6, 10_000_000)];
-        let s = FlowSize { bytes: 10_000, pkts: 10 };
-        assert_eq!(line_rate_fct_ns(&hops, s, 1000, 40), 104_000 + 1_000_000 + 1_040_000 + 10_000_000 + 9 * 1_040_000);
+        let s = (10_000, 10);
+        assert_eq!(line_rate_fct_ns(&hops, s.0, s.1, 1000, 40), 104_000 + 1_000_000 + 1_040_000 + 10_000_000 + 9 * 1_040_000);
         // A short last packet (100 B payload, 140 B on the wire: 0.14 ms at 8 Mb/s).
-        let s = FlowSize { bytes: 9_100, pkts: 10 };
-        assert_eq!(line_rate_fct_ns(&hops, s, 1000, 40), 104_000 + 1_000_000 + 1_040_000 + 10_000_000 + 8 * 1_040_000 + 140_000);
+        let s = (9_100, 10);
+        assert_eq!(line_rate_fct_ns(&hops, s.0, s.1, 1000, 40), 104_000 + 1_000_000 + 1_040_000 + 10_000_000 + 8 * 1_040_000 + 140_000);
     }
 }

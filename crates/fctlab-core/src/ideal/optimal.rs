@@ -1,11 +1,11 @@
 //! The 'optimal' file transfer time of the 1991 benchmark suite (Kanakia,
-//! Keshav & Mishra, seed 003, §4 preamble): "the sources simply place the entire
+//! Keshav & Mishra, sec. 4 preamble): "the sources simply place the entire
 //! file in the (infinitely large) bottleneck buffers at the start of
 //! transmission, and the bottleneck server allocates each source its fair share".
 //!
 //! The suite's transfer time runs from the instant the first byte is available
 //! at the sender to the instant the sender receives the acknowledgement of the
-//! last byte (seed 003, §2). Its optimal values are reproduced exactly by
+//! last byte (sec. 2). Its optimal values are reproduced exactly by
 //!
 //! optimal_i = (F_i − s_i) + RTT_i
 //!

@@ -1,15 +1,20 @@
 //! Observers: the per-flow records and the sampled time series.
 
+pub mod ps;
+
 use crate::sim::Time;
 
-/// One flow's record (the `flows` table of INTERFACE.md).
+/// One flow's record (a row of the `flows` table).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FlowRecord {
     pub flow_id: u64,
     pub sender: u32,
-    /// Payload bytes; `u64::MAX` marks a long-lived flow.
+    /// Payload bytes (0 for a long-lived flow).
     pub size_bytes: u64,
+    /// Data packets (0 for a long-lived flow).
     pub size_pkts: u64,
+    /// The flow never ends (it runs until the run's stop time).
+    pub long_lived: bool,
     pub start_ns: Time,
     pub finish_ns: Option<Time>,
     pub acked_ns: Option<Time>,
@@ -20,7 +25,7 @@ pub struct FlowRecord {
     /// Ideal FCT: alone on the empty network, propagation plus serialisation.
     pub ideal_ns: Time,
     /// FCT under ideal max-min fair sharing (processor sharing) of the same
-    /// workload, from the fluid model (see `engine::ps_fcts`).
+    /// workload, from the fluid model (see [`ps::fill_ps_fct`]).
     pub ps_fct_ns: Option<Time>,
 }
 
@@ -30,6 +35,31 @@ impl FlowRecord {
     }
     pub fn completed(&self) -> bool {
         self.finish_ns.is_some()
+    }
+}
+
+/// The metrics the engine samples, by id in a [`Series`].
+#[derive(Clone, Copy, Debug)]
+pub struct MetricIds {
+    /// Packets waiting in a port's queue.
+    pub queue_pkts: u16,
+    /// Fraction of the interval a link was busy.
+    pub utilization: u16,
+    /// Flows started and not yet finished.
+    pub active_flows: u16,
+    /// A flow's congestion window, packets.
+    pub cwnd_pkts: u16,
+}
+
+impl MetricIds {
+    /// Register the metrics in `series` (by name, so ids never depend on order).
+    pub fn register(series: &mut Series) -> Self {
+        MetricIds {
+            queue_pkts: series.metric_id("queue_pkts"),
+            utilization: series.metric_id("utilization"),
+            active_flows: series.metric_id("active_flows"),
+            cwnd_pkts: series.metric_id("cwnd_pkts"),
+        }
     }
 }
 

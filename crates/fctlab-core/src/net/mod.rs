@@ -1,9 +1,11 @@
 //! Packets, links, router ports and topologies.
 
+pub mod link;
 pub mod packet;
 pub mod queue;
 pub mod topology;
 
+pub use link::Link;
 pub use packet::{Packet, PacketKind};
 pub use topology::{LinkSpec, Topology};
 

@@ -7,14 +7,12 @@
 //! wake-up per endpoint and cancels the rest lazily.
 
 pub mod cc;
-pub mod rcp;
 pub mod rtt;
 pub mod tcp;
 
+use crate::config::{ConfigError, Entry, Table};
 use crate::net::Packet;
-use crate::scenario::{ConfigError, TransportCfg};
 use crate::sim::Time;
-use cc::Param;
 use std::sync::Arc;
 
 /// The sending half of one flow.
@@ -47,38 +45,69 @@ pub trait Receiver: Send {
 }
 
 /// A flow's size as the transport sees it.
-#[derive(Clone, Copy, Debug)]
-pub struct FlowSize {
-    /// Payload bytes; `u64::MAX` for a long-lived flow that never ends.
-    pub bytes: u64,
-    /// Data packets.
-    pub pkts: u64,
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FlowSize {
+    /// A flow of `bytes` payload bytes in `pkts` data packets.
+    Finite { bytes: u64, pkts: u64 },
+    /// A flow that never ends (it runs until the run's `stop_s`).
+    LongLived,
 }
 
 impl FlowSize {
-    pub const LONG_LIVED: FlowSize = FlowSize { bytes: u64::MAX, pkts: u64::MAX };
+    /// `pkts` full packets of `mss` bytes.
+    pub fn of_pkts(pkts: u64, mss: u32) -> Self {
+        FlowSize::Finite { bytes: pkts * mss as u64, pkts }
+    }
 
+    /// `bytes` of payload in packets of at most `mss` bytes.
     pub fn from_bytes(bytes: u64, mss: u32) -> Self {
-        FlowSize { bytes, pkts: bytes.div_ceil(mss as u64).max(1) }
+        FlowSize::Finite { bytes, pkts: bytes.div_ceil(mss as u64).max(1) }
     }
 
     pub fn is_long_lived(&self) -> bool {
-        self.pkts == u64::MAX
+        matches!(self, FlowSize::LongLived)
+    }
+
+    /// Data packets (None: long-lived).
+    pub fn pkts(&self) -> Option<u64> {
+        match *self {
+            FlowSize::Finite { pkts, .. } => Some(pkts),
+            FlowSize::LongLived => None,
+        }
+    }
+
+    /// Payload bytes (None: long-lived).
+    pub fn bytes(&self) -> Option<u64> {
+        match *self {
+            FlowSize::Finite { bytes, .. } => Some(bytes),
+            FlowSize::LongLived => None,
+        }
+    }
+
+    /// The sequence number one past the last data packet: every data packet
+    /// has `seq < end_seq()`. A long-lived flow has no last packet; its end is
+    /// beyond any sequence number a run can reach.
+    #[inline]
+    pub fn end_seq(&self) -> u64 {
+        match *self {
+            FlowSize::Finite { pkts, .. } => pkts,
+            FlowSize::LongLived => u64::MAX,
+        }
     }
 
     /// Payload bytes carried by data packet `seq`.
     pub fn payload_of(&self, seq: u64, mss: u32) -> u32 {
-        if self.is_long_lived() || seq + 1 < self.pkts {
-            mss
-        } else {
-            (self.bytes - (self.pkts - 1) * mss as u64) as u32
+        match *self {
+            FlowSize::Finite { bytes, pkts } if seq + 1 >= pkts => (bytes - (pkts - 1) * mss as u64) as u32,
+            _ => mss,
         }
     }
 }
 
-/// Transport parameters common to the TCP family (defaults in `scenario`).
+/// Settings every transport gets, whatever its scheme (checked and defaulted
+/// by the scenario layer).
 #[derive(Clone, Debug)]
-pub struct TcpParams {
+pub struct TransportParams {
     pub mss_bytes: u32,
     pub header_bytes: u32,
     pub init_cwnd_pkts: f64,
@@ -100,65 +129,11 @@ pub type Endpoints = (Box<dyn Sender>, Box<dyn Receiver>);
 /// Makes the endpoints of flow `id` of the given size, from checked parameters.
 pub type EndpointBuilder = Arc<dyn Fn(u32, FlowSize) -> Endpoints + Send + Sync>;
 
-/// A transport that is not a window-based TCP (rate-based and router-assisted
-/// schemes): one file each, one entry in [`PROTOCOLS`].
-pub struct Protocol {
-    pub name: &'static str,
-    pub description: &'static str,
-    /// Its parameter table under `[transport]`, if it has parameters.
-    pub table: Option<&'static str>,
-    pub params: &'static [Param],
-    /// The router queue discipline it needs (its router half), if any.
-    pub queue: Option<&'static str>,
-    pub factory: fn(&TransportCfg, &TcpParams) -> Result<EndpointBuilder, ConfigError>,
-}
+/// Checks a scheme's parameter table (`[transport.<table>]`) and returns the
+/// builder of its endpoints.
+pub type SchemeFactory = fn(Table, &TransportParams) -> Result<EndpointBuilder, ConfigError>;
 
-/// Rate-based and router-assisted transports.
-pub const PROTOCOLS: &[Protocol] = &[cc::xcp::PROTOCOL, rcp::PROTOCOL];
-
-/// What `transport.scheme` names: a window-based TCP or another protocol.
-pub enum SchemeRef {
-    Tcp(&'static cc::Scheme),
-    Other(&'static Protocol),
-}
-
-impl SchemeRef {
-    pub fn table(&self) -> Option<&'static str> {
-        match self {
-            SchemeRef::Tcp(s) => s.table,
-            SchemeRef::Other(p) => p.table,
-        }
-    }
-
-    /// The router queue the scheme needs, if any.
-    pub fn queue(&self) -> Option<&'static str> {
-        match self {
-            SchemeRef::Tcp(_) => None,
-            SchemeRef::Other(p) => p.queue,
-        }
-    }
-
-    /// Check the scheme's parameters and return the builder of its endpoints.
-    pub fn endpoints(&self, t: &TransportCfg, p: &TcpParams) -> Result<EndpointBuilder, ConfigError> {
-        match self {
-            SchemeRef::Tcp(s) => {
-                let cc = (s.factory)(t)?;
-                let p = p.clone();
-                Ok(Arc::new(move |id, size| {
-                    (Box::new(tcp::TcpSender::new(id, size, p.clone(), cc())) as Box<dyn Sender>, Box::new(tcp::TcpReceiver::new(id, size, &p)) as Box<dyn Receiver>)
-                }))
-            }
-            SchemeRef::Other(o) => (o.factory)(t, p),
-        }
-    }
-}
-
-/// Every scheme name, window-based TCPs first.
-pub fn scheme_names() -> Vec<&'static str> {
-    cc::SCHEMES.iter().map(|s| s.name).chain(PROTOCOLS.iter().map(|p| p.name)).collect()
-}
-
-/// Look up `transport.scheme`.
-pub fn lookup(name: &str) -> Option<SchemeRef> {
-    cc::lookup(name).map(SchemeRef::Tcp).or_else(|| PROTOCOLS.iter().find(|p| p.name == name).map(SchemeRef::Other))
-}
+/// A registered scheme (see `crate::registry::SCHEMES`): a window-based TCP
+/// (a [`cc::CongestionControl`] on the [`tcp`] machinery) or any other
+/// transport. `requires` names the router queue a router-assisted scheme needs.
+pub type SchemeEntry = Entry<SchemeFactory>;

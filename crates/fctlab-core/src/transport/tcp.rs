@@ -6,7 +6,7 @@
 //! Sequence numbers count packets (segments), starting at 0. An ACK carries the
 //! cumulative acknowledgement: the next sequence number the receiver expects.
 //!
-//! ECN (RFC 3168, when `TcpParams::ecn`): data packets carry ECT; the receiver
+//! ECN (RFC 3168, when `TransportParams::ecn`): data packets carry ECT; the receiver
 //! sets ECE on the ACK sent after each CE-marked packet arrives (see
 //! [`TcpReceiver`]); the sender answers an ECE ACK as it would a loss, without
 //! retransmitting: ssthresh = the controller's `ssthresh_after_loss`, cwnd =
@@ -18,7 +18,7 @@
 
 use super::cc::{AckSample, CongestionControl, Recovery, Window};
 use super::rtt::RttEstimator;
-use super::{FlowSize, Receiver, Sender, TcpParams};
+use super::{EndpointBuilder, FlowSize, Receiver, Sender, TransportParams};
 use crate::net::packet::flags;
 use crate::net::{Packet, PacketKind};
 use crate::sim::Time;
@@ -28,7 +28,7 @@ use std::collections::BTreeSet;
 pub struct TcpSender {
     flow: u32,
     size: FlowSize,
-    p: TcpParams,
+    p: TransportParams,
     cc: Box<dyn CongestionControl>,
     recovery_style: Recovery,
     pub w: Window,
@@ -58,8 +58,15 @@ pub struct TcpSender {
     done: bool,
 }
 
+/// The endpoints of a window-based TCP: a [`TcpSender`] driven by a fresh
+/// controller from `cc` per flow, and a [`TcpReceiver`].
+pub fn endpoints(p: &TransportParams, cc: impl Fn() -> Box<dyn CongestionControl> + Send + Sync + 'static) -> EndpointBuilder {
+    let p = p.clone();
+    std::sync::Arc::new(move |id, size| (Box::new(TcpSender::new(id, size, p.clone(), cc())) as Box<dyn Sender>, Box::new(TcpReceiver::new(id, size, &p)) as Box<dyn Receiver>))
+}
+
 impl TcpSender {
-    pub fn new(flow: u32, size: FlowSize, p: TcpParams, cc: Box<dyn CongestionControl>) -> Self {
+    pub fn new(flow: u32, size: FlowSize, p: TransportParams, cc: Box<dyn CongestionControl>) -> Self {
         let recovery_style = cc.recovery();
         let rtt = RttEstimator::new(p.initial_rto_ns, p.min_rto_ns, p.max_rto_ns);
         TcpSender {
@@ -124,7 +131,7 @@ impl TcpSender {
     /// Send new (or, after a timeout, re-sent) data while the window allows.
     fn send_window(&mut self, now: Time, out: &mut Vec<Packet>) {
         let wnd = self.w.cwnd.min(self.p.max_cwnd_pkts);
-        while self.snd_nxt < self.size.pkts && (self.outstanding() as f64) + 1.0 <= wnd + 1e-9 {
+        while self.snd_nxt < self.size.end_seq() && (self.outstanding() as f64) + 1.0 <= wnd + 1e-9 {
             let seq = self.snd_nxt;
             self.snd_nxt += 1;
             self.send_seq(now, seq, out);
@@ -204,7 +211,7 @@ impl TcpSender {
             self.cc.on_router_feedback(&mut self.w, &s, hdr);
         }
         self.dupacks = 0;
-        if self.snd_una >= self.size.pkts {
+        if self.snd_una >= self.size.end_seq() {
             self.done = true;
             self.rto_deadline = None;
             return;
@@ -379,7 +386,7 @@ pub struct TcpReceiver {
 }
 
 impl TcpReceiver {
-    pub fn new(flow: u32, size: FlowSize, p: &TcpParams) -> Self {
+    pub fn new(flow: u32, size: FlowSize, p: &TransportParams) -> Self {
         TcpReceiver {
             flow,
             size,
@@ -431,7 +438,7 @@ impl Receiver for TcpReceiver {
                 } else if seq > self.rcv_nxt {
                     self.ooo.insert(seq);
                 }
-                if self.finished.is_none() && self.rcv_nxt >= self.size.pkts {
+                if self.finished.is_none() && self.rcv_nxt >= self.size.end_seq() {
                     self.finished = Some(now);
                 }
                 // RFC 5681 4.2: ACK at once for out-of-order or hole-filling data,
@@ -473,8 +480,8 @@ mod ecn_tests {
     use super::*;
     use crate::transport::cc::NewReno;
 
-    fn params(ecn: bool) -> TcpParams {
-        TcpParams {
+    fn params(ecn: bool) -> TransportParams {
+        TransportParams {
             mss_bytes: 1000,
             header_bytes: 40,
             init_cwnd_pkts: 10.0,
@@ -491,7 +498,7 @@ mod ecn_tests {
     }
 
     fn sender(ecn: bool) -> (TcpSender, Vec<Packet>) {
-        let mut s = TcpSender::new(0, FlowSize { bytes: 1_000_000, pkts: 1000 }, params(ecn), Box::new(NewReno));
+        let mut s = TcpSender::new(0, FlowSize::Finite { bytes: 1_000_000, pkts: 1000 }, params(ecn), Box::new(NewReno));
         let mut out = Vec::new();
         s.start(0, &mut out);
         (s, out)
@@ -582,7 +589,7 @@ mod ecn_tests {
     #[test]
     fn receiver_echoes_ce_on_the_next_ack() {
         let p = params(true);
-        let mut r = TcpReceiver::new(0, FlowSize { bytes: 10_000, pkts: 10 }, &p);
+        let mut r = TcpReceiver::new(0, FlowSize::Finite { bytes: 10_000, pkts: 10 }, &p);
         let mut out = Vec::new();
         let mut d = Packet::new(0, PacketKind::Data, 1040, 0, 0);
         d.flags = flags::ECT | flags::CE;

@@ -1,37 +1,16 @@
-//! Workloads: flow-size distributions and flow arrival processes.
+//! Workloads: flow-size distributions, flow arrival processes, and the
+//! generators that turn them into flows during a run.
 
+pub mod arrivals;
 pub mod sizes;
+pub mod sources;
 
+pub use arrivals::{Arrivals, Generator, TrafficCfg};
 pub use sizes::SizeDist;
+pub use sources::Sources;
 
-use crate::sim::{Rng, Time};
+use crate::sim::Rng;
 use rand::Rng as _;
-
-/// How a traffic generator creates flows.
-#[derive(Clone, Debug)]
-pub enum Arrivals {
-    /// Poisson arrivals with exponential inter-arrival times of mean `mean_gap_ns`.
-    Poisson { mean_gap_ns: f64 },
-    /// One flow per sender at a time: a new one starts `think_ns` after the
-    /// previous one is fully acknowledged.
-    ClosedLoop { think_ns: Time },
-    /// One flow per sender that never ends.
-    LongLived,
-}
-
-/// A traffic generator, resolved from the scenario.
-#[derive(Clone, Debug)]
-pub struct Generator {
-    pub arrivals: Arrivals,
-    pub sizes: SizeDist,
-    /// Senders the generator draws from (Poisson: uniformly at random).
-    pub senders: Vec<u32>,
-    pub start_ns: Time,
-    /// Stop creating flows at this time (None: no limit besides `count`).
-    pub stop_ns: Option<Time>,
-    /// Flows to create (Poisson: in total; closed loop: per sender).
-    pub count: Option<u64>,
-}
 
 /// Exponential variate with mean `mean`, by inversion (libm's `log`, identical
 /// on every platform).

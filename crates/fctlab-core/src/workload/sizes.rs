@@ -1,7 +1,12 @@
 //! Flow-size distributions, sampled by inversion from one uniform draw each.
+//!
+//! Each distribution is a registry entry whose parameter table is the
+//! traffic entry's `sizes` table without its `dist` key.
 
+use crate::config::{documented, err, positive, ConfigError, Entry, ParamDoc, Params, Table};
 use crate::sim::Rng;
 use rand::Rng as _;
+use serde::{Deserialize, Serialize};
 
 /// A flow-size distribution, in packets (each `mss_bytes` of payload).
 #[derive(Clone, Debug, PartialEq)]
@@ -17,13 +22,150 @@ pub enum SizeDist {
     Exponential { mean_pkts: f64 },
 }
 
-/// The registry of size distributions: (name, parameters, description).
-pub const DISTRIBUTIONS: &[(&str, &str, &str)] = &[
-    ("pareto", "mean_pkts (or mean_bytes), shape > 1", "Pareto by mean and shape, rounded up to whole packets"),
-    ("fixed", "pkts (or bytes)", "every flow the same size"),
-    ("uniform", "min_pkts, max_pkts", "uniform over whole packets in [min, max]"),
-    ("exponential", "mean_pkts (or mean_bytes)", "exponential by mean, rounded up to whole packets"),
-];
+/// Checks a distribution's table and returns it; `mss` converts bytes to packets.
+pub type SizeFactory = fn(Table, u32) -> Result<SizeDist, ConfigError>;
+
+/// A registered size distribution (see `crate::registry::SIZES`).
+pub type SizeEntry = Entry<SizeFactory>;
+
+/// A mean given in packets or in bytes (exactly one of them).
+fn mean_of(t: &Table, mean_pkts: Option<f64>, mean_bytes: Option<f64>, mss: u32) -> Result<f64, ConfigError> {
+    match (mean_pkts, mean_bytes) {
+        (Some(m), None) => positive(&t.key("mean_pkts"), m),
+        (None, Some(b)) => Ok(positive(&t.key("mean_bytes"), b)? / mss as f64),
+        (Some(_), Some(_)) => err(t.key("mean_bytes"), "give mean_pkts or mean_bytes, not both"),
+        (None, None) => err(t.key("mean_pkts"), "required key is missing (or give mean_bytes)"),
+    }
+}
+
+/// `sizes = { dist = "pareto", ... }`.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ParetoCfg {
+    pub mean_pkts: Option<f64>,
+    pub mean_bytes: Option<f64>,
+    pub shape: Option<f64>,
+}
+
+impl Params for ParetoCfg {
+    const DOCS: &'static [ParamDoc] = &[
+        ParamDoc::new("mean_pkts", "required (or mean_bytes): the mean flow size"),
+        ParamDoc::new("mean_bytes", "the mean in payload bytes, instead of mean_pkts"),
+        ParamDoc::new("shape", "required, > 1 (the 2006 FCT paper: 1.2; its released scripts: 1.8)"),
+    ];
+}
+
+pub const PARETO: SizeEntry = Entry {
+    name: "pareto",
+    description: "Pareto by mean and shape, rounded up to whole packets",
+    table: None,
+    params: documented::<ParetoCfg>,
+    requires: None,
+    factory: |t, mss| {
+        let c: ParetoCfg = t.parse()?;
+        let shape = c.shape.ok_or_else(|| ConfigError::new(t.key("shape"), "required key is missing"))?;
+        if !(shape.is_finite() && shape > 1.0) {
+            return err(t.key("shape"), format!("must be > 1 (the mean is infinite otherwise), got {shape}"));
+        }
+        Ok(SizeDist::Pareto { mean_pkts: mean_of(&t, c.mean_pkts, c.mean_bytes, mss)?, shape })
+    },
+};
+
+/// `sizes = { dist = "exponential", ... }`.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ExponentialCfg {
+    pub mean_pkts: Option<f64>,
+    pub mean_bytes: Option<f64>,
+}
+
+impl Params for ExponentialCfg {
+    const DOCS: &'static [ParamDoc] = &[
+        ParamDoc::new("mean_pkts", "required (or mean_bytes): the mean flow size"),
+        ParamDoc::new("mean_bytes", "the mean in payload bytes, instead of mean_pkts"),
+    ];
+}
+
+pub const EXPONENTIAL: SizeEntry = Entry {
+    name: "exponential",
+    description: "exponential by mean, rounded up to whole packets",
+    table: None,
+    params: documented::<ExponentialCfg>,
+    requires: None,
+    factory: |t, mss| {
+        let c: ExponentialCfg = t.parse()?;
+        Ok(SizeDist::Exponential { mean_pkts: mean_of(&t, c.mean_pkts, c.mean_bytes, mss)? })
+    },
+};
+
+/// `sizes = { dist = "fixed", ... }`.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct FixedCfg {
+    pub pkts: Option<u64>,
+    pub bytes: Option<u64>,
+}
+
+impl Params for FixedCfg {
+    const DOCS: &'static [ParamDoc] = &[
+        ParamDoc::new("pkts", "the size in packets (give pkts or bytes)"),
+        ParamDoc::new("bytes", "the size in payload bytes, rounded up to whole packets"),
+    ];
+}
+
+pub const FIXED: SizeEntry = Entry {
+    name: "fixed",
+    description: "every flow the same size",
+    table: None,
+    params: documented::<FixedCfg>,
+    requires: None,
+    factory: |t, mss| {
+        let c: FixedCfg = t.parse()?;
+        let pkts = match (c.pkts, c.bytes) {
+            (Some(p), None) => p,
+            (None, Some(b)) => b.div_ceil(mss as u64),
+            _ => return err(t.key("pkts"), "give exactly one of pkts or bytes"),
+        };
+        if pkts == 0 {
+            return err(t.key("pkts"), "must be at least 1");
+        }
+        Ok(SizeDist::Fixed { pkts })
+    },
+};
+
+/// `sizes = { dist = "uniform", ... }`.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct UniformCfg {
+    pub min_pkts: Option<u64>,
+    pub max_pkts: Option<u64>,
+}
+
+impl Params for UniformCfg {
+    const DOCS: &'static [ParamDoc] = &[
+        ParamDoc::new("min_pkts", "required, >= 1"),
+        ParamDoc::new("max_pkts", "required, >= min_pkts"),
+    ];
+}
+
+pub const UNIFORM: SizeEntry = Entry {
+    name: "uniform",
+    description: "uniform over whole packets in [min, max]",
+    table: None,
+    params: documented::<UniformCfg>,
+    requires: None,
+    factory: |t, _| {
+        let c: UniformCfg = t.parse()?;
+        let (lo, hi) = match (c.min_pkts, c.max_pkts) {
+            (Some(a), Some(b)) => (a, b),
+            _ => return err(t.key("min_pkts"), "uniform needs min_pkts and max_pkts"),
+        };
+        if lo == 0 || hi < lo {
+            return err(t.key("max_pkts"), format!("need 1 <= min_pkts <= max_pkts, got {lo}..{hi}"));
+        }
+        Ok(SizeDist::Uniform { min_pkts: lo, max_pkts: hi })
+    },
+};
 
 impl SizeDist {
     /// Draw a size in packets (at least 1).

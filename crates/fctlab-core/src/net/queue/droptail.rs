@@ -8,12 +8,19 @@ use std::collections::VecDeque;
 pub struct DropTail {
     q: VecDeque<Packet>,
     bytes: u64,
+    /// The packet limit; `usize::MAX` stands for none (see [`DropTail::unlimited`]).
     limit: usize,
 }
 
 impl DropTail {
+    /// A FIFO holding at most `limit` packets.
     pub fn new(limit: usize) -> Self {
         DropTail { q: VecDeque::new(), bytes: 0, limit }
+    }
+
+    /// A FIFO without a limit (host NICs).
+    pub fn unlimited() -> Self {
+        DropTail::new(usize::MAX)
     }
 }
 
@@ -39,8 +46,8 @@ impl Queue for DropTail {
     fn len_bytes(&self) -> u64 {
         self.bytes
     }
-    fn limit_pkts(&self) -> usize {
-        self.limit
+    fn limit_pkts(&self) -> Option<usize> {
+        (self.limit != usize::MAX).then_some(self.limit)
     }
     #[inline]
     fn pass_through(&mut self, _now: Time, pkt: Packet) -> Result<Packet, Packet> {

@@ -11,10 +11,9 @@
 //! lists of buckets, as Linux `sch_sfq` does (a bucket's depth changes by one
 //! per enqueue or dequeue, so the maximum depth is tracked exactly).
 
-use super::{PortParams, Queue, QueueBuilder};
+use super::{PortParams, Queue, QueueBuilder, QueueEntry};
+use crate::config::{documented, ConfigError, Entry, ParamDoc, Params, Table};
 use crate::net::Packet;
-use crate::scenario::{table, ConfigError, NetworkCfg};
-use crate::transport::cc::Param;
 use std::sync::Arc;
 use crate::sim::Time;
 use serde::{Deserialize, Serialize};
@@ -65,17 +64,32 @@ impl FqCfg {
     }
 }
 
-/// The table's documented parameters, for `fctlab list`.
-pub const PARAMS: &[Param] = &[
-    Param { key: "buckets", default: "1000", source: "Mussmann 2012 sec. 4.1: flows spread over 1000 queues" },
-    Param { key: "quantum_bytes", default: "1040", source: "one default data packet (1000 + 40 B), as Linux sch_sfq's quantum = MTU; ns-2 drr.cc uses 250" },
-    Param { key: "classify", default: "flow", source: "\"flow\": per flow id; \"path\": per host pair (ns-2 drr.cc hashes the source, sfq.cc source + destination)" },
-];
+
+
+impl Params for FqCfg {
+    const DOCS: &'static [ParamDoc] = &[
+        ParamDoc::new("buckets", "Mussmann 2012 sec. 4.1: flows spread over 1000 queues"),
+        ParamDoc::new("quantum_bytes", "one default data packet (1000 + 40 B), as Linux sch_sfq's quantum = MTU; ns-2 drr.cc uses 250"),
+        ParamDoc::new("classify", "\"flow\": per flow id; \"path\": per host pair (ns-2 drr.cc hashes the source, sfq.cc source + destination)"),
+    ];
+    fn validate(&self, field: &str) -> Result<(), ConfigError> {
+        FqCfg::validate(self, field)
+    }
+}
+
+/// `fq`.
+pub const ENTRY: QueueEntry = Entry {
+    name: "fq",
+    description: "fair queueing (Mussmann 2012): DRR over 1000 per-flow queues, shared buffer, overflow drops the tail of the longest queue",
+    table: Some("fq"),
+    params: documented::<FqCfg>,
+    requires: None,
+    factory,
+};
 
 /// Check `[network.fq]` and make the builder.
-pub fn factory(n: &NetworkCfg) -> Result<QueueBuilder, ConfigError> {
-    let c: FqCfg = table(&n.fq, "network.fq")?;
-    c.validate("network.fq")?;
+fn factory(t: Table) -> Result<QueueBuilder, ConfigError> {
+    let c: FqCfg = t.parse()?;
     Ok(Arc::new(move |p: PortParams| Box::new(Fq::new(&c, p.limit_pkts)) as Box<dyn Queue>))
 }
 
@@ -247,8 +261,8 @@ impl Queue for Fq {
         self.bytes
     }
 
-    fn limit_pkts(&self) -> usize {
-        self.limit
+    fn limit_pkts(&self) -> Option<usize> {
+        Some(self.limit)
     }
 
     #[inline]

@@ -1,19 +1,17 @@
 //! Queue disciplines of router ports, behind one trait, looked up by name.
 
 mod droptail;
-mod fq;
-pub mod rcp;
-mod red;
-pub mod xcp;
+pub mod fq;
+pub mod red;
 
 pub use droptail::DropTail;
 pub use fq::{Classify, Fq, FqCfg};
 pub use red::{Red, RedCfg, RedStats};
 
+
 use super::Packet;
-use crate::scenario::{ConfigError, NetworkCfg};
+use crate::config::{documented, ConfigError, Entry, NoParams, Table};
 use crate::sim::Time;
-use crate::transport::cc::Param;
 use std::sync::Arc;
 
 /// A port's queue discipline.
@@ -27,8 +25,8 @@ pub trait Queue: Send {
     fn len_pkts(&self) -> usize;
     /// Bytes waiting.
     fn len_bytes(&self) -> u64;
-    /// The packet limit (`usize::MAX` when unlimited).
-    fn limit_pkts(&self) -> usize;
+    /// The packet limit (None: unlimited).
+    fn limit_pkts(&self) -> Option<usize>;
     /// Offer `pkt` to an empty queue whose link is idle: the packet goes straight
     /// to the wire (`Ok`) or is dropped (`Err`). Equivalent to `enqueue` then
     /// `dequeue`; disciplines with nothing to do here skip the copy in and out.
@@ -44,6 +42,7 @@ pub trait Queue: Send {
 /// Parameters every queue gets from the network it sits in.
 #[derive(Clone, Copy, Debug)]
 pub struct PortParams {
+    /// The buffer: packets the port may hold besides the one on the wire.
     pub limit_pkts: usize,
     pub rate_bps: f64,
     pub delay_ns: Time,
@@ -70,65 +69,20 @@ impl PortParams {
 pub type QueueBuilder = Arc<dyn Fn(PortParams) -> Box<dyn Queue> + Send + Sync>;
 
 /// Checks a discipline's parameter table (`[network.<table>]`) and returns its builder.
-pub type QueueFactory = fn(&NetworkCfg) -> Result<QueueBuilder, ConfigError>;
+pub type QueueFactory = fn(Table) -> Result<QueueBuilder, ConfigError>;
 
-/// A registered queue discipline.
-pub struct Discipline {
-    pub name: &'static str,
-    pub description: &'static str,
-    /// Its parameter table under `[network]`, if it has parameters.
-    pub table: Option<&'static str>,
-    pub params: &'static [Param],
-    pub factory: QueueFactory,
-}
+/// A registered queue discipline (see `crate::registry::QUEUES`).
+pub type QueueEntry = Entry<QueueFactory>;
 
-/// The queue-discipline registry: one entry per discipline file.
-pub const QUEUES: &[Discipline] = &[
-    Discipline {
-        name: "droptail",
-        description: "FIFO with a packet limit; an arrival to a full queue is dropped",
-        table: None,
-        params: &[],
-        factory: |_| Ok(Arc::new(|p: PortParams| Box::new(DropTail::new(p.limit_pkts)) as Box<dyn Queue>)),
+/// `droptail`: the discipline with nothing to configure.
+pub const DROPTAIL: QueueEntry = Entry {
+    name: "droptail",
+    description: "FIFO with a packet limit; an arrival to a full queue is dropped",
+    table: None,
+    params: documented::<NoParams>,
+    requires: None,
+    factory: |t| {
+        t.parse::<NoParams>()?;
+        Ok(Arc::new(|p: PortParams| Box::new(DropTail::new(p.limit_pkts)) as Box<dyn Queue>))
     },
-    Discipline {
-        name: "red",
-        description: "RED (Floyd & Jacobson 1993) as ns-2 red.cc: gentle, automatic thresholds for a 5 ms target delay, optional adaptive max_p and ECN marking",
-        table: Some("red"),
-        params: red::PARAMS,
-        factory: |n| red::factory(n, false),
-    },
-    Discipline {
-        name: "red-ecn",
-        description: "RED with ecn = true: ECN-capable packets are marked CE instead of dropped early (needs transport.ecn to mark)",
-        table: Some("red"),
-        params: red::PARAMS,
-        factory: |n| red::factory(n, true),
-    },
-    Discipline {
-        name: "fq",
-        description: "fair queueing (Mussmann 2012): DRR over 1000 per-flow queues, shared buffer, overflow drops the tail of the longest queue",
-        table: Some("fq"),
-        params: fq::PARAMS,
-        factory: fq::factory,
-    },
-    Discipline {
-        name: "rcp",
-        description: "RCP router (Dukkipati & McKeown 2006, ns-2 RCP patch): DropTail FIFO that updates one rate R per slot and stamps min(header, R) into SYN and data packets at dequeue",
-        table: Some("rcp"),
-        params: rcp::PARAMS,
-        factory: rcp::factory,
-    },
-    Discipline {
-        name: "xcp",
-        description: "XCP router (Katabi et al. 2002, ns-2 xcpq.cc): DropTail FIFO running the efficiency and fairness controllers once per average RTT; writes min(header, per-packet feedback) into departing XCP data packets",
-        table: Some("xcp"),
-        params: xcp::PARAMS,
-        factory: xcp::factory,
-    },
-];
-
-/// Look up a queue discipline by name.
-pub fn lookup(name: &str) -> Option<&'static Discipline> {
-    QUEUES.iter().find(|q| q.name == name)
-}
+};

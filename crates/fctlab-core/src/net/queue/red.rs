@@ -12,8 +12,8 @@
 use super::{DropTail, PortParams, Queue, QueueBuilder};
 use crate::net::packet::flags;
 use crate::net::Packet;
-use crate::scenario::{table, ConfigError, NetworkCfg};
-use crate::transport::cc::Param;
+use super::QueueEntry;
+use crate::config::{documented, ConfigError, Entry, ParamDoc, ParamInfo, Params, Table};
 use std::sync::Arc;
 use crate::sim::{stream_rng, tx_time_ns, Rng, Time, NS_PER_S};
 use rand::Rng as _;
@@ -120,32 +120,65 @@ impl RedCfg {
     }
 }
 
-/// The table's documented parameters, for `fctlab list`.
-pub const PARAMS: &[Param] = &[
-    Param { key: "min_th", default: "0 (automatic: max(5, target_delay x ptc / 2) packets, ptc = link rate / (8 mean_pktsize) pkt/s)", source: "ns-2 red.cc thresh_ 0; Floyd, Gummadi & Shenker 2001" },
-    Param { key: "max_th", default: "0 (automatic: 3 x min_th)", source: "ns-2 red.cc maxthresh_ 0" },
-    Param { key: "max_p", default: "0.1", source: "ns-2 linterm_ 10" },
-    Param { key: "q_weight", default: "-1 (automatic: 1 - exp(-1/(10 RTT ptc)), RTT = max(0.1 s, 3(link delay + 1/ptc)))", source: "ns-2 q_weight_ -1" },
-    Param { key: "gentle", default: "true", source: "ns-2 gentle_; Floyd 2000, 'Recommendation on using the gentle_ variant of RED'" },
-    Param { key: "adaptive", default: "false", source: "ns-2 adaptive_ 0; every 0.5 s, max_p += min(0.01, max_p/4) or x 0.9, within [min(0.01, 80000 / link bps), 0.5]" },
-    Param { key: "target_delay_ms", default: "5", source: "ns-2 targetdelay_ 0.005; the 2006 FCT paper's RED+ECN figures" },
-    Param { key: "ecn", default: "false (red-ecn: true)", source: "ns-2 setbit_ false; RFC 3168" },
-    Param { key: "mark_p", default: "0.1", source: "ns-2 mark_p_ 0.1 (use_mark_p_): above this p_b, ECN-capable packets are dropped" },
-    Param { key: "wait", default: "true", source: "ns-2 wait_ true: p_a = p_b / (2 - count p_b)" },
-    Param { key: "byte_mode", default: "false", source: "ns-2 bytes_ / queue_in_bytes_ (on there); fctlab counts packets" },
-    Param { key: "mean_pktsize", default: "1040", source: "fctlab's default data packet (1000 + 40 B); ns-2 mean_pktsize_ 500 for its 500 B packets" },
-];
+
+
+impl Params for RedCfg {
+    const DOCS: &'static [ParamDoc] = &[
+        ParamDoc::derived("min_th", "0 = automatic: max(5, target_delay x ptc / 2) packets, ptc = link rate / (8 mean_pktsize) pkt/s", "ns-2 red.cc thresh_ 0; Floyd, Gummadi & Shenker 2001"),
+        ParamDoc::derived("max_th", "0 = automatic: 3 x min_th", "ns-2 red.cc maxthresh_ 0"),
+        ParamDoc::new("max_p", "ns-2 linterm_ 10"),
+        ParamDoc::derived("q_weight", "-1 = automatic: 1 - exp(-1/(10 RTT ptc)), RTT = max(0.1 s, 3(link delay + 1/ptc))", "ns-2 q_weight_ -1"),
+        ParamDoc::new("gentle", "ns-2 gentle_; Floyd 2000, 'Recommendation on using the gentle_ variant of RED'"),
+        ParamDoc::new("adaptive", "ns-2 adaptive_ 0; every 0.5 s, max_p += min(0.01, max_p/4) or x 0.9, within [min(0.01, 80000 / link bps), 0.5]"),
+        ParamDoc::new("target_delay_ms", "ns-2 targetdelay_ 0.005; the 2006 FCT paper's RED+ECN figures"),
+        ParamDoc::derived("ecn", "red-ecn: always true", "ns-2 setbit_ false; RFC 3168"),
+        ParamDoc::new("mark_p", "ns-2 mark_p_ 0.1 (use_mark_p_): above this p_b, ECN-capable packets are dropped"),
+        ParamDoc::new("wait", "ns-2 wait_ true: p_a = p_b / (2 - count p_b)"),
+        ParamDoc::new("byte_mode", "ns-2 bytes_ / queue_in_bytes_ (on there); fctlab counts packets"),
+        ParamDoc::new("mean_pktsize", "fctlab's default data packet (1000 + 40 B); ns-2 mean_pktsize_ 500 for its 500 B packets"),
+    ];
+    fn validate(&self, field: &str) -> Result<(), ConfigError> {
+        RedCfg::validate(self, field)
+    }
+}
+
+/// `red`.
+pub const ENTRY: QueueEntry = Entry {
+    name: "red",
+    description: "RED (Floyd & Jacobson 1993) as ns-2 red.cc: gentle, automatic thresholds for a 5 ms target delay, optional adaptive max_p and ECN marking",
+    table: Some("red"),
+    params: documented::<RedCfg>,
+    requires: None,
+    factory: |t| factory(t, false),
+};
+
+/// `red-ecn`: `red` with `ecn` forced on.
+pub const ENTRY_ECN: QueueEntry = Entry {
+    name: "red-ecn",
+    description: "RED with ecn = true: ECN-capable packets are marked CE instead of dropped early (needs transport.ecn to mark)",
+    table: Some("red"),
+    params: ecn_params,
+    requires: None,
+    factory: |t| factory(t, true),
+};
+
+fn ecn_params() -> Vec<ParamInfo> {
+    let mut ps = documented::<RedCfg>();
+    for p in ps.iter_mut().filter(|p| p.key == "ecn") {
+        p.default = serde_json::Value::Bool(true);
+    }
+    ps
+}
 
 /// Check `[network.red]` and make the builder; `red-ecn` forces `ecn` on.
-pub fn factory(n: &NetworkCfg, force_ecn: bool) -> Result<QueueBuilder, ConfigError> {
-    let mut c: RedCfg = table(&n.red, "network.red")?;
+fn factory(t: Table, force_ecn: bool) -> Result<QueueBuilder, ConfigError> {
+    let mut c: RedCfg = t.parse()?;
     if force_ecn {
-        if n.red.as_ref().and_then(|v| v.get("ecn")) == Some(&serde_json::Value::Bool(false)) {
-            return Err(ConfigError { field: "network.red.ecn".into(), message: "queue \"red-ecn\" always marks; use queue = \"red\" for RED without ECN".into() });
+        if t.get("ecn") == Some(&serde_json::Value::Bool(false)) {
+            return Err(ConfigError::new(t.key("ecn"), "queue \"red-ecn\" always marks; use queue = \"red\" for RED without ECN"));
         }
         c.ecn = true;
     }
-    c.validate("network.red")?;
     Ok(Arc::new(move |p: PortParams| Box::new(Red::new(&c, p)) as Box<dyn Queue>))
 }
 
@@ -383,7 +416,7 @@ impl Queue for Red {
         self.fifo.len_bytes()
     }
 
-    fn limit_pkts(&self) -> usize {
+    fn limit_pkts(&self) -> Option<usize> {
         self.fifo.limit_pkts()
     }
 }

@@ -37,13 +37,13 @@
 //! NewReno below Low_Window and an RTO during recovery does not see the
 //! inflated window.
 
-use super::{additive_increase, slow_start, AckSample, Builder, CongestionControl, Param, Window};
-use crate::scenario::{table, ConfigError, TransportCfg};
-use serde::Deserialize;
-use std::sync::Arc;
+use super::{additive_increase, slow_start, AckSample, CongestionControl, Window};
+use crate::config::{documented, ConfigError, Entry, ParamDoc, Params, Table};
+use crate::transport::{tcp, EndpointBuilder, SchemeEntry, TransportParams};
+use serde::{Deserialize, Serialize};
 
 /// `[transport.hstcp]`.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct HstcpParams {
     /// RFC 3649 section 5, Low_Window = 38 packets (ns-2 `low_window_` 38).
@@ -65,14 +65,6 @@ impl Default for HstcpParams {
     }
 }
 
-/// The documented parameters, for `fctlab list`.
-pub const PARAMS: &[Param] = &[
-    Param { key: "low_window", default: "38", source: "RFC 3649 sec. 5 Low_Window; ns-2 low_window_; the 2006 FCT paper, Fig. 8" },
-    Param { key: "high_window", default: "83000", source: "RFC 3649 sec. 5 High_Window; ns-2 high_window_; the 2006 FCT paper, Fig. 8" },
-    Param { key: "high_p", default: "1e-7", source: "RFC 3649 sec. 5 High_P; ns-2 high_p_; the 2006 FCT paper, Fig. 8" },
-    Param { key: "high_decrease", default: "0.1", source: "RFC 3649 sec. 5 High_Decrease; ns-2 high_decrease_" },
-    Param { key: "low_p", default: "1.5 / low_window^2 (1.0388e-3 at 38)", source: "ns-2 tcp.cc (a(Low_Window) = 1 exactly); RFC 3649 sec. 5 rounds it to 1e-3" },
-];
 
 fn bad<T>(key: &str, message: String) -> Result<T, ConfigError> {
     Err(ConfigError { field: format!("transport.hstcp.{key}"), message })
@@ -201,12 +193,34 @@ impl CongestionControl for Hstcp {
     }
 }
 
-/// Check `[transport.hstcp]` and make one controller per flow.
-pub fn factory(t: &TransportCfg) -> Result<Builder, ConfigError> {
-    let p: HstcpParams = table(&t.hstcp, "transport.hstcp")?;
-    p.check()?;
-    let h = Hstcp::new(&p);
-    Ok(Arc::new(move || Box::new(h.clone())))
+impl Params for HstcpParams {
+    const DOCS: &'static [ParamDoc] = &[
+        ParamDoc::new("low_window", "RFC 3649 sec. 5 Low_Window; ns-2 low_window_; the 2006 FCT paper, Fig. 8"),
+        ParamDoc::new("high_window", "RFC 3649 sec. 5 High_Window; ns-2 high_window_; the 2006 FCT paper, Fig. 8"),
+        ParamDoc::new("high_p", "RFC 3649 sec. 5 High_P; ns-2 high_p_; the 2006 FCT paper, Fig. 8"),
+        ParamDoc::new("high_decrease", "RFC 3649 sec. 5 High_Decrease; ns-2 high_decrease_"),
+        ParamDoc::derived("low_p", "null = 1.5 / low_window^2 (1.0388e-3 at 38)", "ns-2 tcp.cc (a(Low_Window) = 1 exactly); RFC 3649 sec. 5 rounds it to 1e-3"),
+    ];
+    fn validate(&self, _field: &str) -> Result<(), ConfigError> {
+        self.check()
+    }
+}
+
+/// `tcp-hstcp`.
+pub const ENTRY: SchemeEntry = Entry {
+    name: "tcp-hstcp",
+    description: "HighSpeed TCP (RFC 3649): standard AIMD up to low_window, then increase a(w) and decrease b(w); NewReno recovery",
+    table: Some("hstcp"),
+    params: documented::<HstcpParams>,
+    requires: None,
+    factory,
+};
+
+/// Check `[transport.hstcp]` and make the endpoints, one controller per flow.
+fn factory(t: Table, p: &TransportParams) -> Result<EndpointBuilder, ConfigError> {
+    let c: HstcpParams = t.parse()?;
+    let cc = Hstcp::new(&c);
+    Ok(tcp::endpoints(p, move || Box::new(cc.clone())))
 }
 
 #[cfg(test)]

@@ -7,11 +7,10 @@
 //! Units are packets (MSS-sized segments), as in ns-2.
 
 pub mod hstcp;
-mod newreno;
-mod reno;
+pub mod newreno;
+pub mod reno;
 pub mod scalable;
-mod tahoe;
-pub mod xcp;
+pub mod tahoe;
 
 pub use hstcp::{Hstcp, HstcpParams};
 pub use newreno::NewReno;
@@ -19,9 +18,7 @@ pub use reno::Reno;
 pub use scalable::{Scalable, ScalableParams};
 pub use tahoe::Tahoe;
 
-use crate::scenario::{ConfigError, TransportCfg};
 use crate::sim::Time;
-use std::sync::Arc;
 
 /// The window state a controller acts on.
 #[derive(Clone, Copy, Debug)]
@@ -94,67 +91,4 @@ pub fn slow_start(w: &mut Window, acked: u64) -> u64 {
 /// standard TCP: one packet per round trip).
 pub fn additive_increase(w: &mut Window, a: f64) {
     w.cwnd += a / w.cwnd;
-}
-
-/// Makes one controller per flow, from parameters already checked.
-pub type Builder = Arc<dyn Fn() -> Box<dyn CongestionControl> + Send + Sync>;
-
-/// Checks a scheme's parameter table (`[transport.<table>]`) and returns its builder.
-pub type Factory = fn(&TransportCfg) -> Result<Builder, ConfigError>;
-
-/// One documented parameter of a scheme or queue, for `fctlab list`.
-#[derive(Clone, Copy, Debug)]
-pub struct Param {
-    pub key: &'static str,
-    pub default: &'static str,
-    pub source: &'static str,
-}
-
-/// A registered window-based scheme.
-pub struct Scheme {
-    /// The stable lowercase name used in TOML, Python and the CLI.
-    pub name: &'static str,
-    pub description: &'static str,
-    /// Its parameter table under `[transport]`, if it has parameters.
-    pub table: Option<&'static str>,
-    pub params: &'static [Param],
-    pub factory: Factory,
-}
-
-/// The registry of window-based TCP schemes: one entry per controller file.
-pub const SCHEMES: &[Scheme] = &[Scheme {
-    name: "tcp-newreno",
-    description: "TCP NewReno: RFC 5681 slow start and congestion avoidance, RFC 6582 fast recovery",
-    table: None,
-    params: &[],
-    factory: |_| Ok(Arc::new(|| Box::new(NewReno))),
-}, Scheme {
-    name: "tcp-reno",
-    description: "TCP Reno: RFC 5681 slow start, congestion avoidance and fast recovery (ends on the first new ACK)",
-    table: None,
-    params: &[],
-    factory: |_| Ok(Arc::new(|| Box::new(Reno))),
-}, Scheme {
-    name: "tcp-tahoe",
-    description: "TCP Tahoe: slow start and congestion avoidance; on 3 dupACKs retransmit, window 1, go back N (no fast recovery)",
-    table: None,
-    params: &[],
-    factory: |_| Ok(Arc::new(|| Box::new(Tahoe))),
-}, Scheme {
-    name: "tcp-hstcp",
-    description: "HighSpeed TCP (RFC 3649): standard AIMD up to low_window, then increase a(w) and decrease b(w); NewReno recovery",
-    table: Some("hstcp"),
-    params: hstcp::PARAMS,
-    factory: hstcp::factory,
-}, Scheme {
-    name: "tcp-scalable",
-    description: "Scalable TCP (Kelly 2003): above low_window +a per ACK, x(1-b) per loss; NewReno recovery",
-    table: Some("scalable"),
-    params: scalable::PARAMS,
-    factory: scalable::factory,
-}];
-
-/// Look up a window-based scheme by name.
-pub fn lookup(name: &str) -> Option<&'static Scheme> {
-    SCHEMES.iter().find(|s| s.name == name)
 }

@@ -2,6 +2,21 @@
 //! halving on loss. Its loss recovery (RFC 6582) lives in the sender machinery.
 
 use super::{additive_increase, slow_start, AckSample, CongestionControl, Recovery, Window};
+use crate::config::{documented, Entry, NoParams};
+use crate::transport::{tcp, SchemeEntry};
+
+/// `tcp-newreno`.
+pub const ENTRY: SchemeEntry = Entry {
+    name: "tcp-newreno",
+    description: "TCP NewReno: RFC 5681 slow start and congestion avoidance, RFC 6582 fast recovery",
+    table: None,
+    params: documented::<NoParams>,
+    requires: None,
+    factory: |t, p| {
+        t.parse::<NoParams>()?;
+        Ok(tcp::endpoints(p, || Box::new(NewReno)))
+    },
+};
 
 pub struct NewReno;
 

@@ -5,6 +5,21 @@
 //! ACKs or a retransmission timeout.
 
 use super::{AckSample, CongestionControl, NewReno, Recovery, Window};
+use crate::config::{documented, Entry, NoParams};
+use crate::transport::{tcp, SchemeEntry};
+
+/// `tcp-reno`.
+pub const ENTRY: SchemeEntry = Entry {
+    name: "tcp-reno",
+    description: "TCP Reno: RFC 5681 slow start, congestion avoidance and fast recovery (ends on the first new ACK)",
+    table: None,
+    params: documented::<NoParams>,
+    requires: None,
+    factory: |t, p| {
+        t.parse::<NoParams>()?;
+        Ok(tcp::endpoints(p, || Box::new(Reno)))
+    },
+};
 
 pub struct Reno;
 

@@ -16,18 +16,18 @@
 //! older kernels 50 "to account for delayed ack"; ssthresh = cwnd - cwnd/8)
 //! but switches the increase at 100 packets, where a = 1/cwnd, and scales
 //! every decrease by 7/8; set `low_window = 0` for Linux's decrease, and see
-//! REFERENCES section 3.
+//! Kelly, "Scalable TCP", CCR 33(2), 2003.
 //!
 //! As for NewReno and HSTCP here, the decrease applies to FlightSize (RFC 5681
 //! eq. 4), which equals cwnd when the sender is window-limited.
 
-use super::{additive_increase, slow_start, AckSample, Builder, CongestionControl, Param, Window};
-use crate::scenario::{table, ConfigError, TransportCfg};
-use serde::Deserialize;
-use std::sync::Arc;
+use super::{additive_increase, slow_start, AckSample, CongestionControl, Window};
+use crate::config::{documented, ConfigError, Entry, ParamDoc, Params, Table};
+use crate::transport::{tcp, EndpointBuilder, SchemeEntry, TransportParams};
+use serde::{Deserialize, Serialize};
 
 /// `[transport.scalable]`.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ScalableParams {
     /// Increase per ACK in packets: Kelly 2003, a = 0.01 (Linux: 1 per 100 ACKs).
@@ -44,12 +44,6 @@ impl Default for ScalableParams {
     }
 }
 
-/// The documented parameters, for `fctlab list`.
-pub const PARAMS: &[Param] = &[
-    Param { key: "a", default: "0.01", source: "Kelly 2003 (increase per ACK); Linux tcp_scalable.c +1 per 100 ACKs" },
-    Param { key: "b", default: "0.125", source: "Kelly 2003 (decrease per loss); Linux tcp_scalable.c cwnd - cwnd/8" },
-    Param { key: "low_window", default: "16", source: "Kelly 2003 legacy window lwnd; standard TCP at or below it" },
-];
 
 fn bad<T>(key: &str, message: String) -> Result<T, ConfigError> {
     Err(ConfigError { field: format!("transport.scalable.{key}"), message })
@@ -101,12 +95,32 @@ impl CongestionControl for Scalable {
     }
 }
 
-/// Check `[transport.scalable]` and make one controller per flow.
-pub fn factory(t: &TransportCfg) -> Result<Builder, ConfigError> {
-    let p: ScalableParams = table(&t.scalable, "transport.scalable")?;
-    p.check()?;
-    let s = Scalable::new(&p);
-    Ok(Arc::new(move || Box::new(s.clone())))
+impl Params for ScalableParams {
+    const DOCS: &'static [ParamDoc] = &[
+        ParamDoc::new("a", "Kelly 2003 (increase per ACK); Linux tcp_scalable.c +1 per 100 ACKs"),
+        ParamDoc::new("b", "Kelly 2003 (decrease per loss); Linux tcp_scalable.c cwnd - cwnd/8"),
+        ParamDoc::new("low_window", "Kelly 2003 legacy window lwnd; standard TCP at or below it"),
+    ];
+    fn validate(&self, _field: &str) -> Result<(), ConfigError> {
+        self.check()
+    }
+}
+
+/// `tcp-scalable`.
+pub const ENTRY: SchemeEntry = Entry {
+    name: "tcp-scalable",
+    description: "Scalable TCP (Kelly 2003): above low_window +a per ACK, x(1-b) per loss; NewReno recovery",
+    table: Some("scalable"),
+    params: documented::<ScalableParams>,
+    requires: None,
+    factory,
+};
+
+/// Check `[transport.scalable]` and make the endpoints, one controller per flow.
+fn factory(t: Table, p: &TransportParams) -> Result<EndpointBuilder, ConfigError> {
+    let c: ScalableParams = t.parse()?;
+    let cc = Scalable::new(&c);
+    Ok(tcp::endpoints(p, move || Box::new(cc.clone())))
 }
 
 #[cfg(test)]

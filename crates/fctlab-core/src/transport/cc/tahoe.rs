@@ -4,6 +4,21 @@
 //! for [`Recovery::Tahoe`]); there is no fast recovery.
 
 use super::{AckSample, CongestionControl, NewReno, Recovery, Window};
+use crate::config::{documented, Entry, NoParams};
+use crate::transport::{tcp, SchemeEntry};
+
+/// `tcp-tahoe`.
+pub const ENTRY: SchemeEntry = Entry {
+    name: "tcp-tahoe",
+    description: "TCP Tahoe: slow start and congestion avoidance; on 3 dupACKs retransmit, window 1, go back N (no fast recovery)",
+    table: None,
+    params: documented::<NoParams>,
+    requires: None,
+    factory: |t, p| {
+        t.parse::<NoParams>()?;
+        Ok(tcp::endpoints(p, || Box::new(Tahoe)))
+    },
+};
 
 pub struct Tahoe;
 

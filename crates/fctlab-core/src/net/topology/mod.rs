@@ -6,10 +6,43 @@
 //! delay, ties broken by hop count then link index) and shared by all flows of a
 //! sender.
 
+mod dumbbell;
+mod half_dumbbell;
+mod single_link;
+
+pub use dumbbell::ENTRY as DUMBBELL;
+pub use half_dumbbell::ENTRY as HALF_DUMBBELL;
+pub use single_link::ENTRY as SINGLE_LINK;
+
 use super::{LinkId, NodeId};
+use crate::config::{ConfigError, Entry, Table};
 use crate::sim::Time;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+
+/// What every topology gets from `[network]` (checked and in engine units).
+#[derive(Clone, Debug)]
+pub struct Shape {
+    pub senders: usize,
+    pub bottleneck_bps: f64,
+    pub bottleneck_delay_ns: Time,
+    /// Access link rate (the scenario's default: ten times the bottleneck).
+    pub access_bps: f64,
+    /// One-way delay of each sender's access link.
+    pub access_delay_ns: Vec<Time>,
+    /// Whether the scenario set access links explicitly (per-sender delays or
+    /// a rate), which a topology without access links refuses.
+    pub access_given: bool,
+    /// One-way delay of each receiver's egress link.
+    pub receiver_delay_ns: Time,
+}
+
+/// Builds a topology from the common shape, its own parameter table and the
+/// router ports' packet limit (None: unlimited, to measure base RTTs).
+pub type TopologyFactory = fn(&Shape, Table, Option<usize>) -> Result<Topology, ConfigError>;
+
+/// A registered topology (see `crate::registry::TOPOLOGIES`).
+pub type TopologyEntry = Entry<TopologyFactory>;
 
 /// One unidirectional link and the port that feeds it.
 #[derive(Clone, Debug)]
@@ -40,7 +73,7 @@ pub struct Topology {
 }
 
 impl Topology {
-    fn node(&mut self) -> NodeId {
+    pub fn node(&mut self) -> NodeId {
         self.nodes += 1;
         self.nodes - 1
     }
@@ -51,52 +84,6 @@ impl Topology {
         self.links.push(LinkSpec { name: name.to_string(), from: a, to: b, rate_bps, delay_ns, limit_pkts: if a_router { limit } else { None }, router_port: a_router });
         self.links.push(LinkSpec { name: format!("{name}-rev"), from: b, to: a, rate_bps, delay_ns, limit_pkts: if b_router { limit } else { None }, router_port: b_router });
         id
-    }
-
-    /// `single-link`: one sending host and one receiving host joined by the
-    /// bottleneck. All senders are sources on the sending host; the bottleneck
-    /// port is the sending host's port and carries the buffer limit.
-    pub fn single_link(senders: usize, rate_bps: f64, delay_ns: Time, limit: Option<usize>) -> Topology {
-        let mut t = Topology::default();
-        let s = t.node();
-        let r = t.node();
-        t.bottleneck = t.duplex("bottleneck", s, r, rate_bps, delay_ns, limit, true, true);
-        t.senders = vec![s; senders];
-        t.receivers = vec![r; senders];
-        t
-    }
-
-    /// `dumbbell`: sender i -> access i -> R0 -> bottleneck -> R1 -> egress i -> receiver i.
-    pub fn dumbbell(rate_bps: f64, delay_ns: Time, access_bps: f64, access_delay_ns: &[Time], receiver_delay_ns: Time, limit: Option<usize>) -> Topology {
-        let mut t = Topology::default();
-        let r0 = t.node();
-        let r1 = t.node();
-        t.bottleneck = t.duplex("bottleneck", r0, r1, rate_bps, delay_ns, limit, true, true);
-        for (i, &d) in access_delay_ns.iter().enumerate() {
-            let s = t.node();
-            let r = t.node();
-            t.duplex(&format!("access{i}"), s, r0, access_bps, d, limit, false, true);
-            t.duplex(&format!("egress{i}"), r1, r, access_bps, receiver_delay_ns, limit, true, false);
-            t.senders.push(s);
-            t.receivers.push(r);
-        }
-        t
-    }
-
-    /// `half-dumbbell` (Mussmann 2012, sec. 4): each sender has its own access link
-    /// to R0; the bottleneck joins R0 to the single receiving host.
-    pub fn half_dumbbell(rate_bps: f64, delay_ns: Time, access_bps: f64, access_delay_ns: &[Time], limit: Option<usize>) -> Topology {
-        let mut t = Topology::default();
-        let r0 = t.node();
-        let rx = t.node();
-        t.bottleneck = t.duplex("bottleneck", r0, rx, rate_bps, delay_ns, limit, true, false);
-        for (i, &d) in access_delay_ns.iter().enumerate() {
-            let s = t.node();
-            t.duplex(&format!("access{i}"), s, r0, access_bps, d, limit, false, true);
-            t.senders.push(s);
-            t.receivers.push(rx);
-        }
-        t
     }
 
     /// The route from `src` to `dst`: Dijkstra on (propagation delay, hops).
@@ -152,7 +139,7 @@ mod tests {
 
     #[test]
     fn dumbbell_routes_cross_the_bottleneck() {
-        let t = Topology::dumbbell(10e6, 10, 1e9, &[5, 7], 2, Some(10));
+        let t = dumbbell::build(10e6, 10, 1e9, &[5, 7], 2, Some(10));
         let p = t.route(t.senders[1], t.receivers[1]).unwrap();
         let names: Vec<_> = p.iter().map(|&l| t.links[l as usize].name.as_str()).collect();
         assert_eq!(names, ["access1", "bottleneck", "egress1"]);
@@ -167,7 +154,7 @@ mod tests {
 
     #[test]
     fn half_dumbbell_has_one_receiver() {
-        let t = Topology::half_dumbbell(10e6, 10, 10e6, &[1, 2, 3], Some(5));
+        let t = half_dumbbell::build(10e6, 10, 10e6, &[1, 2, 3], Some(5));
         assert!(t.receivers.iter().all(|&r| r == t.receivers[0]));
         assert_eq!(t.base_rtt_ns(2), 2 * (3 + 10));
     }

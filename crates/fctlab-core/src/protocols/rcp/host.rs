@@ -1,5 +1,5 @@
-//! RCP end hosts (Dukkipati & McKeown 2006; ns-2 RCP patch `rcp-host.cc`,
-//! REFERENCES §1 "Host"). The router half is `net::queue::rcp`.
+//! RCP end hosts (Dukkipati & McKeown 2006; ns-2 RCP patch `rcp-host.cc`).
+//! The router half is [`super::router`]; the header layout is in [`super`].
 //!
 //! Sender:
 //! 1. At start, a SYN of `header_bytes` with rate = −1 ("infinity") and
@@ -14,9 +14,10 @@
 //!    last_send + interval, or now if that has passed.
 //! 4. Data packets carry rate −1 and the sender's smoothed RTT (seconds) in the
 //!    RTT field, which routers average into d0; ACKs and probes carry rtt −1
-//!    (the cleaned fork's fix, REFERENCES §1 quirk (d)).
+//!    (ns-2's RCP agents put their RTT in every packet; a later fix of the
+//!    patch keeps ACKs and probes out of the routers' average).
 //! 5. Stuck at a tiny rate (interval > smoothed RTT): rate probes every
-//!    min(`max_probe_interval_ms`, RTT) (REFERENCES §1 host step 5, ns-2 REF
+//!    min(`max_probe_interval_ms`, RTT) (ns-2 RCP patch REF
 //!    packets). A probe is modelled as a SYN-kind packet of `header_bytes`
 //!    (routers stamp SYNs at dequeue exactly as they would a REF; the receiver
 //!    answers any SYN with a SYN-ACK echoing the rate, as REFACK), so no new
@@ -38,32 +39,29 @@
 //!
 //! `cwnd_pkts` reports R·RTT / ((mss + header)·8).
 
-use super::{EndpointBuilder, FlowSize, Receiver, Sender, TcpParams};
+pub use super::HDR_SACK;
+use super::{HDR_RATE, HDR_RTT};
+use crate::config::{documented, ConfigError, Entry, ParamDoc, Params, Table};
 use crate::net::packet::flags;
-use crate::net::queue::rcp::{HDR_RATE, HDR_RTT};
 use crate::net::{Packet, PacketKind};
-use crate::scenario::{table, ConfigError, TransportCfg};
 use crate::sim::{Time, NS_PER_S};
-use crate::transport::cc::Param;
-use serde::Deserialize;
+use crate::transport::{EndpointBuilder, FlowSize, Receiver, SchemeEntry, Sender, TransportParams};
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-/// Index of the "acknowledges this sequence number" field on ACKs.
-pub const HDR_SACK: usize = 2;
-
-/// The registry entry (`transport::PROTOCOLS`).
-pub const PROTOCOL: super::Protocol = super::Protocol {
+/// `rcp` (the scheme).
+pub const ENTRY: SchemeEntry = Entry {
     name: "rcp",
     description: "RCP (Dukkipati & McKeown 2006, ns-2 RCP patch): routers stamp one rate per link, senders pace at the path's rate; needs queue = \"rcp\"",
     table: Some("rcp"),
-    params: PARAMS,
-    queue: Some("rcp"),
+    params: documented::<RcpHostCfg>,
+    requires: Some("rcp"),
     factory,
 };
 
 /// `[transport.rcp]`.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct RcpHostCfg {
     /// SYN retransmission interval: ns-2 RCP patch `rcp-host.cc` SYN_DELAY 0.5 s.
@@ -81,12 +79,6 @@ impl Default for RcpHostCfg {
     }
 }
 
-/// The documented parameters, for `fctlab list`.
-pub const PARAMS: &[Param] = &[
-    Param { key: "syn_retx_ms", default: "500", source: "ns-2 RCP patch rcp-host.cc SYN_DELAY 0.5 s" },
-    Param { key: "max_probe_interval_ms", default: "500", source: "ns-2 RCP patch: REF probes every min(0.5 s, RTT) while interval > RTT" },
-    Param { key: "recovery_rtts", default: "2", source: "ns-2 RCP patch: resend unacknowledged packets 2 RTT after the FIN" },
-];
 
 impl RcpHostCfg {
     pub fn check(&self) -> Result<(), ConfigError> {
@@ -99,10 +91,20 @@ impl RcpHostCfg {
     }
 }
 
+impl Params for RcpHostCfg {
+    const DOCS: &'static [ParamDoc] = &[
+        ParamDoc::new("syn_retx_ms", "ns-2 RCP patch rcp-host.cc SYN_DELAY 0.5 s"),
+        ParamDoc::new("max_probe_interval_ms", "ns-2 RCP patch: REF probes every min(0.5 s, RTT) while interval > RTT"),
+        ParamDoc::new("recovery_rtts", "ns-2 RCP patch: resend unacknowledged packets 2 RTT after the FIN"),
+    ];
+    fn validate(&self, _field: &str) -> Result<(), ConfigError> {
+        self.check()
+    }
+}
+
 /// Check `[transport.rcp]` and make the endpoint builder.
-pub fn factory(t: &TransportCfg, p: &TcpParams) -> Result<EndpointBuilder, ConfigError> {
-    let c: RcpHostCfg = table(&t.rcp, "transport.rcp")?;
-    c.check()?;
+fn factory(t: Table, p: &TransportParams) -> Result<EndpointBuilder, ConfigError> {
+    let c: RcpHostCfg = t.parse()?;
     let (mss, hdr) = (p.mss_bytes, p.header_bytes);
     Ok(Arc::new(move |id, size| (Box::new(RcpSender::new(id, size, mss, hdr, c.clone())) as Box<dyn Sender>, Box::new(RcpReceiver::new(id, size, hdr)) as Box<dyn Receiver>)))
 }
@@ -219,7 +221,7 @@ impl RcpSender {
             }
             self.resend = None;
         }
-        (self.snd_nxt < self.size.pkts).then_some(self.snd_nxt)
+        (self.snd_nxt < self.size.end_seq()).then_some(self.snd_nxt)
     }
 
     /// Reschedule the next send (last_send + interval, or now) and the probe
@@ -311,7 +313,7 @@ impl Sender for RcpSender {
                 if s >= 0.0 && (s as u64) >= self.snd_una {
                     self.sacked.insert(s as u64);
                 }
-                if self.snd_una >= self.size.pkts {
+                if self.snd_una >= self.size.end_seq() {
                     self.done = true;
                     self.next_send = None;
                     self.probe_at = None;
@@ -410,7 +412,7 @@ impl Receiver for RcpReceiver {
                 } else if pkt.seq > self.rcv_nxt {
                     self.ooo.insert(pkt.seq);
                 }
-                if self.finished.is_none() && self.rcv_nxt >= self.size.pkts {
+                if self.finished.is_none() && self.rcv_nxt >= self.size.end_seq() {
                     self.finished = Some(now);
                 }
                 PacketKind::Ack

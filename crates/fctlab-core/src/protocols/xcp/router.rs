@@ -48,20 +48,15 @@
 //! and so never sees a queue below one packet while the link is busy.
 //!
 //! Header layout (`Packet::hdr`): `[H_cwnd (packets), H_rtt (seconds),
-//! H_feedback (bytes/s)]`, written by [`crate::transport::cc::xcp`].
+//! H_feedback (bytes/s)]`, written by [`super::host`].
 
-use super::{DropTail, PortParams, Queue, QueueBuilder};
+pub use super::{H_CWND, H_FEEDBACK, H_RTT};
+use crate::config::{documented, ConfigError, Entry, ParamDoc, Params, Table};
+use crate::net::queue::{DropTail, PortParams, Queue, QueueBuilder, QueueEntry};
 use crate::net::{Packet, PacketKind};
-use crate::scenario::{table, ConfigError, NetworkCfg};
 use crate::sim::{Time, NS_PER_S};
-use crate::transport::cc::Param;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
-
-/// Header slots.
-pub const H_CWND: usize = 0;
-pub const H_RTT: usize = 1;
-pub const H_FEEDBACK: usize = 2;
 
 /// The `[network.xcp]` table.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -93,16 +88,6 @@ impl Default for XcpCfg {
     }
 }
 
-/// The table's documented parameters, for `fctlab list`.
-pub const PARAMS: &[Param] = &[
-    Param { key: "alpha", default: "0.4", source: "Katabi et al. 2002 §3.5; ns-2 xcpq.cc ALPHA_" },
-    Param { key: "beta", default: "0.226", source: "Katabi et al. 2002 §3.5 (alpha^2 sqrt 2); ns-2 xcpq.cc BETA_" },
-    Param { key: "gamma", default: "0.1", source: "Katabi et al. 2002 §3.5 (shuffling); ns-2 xcpq.cc GAMMA_" },
-    Param { key: "min_interval_ms", default: "1", source: "ns-2 xcpq.cc XCP_MIN_INTERVAL .001 s" },
-    Param { key: "max_rtt_ms", default: "1000", source: "ns-2 xcpq.cc XCP_MAX_INTERVAL 1 s (RTT cap in the average)" },
-    Param { key: "init_interval_ms", default: "50", source: "ns-2 xcpq.h INITIAL_Te_VALUE 0.05 s (first Te and Tq)" },
-    Param { key: "min_tq_ms", default: "2", source: "ns-2 xcpq.cc Tq_timeout: Tq = max(0.002, (d - q/C)/2)" },
-];
 
 impl XcpCfg {
     /// Check the values (`field` is the table's dotted key).
@@ -126,10 +111,34 @@ impl XcpCfg {
     }
 }
 
+impl Params for XcpCfg {
+    const DOCS: &'static [ParamDoc] = &[
+        ParamDoc::new("alpha", "Katabi et al. 2002 §3.5; ns-2 xcpq.cc ALPHA_"),
+        ParamDoc::new("beta", "Katabi et al. 2002 §3.5 (alpha^2 sqrt 2); ns-2 xcpq.cc BETA_"),
+        ParamDoc::new("gamma", "Katabi et al. 2002 §3.5 (shuffling); ns-2 xcpq.cc GAMMA_"),
+        ParamDoc::new("min_interval_ms", "ns-2 xcpq.cc XCP_MIN_INTERVAL .001 s"),
+        ParamDoc::new("max_rtt_ms", "ns-2 xcpq.cc XCP_MAX_INTERVAL 1 s (RTT cap in the average)"),
+        ParamDoc::new("init_interval_ms", "ns-2 xcpq.h INITIAL_Te_VALUE 0.05 s (first Te and Tq)"),
+        ParamDoc::new("min_tq_ms", "ns-2 xcpq.cc Tq_timeout: Tq = max(0.002, (d - q/C)/2)"),
+    ];
+    fn validate(&self, field: &str) -> Result<(), ConfigError> {
+        XcpCfg::validate(self, field)
+    }
+}
+
+/// `xcp` (the queue discipline).
+pub const ENTRY: QueueEntry = Entry {
+    name: "xcp",
+    description: "XCP router (Katabi et al. 2002, ns-2 xcpq.cc): DropTail FIFO running the efficiency and fairness controllers once per average RTT; writes min(header, per-packet feedback) into departing XCP data packets",
+    table: Some("xcp"),
+    params: documented::<XcpCfg>,
+    requires: None,
+    factory,
+};
+
 /// Check `[network.xcp]` and make the builder.
-pub fn factory(n: &NetworkCfg) -> Result<QueueBuilder, ConfigError> {
-    let c: XcpCfg = table(&n.xcp, "network.xcp")?;
-    c.validate("network.xcp")?;
+fn factory(t: Table) -> Result<QueueBuilder, ConfigError> {
+    let c: XcpCfg = t.parse()?;
     Ok(Arc::new(move |p: PortParams| Box::new(Xcp::new(&c, p)) as Box<dyn Queue>))
 }
 
@@ -326,7 +335,7 @@ impl Queue for Xcp {
     fn len_bytes(&self) -> u64 {
         self.fifo.len_bytes()
     }
-    fn limit_pkts(&self) -> usize {
+    fn limit_pkts(&self) -> Option<usize> {
         self.fifo.limit_pkts()
     }
 }

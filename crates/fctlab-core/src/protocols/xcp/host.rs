@@ -5,7 +5,7 @@
 //! Reno/NewReno TCP agents with an XCP header added.
 //!
 //! - Every data packet carries `[H_cwnd, H_rtt, H_feedback]`
-//!   ([`crate::net::queue::xcp`] for the layout): the window in packets, the
+//!   ([`super`] for the layout): the window in packets, the
 //!   smoothed RTT in seconds (0 before the first sample, which the routers
 //!   answer with zero feedback), and the desired change of throughput,
 //!   1e24 − cwnd·size/srtt bytes/s, i.e. "no limit" (ns-2 `MAX_THROUGHPUT`).
@@ -26,34 +26,29 @@
 //! the packet (a path without XCP ports); it is ignored, so such a flow keeps
 //! its window.
 
-use super::{AckSample, CongestionControl, Window};
-use crate::net::queue::xcp::{H_CWND, H_FEEDBACK, H_RTT};
-use crate::scenario::{ConfigError, TransportCfg};
+use super::{H_CWND, H_FEEDBACK, H_RTT};
+use crate::config::{documented, ConfigError, Entry, NoParams, Table};
 use crate::sim::{Time, NS_PER_S};
-use crate::transport::tcp::{TcpReceiver, TcpSender};
-use crate::transport::{EndpointBuilder, Protocol, Receiver, Sender, TcpParams};
-use std::sync::Arc;
+use crate::transport::cc::{AckSample, CongestionControl, Window};
+use crate::transport::{tcp, EndpointBuilder, SchemeEntry, TransportParams};
 
-/// The `xcp` entry of [`crate::transport::PROTOCOLS`].
-pub const PROTOCOL: Protocol = Protocol {
+/// `xcp` (the scheme).
+pub const ENTRY: SchemeEntry = Entry {
     name: "xcp",
     description: "XCP (Katabi et al. 2002, ns-2 xcp-end-sys.cc): TCP machinery with NewReno recovery whose window follows the routers' explicit feedback (cwnd += feedback x srtt / size); needs queue = \"xcp\"",
     table: None,
-    params: &[],
-    queue: Some("xcp"),
+    params: documented::<NoParams>,
+    requires: Some("xcp"),
     factory,
 };
 
 /// The endpoints: a [`TcpSender`] driven by [`Xcp`] and a [`TcpReceiver`]
 /// (which echoes the header). No parameters of its own; the transport's
 /// `init_cwnd_pkts`, `mss_bytes` and `header_bytes` apply.
-fn factory(_t: &TransportCfg, p: &TcpParams) -> Result<EndpointBuilder, ConfigError> {
-    let p = p.clone();
+fn factory(t: Table, p: &TransportParams) -> Result<EndpointBuilder, ConfigError> {
+    t.parse::<NoParams>()?;
     let pkt_bytes = (p.mss_bytes + p.header_bytes) as f64;
-    Ok(Arc::new(move |id, size| {
-        let s = TcpSender::new(id, size, p.clone(), Box::new(Xcp::new(pkt_bytes)));
-        (Box::new(s) as Box<dyn Sender>, Box::new(TcpReceiver::new(id, size, &p)) as Box<dyn Receiver>)
-    }))
+    Ok(tcp::endpoints(p, move || Box::new(Xcp::new(pkt_bytes))))
 }
 
 /// ns-2 `MAX_THROUGHPUT`: the desired feedback a sender asks for.

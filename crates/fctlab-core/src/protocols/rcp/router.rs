@@ -10,16 +10,16 @@
 //! ```
 //!
 //! with y the bytes that arrived in the slot divided by T (counted at enqueue,
-//! for every packet kind, before the drop decision, as ns-2 does: REFERENCES
-//! §1 quirk (e)), q the bytes queued at the slot boundary, C the link rate
+//! for every packet kind, before the drop decision, as ns-2 `rcp.cc` does),
+//! q the bytes queued at the slot boundary, C the link rate
 //! (both in bits/s here), and d0 a moving average of the RTTs that packets
 //! carry in their RTT field. Only packets with rtt > 0 feed d0: hosts put −1
-//! in ACKs and probes (the fork's fix of quirk (d)). Per slot the sample is
+//! in ACKs and probes (ns-2 lets them count; a later fix of the patch excludes them). Per slot the sample is
 //! s = Σ rtt·size / Σ size over such arrivals, and
 //! d0 <- (1 − g)d0 + g·s with g = T/d0 if s ≥ d0, else g = (R/C)(s/d0)(T/d0)
 //! (ns-2 `rcp.cc`; R after this slot's update). A slot without any RTT-bearing
-//! arrival leaves d0 unchanged (ns-2 re-uses the previous slot's sample,
-//! quirk (c); we do not). The rate is updated first with the slot's T and d0,
+//! arrival leaves d0 unchanged (ns-2 re-uses the previous slot's sample;
+//! we do not). The rate is updated first with the slot's T and d0,
 //! then d0, then the next slot's T.
 //!
 //! Stamping happens at dequeue, for SYN (also the hosts' rate probes, which
@@ -39,21 +39,15 @@
 //! end is not split by serialization time as in ns-2; it counts in the slot
 //! where it arrives.)
 //!
-//! Header fields used: `hdr[0]` the rate in bits/s (negative = infinity),
-//! `hdr[1]` the sender's RTT estimate in seconds (≤ 0 = none).
+//! Header fields: see [`super`].
 
-use super::{DropTail, PortParams, Queue, QueueBuilder};
+pub use super::{HDR_RATE, HDR_RTT};
+use crate::config::{documented, ConfigError, Entry, ParamDoc, Params, Table};
+use crate::net::queue::{DropTail, PortParams, Queue, QueueBuilder, QueueEntry};
 use crate::net::{Packet, PacketKind};
-use crate::scenario::{table, ConfigError, NetworkCfg};
 use crate::sim::{Time, NS_PER_S};
-use crate::transport::cc::Param;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
-
-/// Index of the rate field in `Packet::hdr` (bits/s; negative = infinity).
-pub const HDR_RATE: usize = 0;
-/// Index of the RTT field in `Packet::hdr` (seconds; ≤ 0 = no estimate).
-pub const HDR_RTT: usize = 1;
 
 /// The `[network.rcp]` table.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -85,16 +79,6 @@ impl Default for RcpCfg {
     }
 }
 
-/// The table's documented parameters, for `fctlab list`.
-pub const PARAMS: &[Param] = &[
-    Param { key: "alpha", default: "0.1", source: "Dukkipati & McKeown 2006 / ns-2 RCP patch run-rcp.pl (ns-default.tcl: 0.4; show both)" },
-    Param { key: "beta", default: "1.0", source: "Dukkipati & McKeown 2006 / ns-2 RCP patch run-rcp.pl (ns-default.tcl: 0.4; show both)" },
-    Param { key: "gamma", default: "1", source: "ns-2 RCP patch ns-default.tcl gamma_ 1 (target utilisation)" },
-    Param { key: "upd_timeslot_ms", default: "10", source: "ns-2 RCP patch upd_timeslot_ 0.01 s; slot T = min(d0, this)" },
-    Param { key: "init_rate_fact", default: "0.05", source: "ns-2 RCP patch init_rate_fact_ 0.05 (R0 = 0.05 C)" },
-    Param { key: "min_rate_bps", default: "400", source: "ns-2 RCP patch min_pprtt_ 0.01 pkt (1000 B) per RTT at d0 = 0.2 s; the fork's min_rate_" },
-    Param { key: "initial_rtt_ms", default: "200", source: "ns-2 RCP patch rcp.cc RTT 0.2 s (initial d0)" },
-];
 
 impl RcpCfg {
     /// Check the values (`field` is the table's dotted key).
@@ -124,10 +108,34 @@ impl RcpCfg {
     }
 }
 
+impl Params for RcpCfg {
+    const DOCS: &'static [ParamDoc] = &[
+        ParamDoc::new("alpha", "Dukkipati & McKeown 2006 / ns-2 RCP patch run-rcp.pl (ns-default.tcl: 0.4; show both)"),
+        ParamDoc::new("beta", "Dukkipati & McKeown 2006 / ns-2 RCP patch run-rcp.pl (ns-default.tcl: 0.4; show both)"),
+        ParamDoc::new("gamma", "ns-2 RCP patch ns-default.tcl gamma_ 1 (target utilisation)"),
+        ParamDoc::new("upd_timeslot_ms", "ns-2 RCP patch upd_timeslot_ 0.01 s; slot T = min(d0, this)"),
+        ParamDoc::new("init_rate_fact", "ns-2 RCP patch init_rate_fact_ 0.05 (R0 = 0.05 C)"),
+        ParamDoc::new("min_rate_bps", "ns-2 RCP patch min_pprtt_ 0.01 pkt (1000 B) per RTT at d0 = 0.2 s; the fork's min_rate_"),
+        ParamDoc::new("initial_rtt_ms", "ns-2 RCP patch rcp.cc RTT 0.2 s (initial d0)"),
+    ];
+    fn validate(&self, field: &str) -> Result<(), ConfigError> {
+        RcpCfg::validate(self, field)
+    }
+}
+
+/// `rcp` (the queue discipline).
+pub const ENTRY: QueueEntry = Entry {
+    name: "rcp",
+    description: "RCP router (Dukkipati & McKeown 2006, ns-2 RCP patch): DropTail FIFO that updates one rate R per slot and stamps min(header, R) into SYN and data packets at dequeue",
+    table: Some("rcp"),
+    params: documented::<RcpCfg>,
+    requires: None,
+    factory,
+};
+
 /// Check `[network.rcp]` and make the builder.
-pub fn factory(n: &NetworkCfg) -> Result<QueueBuilder, ConfigError> {
-    let c: RcpCfg = table(&n.rcp, "network.rcp")?;
-    c.validate("network.rcp")?;
+fn factory(t: Table) -> Result<QueueBuilder, ConfigError> {
+    let c: RcpCfg = t.parse()?;
     Ok(Arc::new(move |p: PortParams| Box::new(Rcp::new(&c, p.limit_pkts, p.rate_bps)) as Box<dyn Queue>))
 }
 
@@ -250,7 +258,7 @@ impl Queue for Rcp {
     fn len_bytes(&self) -> u64 {
         self.fifo.len_bytes()
     }
-    fn limit_pkts(&self) -> usize {
+    fn limit_pkts(&self) -> Option<usize> {
         self.fifo.limit_pkts()
     }
 }

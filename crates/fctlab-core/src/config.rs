@@ -1,0 +1,211 @@
+//! The bottom of configuration: refusals, parameter tables and registry entries.
+//!
+//! Every building block (a congestion controller, a queue discipline, a
+//! topology, a size distribution, an arrival process) is a registry [`Entry`]
+//! of one shape: a stable name, a description, an optional parameter table
+//! with cited defaults, and a factory that checks its own table. Building
+//! blocks import this module and nothing of [`crate::scenario`]; the scenario
+//! layer sits on top, looks entries up by name and hands each its table.
+//!
+//! A parameter table is a `serde` struct implementing [`Params`]: its
+//! `Default` is the one place its defaults are written, and [`documented`]
+//! reads them from there for `fctlab list`, the README and report captions.
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::Value;
+use std::fmt;
+
+/// A refused scenario: the key (dotted path) and what is wrong with it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConfigError {
+    pub field: String,
+    pub message: String,
+}
+
+impl ConfigError {
+    pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
+        ConfigError { field: field.into(), message: message.into() }
+    }
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.field.is_empty() {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "{}: {}", self.field, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// `Err(ConfigError)` naming `field`.
+pub fn err<T>(field: impl Into<String>, message: impl Into<String>) -> Result<T, ConfigError> {
+    Err(ConfigError::new(field, message))
+}
+
+/// A finite number > 0.
+pub fn positive(field: &str, v: f64) -> Result<f64, ConfigError> {
+    if v.is_finite() && v > 0.0 {
+        Ok(v)
+    } else {
+        err(field, format!("must be a positive number, got {v}"))
+    }
+}
+
+/// A finite number >= 0.
+pub fn non_negative(field: &str, v: f64) -> Result<f64, ConfigError> {
+    if v.is_finite() && v >= 0.0 {
+        Ok(v)
+    } else {
+        err(field, format!("must be a number >= 0, got {v}"))
+    }
+}
+
+/// `v` must be one of `allowed`.
+pub fn one_of(field: &str, v: &str, allowed: &[&str]) -> Result<(), ConfigError> {
+    if allowed.contains(&v) {
+        Ok(())
+    } else {
+        err(field, format!("unknown value {v:?}; allowed: {}", allowed.join(", ")))
+    }
+}
+
+/// A building block's parameter table as the user gave it (or not), with its
+/// dotted key (`network.red`, `transport.hstcp`, `traffic[0].sizes`).
+#[derive(Clone, Copy, Debug)]
+pub struct Table<'a> {
+    pub value: Option<&'a Value>,
+    pub field: &'a str,
+}
+
+impl<'a> Table<'a> {
+    pub fn new(value: Option<&'a Value>, field: &'a str) -> Self {
+        Table { value, field }
+    }
+
+    /// No table given: every parameter at its default.
+    pub fn absent(field: &'a str) -> Self {
+        Table { value: None, field }
+    }
+
+    /// The dotted key of parameter `key` of this table.
+    pub fn key(&self, key: &str) -> String {
+        format!("{}.{key}", self.field)
+    }
+
+    /// Parse the table (unknown keys and wrong types refused, naming the key),
+    /// fill in the defaults and check the values.
+    pub fn parse<T: Params>(&self) -> Result<T, ConfigError> {
+        let t: T = match self.value {
+            None => T::default(),
+            Some(v) => serde_path_to_error::deserialize(v).map_err(|e| {
+                let path = e.path().to_string();
+                let msg = e.into_inner().to_string();
+                let field = if path == "." { self.field.to_string() } else { format!("{}.{path}", self.field) };
+                let msg = msg.strip_prefix("unknown field ").map(|r| format!("unknown key {r}")).unwrap_or(msg);
+                ConfigError { field, message: msg }
+            })?,
+        };
+        t.validate(self.field)?;
+        Ok(t)
+    }
+
+    /// The raw value of `key`, if the table gives it.
+    pub fn get(&self, key: &str) -> Option<&'a Value> {
+        self.value.and_then(|v| v.get(key))
+    }
+}
+
+/// One documented parameter: its key, and the source of its default (a paper,
+/// an RFC, a reference implementation). Where the default is a placeholder
+/// for a value derived at run time (RED's automatic thresholds), `derived`
+/// says how.
+#[derive(Clone, Copy, Debug)]
+pub struct ParamDoc {
+    pub key: &'static str,
+    pub source: &'static str,
+    pub derived: &'static str,
+}
+
+impl ParamDoc {
+    pub const fn new(key: &'static str, source: &'static str) -> Self {
+        ParamDoc { key, source, derived: "" }
+    }
+
+    /// A parameter whose default stands for a value derived at run time.
+    pub const fn derived(key: &'static str, derived: &'static str, source: &'static str) -> Self {
+        ParamDoc { key, source, derived }
+    }
+}
+
+/// A parameter table: a `serde` struct whose `Default` holds the defaults.
+pub trait Params: DeserializeOwned + Serialize + Default {
+    /// One entry per key, in the order `fctlab list` shows them.
+    const DOCS: &'static [ParamDoc];
+    /// Check the values (`field` is the table's dotted key).
+    fn validate(&self, _field: &str) -> Result<(), ConfigError> {
+        Ok(())
+    }
+}
+
+/// A building block without parameters.
+#[derive(Clone, Copy, Debug, Default, serde::Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct NoParams {}
+
+impl Params for NoParams {
+    const DOCS: &'static [ParamDoc] = &[];
+}
+
+/// A parameter as `fctlab list` shows it: the default is read from the
+/// table's `Default`, so it is the value in effect.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamInfo {
+    pub key: &'static str,
+    pub default: Value,
+    pub derived: &'static str,
+    pub source: &'static str,
+}
+
+/// The documented parameters of table type `T`, defaults taken from `T::default()`.
+pub fn documented<T: Params>() -> Vec<ParamInfo> {
+    let d = serde_json::to_value(T::default()).unwrap_or(Value::Null);
+    T::DOCS
+        .iter()
+        .map(|p| ParamInfo { key: p.key, default: d.get(p.key).cloned().unwrap_or(Value::Null), derived: p.derived, source: p.source })
+        .collect()
+}
+
+/// One registered building block. `F` is the factory type of its kind.
+pub struct Entry<F: 'static> {
+    /// The stable lowercase name used in TOML, Python and the CLI.
+    pub name: &'static str,
+    pub description: &'static str,
+    /// Its parameter table's key under its section (`red` for `[network.red]`),
+    /// if it has parameters.
+    pub table: Option<&'static str>,
+    /// Its parameters with their defaults and sources (`documented::<T>`).
+    pub params: fn() -> Vec<ParamInfo>,
+    /// Another building block it needs alongside (a scheme's router queue).
+    pub requires: Option<&'static str>,
+    /// Checks the table and builds the block.
+    pub factory: F,
+}
+
+/// Look an entry up by name.
+pub fn lookup<F>(registry: &'static [Entry<F>], name: &str) -> Option<&'static Entry<F>> {
+    registry.iter().find(|e| e.name == name)
+}
+
+/// The names of a registry's entries, in order.
+pub fn names<F>(registry: &'static [Entry<F>]) -> Vec<&'static str> {
+    registry.iter().map(|e| e.name).collect()
+}
+
+/// Look `name` up in `registry`, or refuse it at `field`, listing the allowed names.
+pub fn find<F>(registry: &'static [Entry<F>], field: &str, name: &str) -> Result<&'static Entry<F>, ConfigError> {
+    lookup(registry, name).ok_or_else(|| ConfigError::new(field, format!("unknown value {name:?}; allowed: {}", names(registry).join(", "))))
+}

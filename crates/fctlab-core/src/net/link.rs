@@ -1,0 +1,80 @@
+//! A unidirectional link with the port that feeds it: the port's queue, the
+//! wire (rate and propagation delay) and the packets on it.
+//!
+//! Cost model (after htsim): the wire keeps its packets in a ring buffer and
+//! the engine schedules only the head's arrival; the port needs a
+//! transmission-complete event only while packets wait behind the one on the
+//! wire.
+
+use super::queue::Queue;
+use super::Packet;
+use crate::sim::{tx_time_ns, Time};
+use std::collections::VecDeque;
+
+pub struct Link {
+    pub name: String,
+    pub rate_bps: f64,
+    pub delay_ns: Time,
+    pub queue: Box<dyn Queue>,
+    /// Whether the port has a packet limit (router ports).
+    pub limited: bool,
+    /// The wire is busy until this time.
+    pub busy_until: Time,
+    /// A transmission-complete event is pending.
+    pub txdone_pending: bool,
+    /// Packets on the wire with their arrival times, oldest first.
+    pub in_flight: VecDeque<(Time, Packet)>,
+    /// Serialisation time of the last packet size seen (most packets are one
+    /// of two sizes), to skip the division.
+    tx_cache: (u32, Time),
+    /// Total serialisation time of packets that started on the wire; minus
+    /// the part still to come, it is the time the link has been busy.
+    busy_ns: u64,
+    busy_at_sample: u64,
+}
+
+impl Link {
+    pub fn new(name: String, rate_bps: f64, delay_ns: Time, queue: Box<dyn Queue>) -> Self {
+        let limited = queue.limit_pkts().is_some();
+        Link { name, rate_bps, delay_ns, queue, limited, busy_until: 0, txdone_pending: false, in_flight: VecDeque::new(), tx_cache: (u32::MAX, 0), busy_ns: 0, busy_at_sample: 0 }
+    }
+
+    /// Put `pkt` on the wire at `now`. Returns its arrival time at the far end
+    /// and whether it is the only packet on the wire (so its arrival must be
+    /// scheduled).
+    #[inline]
+    pub fn start_tx(&mut self, pkt: Packet, now: Time) -> (Time, bool) {
+        let tx = if self.tx_cache.0 == pkt.size_bytes {
+            self.tx_cache.1
+        } else {
+            let t = tx_time_ns(pkt.size_bytes as u64, self.rate_bps);
+            self.tx_cache = (pkt.size_bytes, t);
+            t
+        };
+        self.busy_until = now + tx;
+        self.busy_ns += tx;
+        let arrive = now + tx + self.delay_ns;
+        self.in_flight.push_back((arrive, pkt));
+        (arrive, self.in_flight.len() == 1)
+    }
+
+    /// Whether a packet reaching the port at `now` can go straight to the wire.
+    #[inline]
+    pub fn idle(&self, now: Time) -> bool {
+        !self.txdone_pending && self.busy_until <= now && self.queue.len_pkts() == 0
+    }
+
+    /// The fraction of the time since the last call that the wire was busy,
+    /// the packet on the wire counting only its part sent by `now`.
+    pub fn utilisation_since_last(&mut self, now: Time, interval_ns: Time) -> f64 {
+        let busy = self.busy_ns - self.busy_until.saturating_sub(now);
+        let util = (busy - self.busy_at_sample) as f64 / interval_ns as f64;
+        self.busy_at_sample = busy;
+        util
+    }
+
+    /// Packets in the queue or on the wire.
+    pub fn in_network(&self) -> u64 {
+        (self.queue.len_pkts() + self.in_flight.len()) as u64
+    }
+}

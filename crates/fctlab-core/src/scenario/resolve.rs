@@ -1,0 +1,278 @@
+//! From a parsed [`Scenario`] to a runnable [`Plan`], one section at a time.
+
+use super::{unused_tables, MetricsCfg, NetworkCfg, PerSender, Scenario, TransportCfg};
+use crate::config::{err, find, non_negative, positive, ConfigError, Table};
+use crate::net::queue::QueueBuilder;
+use crate::net::topology::{Shape, Topology};
+use crate::registry;
+use crate::sim::{ms_to_ns, secs_to_ns, Time};
+use crate::transport::{EndpointBuilder, FlowSize, TransportParams};
+use crate::workload::arrivals::Context;
+use crate::workload::Generator;
+
+/// An explicit flow, resolved.
+#[derive(Clone, Debug)]
+pub struct FlowPlan {
+    pub sender: u32,
+    pub start_ns: Time,
+    pub size: FlowSize,
+}
+
+/// What the engine runs: every default applied and every value checked.
+pub struct Plan {
+    pub scenario: Scenario,
+    pub seed: u64,
+    pub stop_ns: Option<Time>,
+    pub topology: Topology,
+    /// Makes the queue of each router port (`scenario.network.queue`).
+    pub queue_builder: QueueBuilder,
+    pub buffer_pkts: usize,
+    /// Makes each flow's sender and receiver (`scenario.transport.scheme`).
+    pub endpoints: EndpointBuilder,
+    /// Settings every transport uses (sizes of packets, timers, window limits).
+    pub transport: TransportParams,
+    pub flows: Vec<FlowPlan>,
+    pub generators: Vec<Generator>,
+    pub series: bool,
+    pub interval_ns: Time,
+    pub series_links: Vec<u32>,
+    pub cwnd_flows: Vec<u64>,
+    pub ps_fct: bool,
+    /// Forced losses: (flow, seq, transmission).
+    pub losses: Vec<(u64, u64, u32)>,
+}
+
+impl Plan {
+    /// The flows the run will create, if known before it runs (explicit flows
+    /// plus each generator's count; None when a generator is bounded only by time).
+    pub fn flows_expected(&self) -> Option<u64> {
+        self.generators.iter().try_fold(self.flows.len() as u64, |n, g| g.flows_expected().map(|c| n + c))
+    }
+}
+
+/// The network section: topology, buffer and queue discipline.
+struct Network {
+    topology: Topology,
+    buffer_pkts: usize,
+    queue_builder: QueueBuilder,
+    bottleneck_bps: f64,
+}
+
+fn network(n: &NetworkCfg, pkt_bytes: f64) -> Result<Network, ConfigError> {
+    let topology = find(registry::TOPOLOGIES, "network.topology", &n.topology)?;
+    let discipline = find(registry::QUEUES, "network.queue", &n.queue)?;
+    unused_tables("network", &n.tables, &[discipline.table, topology.table], &format!("network.queue = {:?}, network.topology = {:?}", n.queue, n.topology))?;
+    let table = |name: Option<&'static str>| match name {
+        Some(t) => (n.tables.get(t), format!("network.{t}")),
+        None => (None, "network".to_string()),
+    };
+    let (qv, qf) = table(discipline.table);
+    let queue_builder = (discipline.factory)(Table::new(qv, &qf))?;
+    if n.senders == 0 {
+        return err("network.senders", "must be at least 1");
+    }
+    let c = positive("network.bottleneck_bps", n.bottleneck_bps)?;
+    non_negative("network.bottleneck_delay_ms", n.bottleneck_delay_ms)?;
+    non_negative("network.receiver_delay_ms", n.receiver_delay_ms)?;
+    let access_bps = match n.access_bps {
+        Some(a) => positive("network.access_bps", a)?,
+        None => 10.0 * c,
+    };
+    let access: Vec<f64> = match &n.access_delay_ms {
+        PerSender::One(v) => vec![non_negative("network.access_delay_ms", *v)?; n.senders as usize],
+        PerSender::Many(vs) => {
+            if vs.len() != n.senders as usize {
+                return err("network.access_delay_ms", format!("has {} values but network.senders = {}", vs.len(), n.senders));
+            }
+            for v in vs {
+                non_negative("network.access_delay_ms", *v)?;
+            }
+            vs.clone()
+        }
+    };
+    let shape = Shape {
+        senders: n.senders as usize,
+        bottleneck_bps: c,
+        bottleneck_delay_ns: ms_to_ns(n.bottleneck_delay_ms),
+        access_bps,
+        access_delay_ns: access.iter().map(|&d| ms_to_ns(d)).collect(),
+        access_given: matches!(n.access_delay_ms, PerSender::Many(_)) || n.access_bps.is_some(),
+        receiver_delay_ns: ms_to_ns(n.receiver_delay_ms),
+    };
+    let (tv, tf) = table(topology.table);
+    let build = |limit: Option<usize>| (topology.factory)(&shape, Table::new(tv, &tf), limit);
+    // Build once without a limit to measure RTTs, then set the buffer.
+    let probe = build(None)?;
+    let buffer_pkts = match (n.buffer_pkts, n.buffer_bdp) {
+        (Some(_), Some(_)) => return err("network.buffer_bdp", "give buffer_pkts or buffer_bdp, not both"),
+        (Some(0), None) => return err("network.buffer_pkts", "must be at least 1"),
+        (Some(b), None) => b as usize,
+        (None, bdp) => {
+            let k = positive("network.buffer_bdp", bdp.unwrap_or(1.0))?;
+            let mean_rtt = (0..probe.senders.len()).map(|i| probe.base_rtt_ns(i) as f64).sum::<f64>() / probe.senders.len() as f64;
+            let bdp_pkts = k * c * mean_rtt / 1e9 / 8.0 / pkt_bytes;
+            (bdp_pkts.ceil() as usize).max(1)
+        }
+    };
+    Ok(Network { topology: build(Some(buffer_pkts))?, buffer_pkts, queue_builder, bottleneck_bps: c })
+}
+
+/// The transport section: common settings and the scheme's endpoints.
+fn transport(t: &TransportCfg, queue: &str) -> Result<(TransportParams, EndpointBuilder), ConfigError> {
+    let scheme = find(registry::SCHEMES, "transport.scheme", &t.scheme)?;
+    unused_tables("transport", &t.tables, &[scheme.table], &format!("transport.scheme = {:?}", t.scheme))?;
+    if let Some(q) = scheme.requires {
+        if queue != q {
+            return err("network.queue", format!("scheme {:?} needs its router half: set queue = {q:?} (got {queue:?})", t.scheme));
+        }
+    }
+    if t.mss_bytes == 0 {
+        return err("transport.mss_bytes", "must be at least 1");
+    }
+    if !(t.init_cwnd_pkts.is_finite() && t.init_cwnd_pkts >= 1.0) {
+        return err("transport.init_cwnd_pkts", format!("must be >= 1, got {}", t.init_cwnd_pkts));
+    }
+    positive("transport.delack_timeout_ms", t.delack_timeout_ms)?;
+    positive("transport.min_rto_ms", t.min_rto_ms)?;
+    positive("transport.initial_rto_ms", t.initial_rto_ms)?;
+    positive("transport.max_rto_ms", t.max_rto_ms)?;
+    if t.max_rto_ms < t.min_rto_ms {
+        return err("transport.max_rto_ms", format!("must be >= transport.min_rto_ms ({})", t.min_rto_ms));
+    }
+    if t.dupack_threshold == 0 {
+        return err("transport.dupack_threshold", "must be at least 1");
+    }
+    if let Some(m) = t.max_cwnd_pkts {
+        if !(m.is_finite() && m >= 1.0) {
+            return err("transport.max_cwnd_pkts", format!("must be >= 1, got {m}"));
+        }
+    }
+    let p = TransportParams {
+        mss_bytes: t.mss_bytes,
+        header_bytes: t.header_bytes,
+        init_cwnd_pkts: t.init_cwnd_pkts,
+        handshake: t.handshake,
+        delayed_ack: t.delayed_ack,
+        delack_timeout_ns: ms_to_ns(t.delack_timeout_ms),
+        min_rto_ns: ms_to_ns(t.min_rto_ms),
+        initial_rto_ns: ms_to_ns(t.initial_rto_ms),
+        max_rto_ns: ms_to_ns(t.max_rto_ms),
+        dupack_threshold: t.dupack_threshold,
+        max_cwnd_pkts: t.max_cwnd_pkts.unwrap_or(f64::MAX),
+        ecn: t.ecn,
+    };
+    let (v, f) = match scheme.table {
+        Some(name) => (t.tables.get(name), format!("transport.{name}")),
+        None => (None, "transport".to_string()),
+    };
+    let endpoints = (scheme.factory)(Table::new(v, &f), &p)?;
+    Ok((p, endpoints))
+}
+
+/// The explicit flows.
+fn flows(sc: &Scenario, mss: u32, stops: bool) -> Result<Vec<FlowPlan>, ConfigError> {
+    let senders = sc.network.senders;
+    let mut out = Vec::new();
+    for (i, f) in sc.flows.iter().enumerate() {
+        let field = format!("flows[{i}]");
+        if f.sender >= senders {
+            return err(format!("{field}.sender"), format!("is {} but there are {} senders (0..{})", f.sender, senders, senders - 1));
+        }
+        let start_ns = secs_to_ns(non_negative(&format!("{field}.start_s"), f.start_s)?);
+        let size = match (f.size_pkts, f.size_bytes, f.long_lived) {
+            (Some(p), None, false) if p > 0 => FlowSize::of_pkts(p, mss),
+            (None, Some(b), false) if b > 0 => FlowSize::from_bytes(b, mss),
+            (None, None, true) => FlowSize::LongLived,
+            (Some(0), None, false) | (None, Some(0), false) => return err(format!("{field}.size_pkts"), "must be at least 1"),
+            _ => return err(format!("{field}.size_pkts"), "give exactly one of size_pkts, size_bytes or long_lived = true"),
+        };
+        if size.is_long_lived() && !stops {
+            return err("stop_s", format!("{field} is long-lived, so the run needs a stop_s"));
+        }
+        out.push(FlowPlan { sender: f.sender, start_ns, size });
+    }
+    Ok(out)
+}
+
+/// The generated traffic, each entry resolved by its arrival process.
+fn generators(sc: &Scenario, bottleneck_bps: f64, p: &TransportParams, stops: bool) -> Result<Vec<Generator>, ConfigError> {
+    let mut out = Vec::new();
+    for (i, g) in sc.traffic.iter().enumerate() {
+        let field = format!("traffic[{i}]");
+        let process = find(registry::ARRIVALS, &format!("{field}.arrivals"), &g.arrivals)?;
+        let cx = Context {
+            field: &field,
+            senders: sc.network.senders,
+            bottleneck_bps,
+            mss_bytes: p.mss_bytes,
+            pkt_bytes: (p.mss_bytes + p.header_bytes) as f64,
+            run_stops: stops,
+            sizes: registry::SIZES,
+        };
+        out.push((process.factory)(g, &cx)?);
+    }
+    Ok(out)
+}
+
+/// The sampled series: which links, at what interval.
+fn series_links(m: &MetricsCfg, topology: &Topology) -> Result<Vec<u32>, ConfigError> {
+    let mut out = Vec::new();
+    for name in &m.links {
+        if name == "all" {
+            return Ok((0..topology.links.len() as u32).collect());
+        }
+        match topology.links.iter().position(|l| &l.name == name) {
+            Some(i) => out.push(i as u32),
+            None => {
+                let names: Vec<&str> = topology.links.iter().map(|l| l.name.as_str()).collect();
+                return err("metrics.links", format!("no link named {name:?}; this topology has: all, {}", names.join(", ")));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Check a parsed scenario and resolve it into a runnable [`Plan`].
+pub fn plan(sc: Scenario) -> Result<Plan, ConfigError> {
+    let t = &sc.transport;
+    let pkt_bytes = (t.mss_bytes + t.header_bytes) as f64;
+    let net = network(&sc.network, pkt_bytes)?;
+    let (transport, endpoints) = transport(t, &sc.network.queue)?;
+    let stop_ns = match sc.stop_s {
+        Some(s) => Some(secs_to_ns(positive("stop_s", s)?)),
+        None => None,
+    };
+    let flows = flows(&sc, transport.mss_bytes, stop_ns.is_some())?;
+    let generators = generators(&sc, net.bottleneck_bps, &transport, stop_ns.is_some())?;
+    if flows.is_empty() && generators.is_empty() {
+        return err("flows", "the workload is empty: give at least one [[flows]] or [[traffic]] entry");
+    }
+    let m = &sc.metrics;
+    let interval_ns = ms_to_ns(positive("metrics.interval_ms", m.interval_ms)?).max(1);
+    let series_links = series_links(m, &net.topology)?;
+    let mut losses = Vec::new();
+    for (i, l) in sc.losses.iter().enumerate() {
+        if l.transmission == 0 {
+            return err(format!("losses[{i}].transmission"), "counts from 1 (the first transmission)");
+        }
+        losses.push((l.flow, l.seq, l.transmission));
+    }
+    Ok(Plan {
+        losses,
+        seed: sc.seed,
+        stop_ns,
+        topology: net.topology,
+        queue_builder: net.queue_builder,
+        buffer_pkts: net.buffer_pkts,
+        endpoints,
+        transport,
+        flows,
+        generators,
+        series: m.series,
+        interval_ns,
+        series_links,
+        cwnd_flows: m.cwnd_flows.clone(),
+        ps_fct: m.ps_fct,
+        scenario: sc,
+    })
+}

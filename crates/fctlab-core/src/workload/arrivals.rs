@@ -1,0 +1,206 @@
+//! Flow arrival processes, one registry entry each. An entry's factory checks
+//! the keys of a `[[traffic]]` entry it uses and resolves it into a
+//! [`Generator`].
+
+use super::sizes::{SizeDist, SizeEntry};
+use crate::config::{documented, err, find, non_negative, positive, ConfigError, Entry, NoParams};
+use crate::sim::{secs_to_ns, Time};
+use serde::{Deserialize, Serialize};
+
+/// A `[[traffic]]` entry as written.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrafficCfg {
+    pub arrivals: String,
+    /// Offered load of the bottleneck, counting header bytes (Poisson).
+    #[serde(default)]
+    pub load: Option<f64>,
+    /// Flows per second (Poisson), instead of `load`.
+    #[serde(default)]
+    pub rate_per_s: Option<f64>,
+    /// The size distribution: `{ dist = "<name>", ...its parameters }`.
+    #[serde(default)]
+    pub sizes: Option<serde_json::Value>,
+    /// Flows to create (Poisson: in total; closed loop: per sender).
+    #[serde(default)]
+    pub count: Option<u64>,
+    /// Senders the generator uses (default: all).
+    #[serde(default)]
+    pub senders: Option<Vec<u32>>,
+    #[serde(default)]
+    pub start_s: f64,
+    #[serde(default)]
+    pub stop_s: Option<f64>,
+    /// Closed loop: the pause between a flow's last ACK and the next flow.
+    #[serde(default)]
+    pub think_s: f64,
+}
+
+/// How a traffic generator creates flows.
+#[derive(Clone, Debug)]
+pub enum Arrivals {
+    /// Poisson arrivals with exponential inter-arrival times of mean `mean_gap_ns`.
+    Poisson { mean_gap_ns: f64 },
+    /// One flow per sender at a time: a new one starts `think_ns` after the
+    /// previous one is fully acknowledged.
+    ClosedLoop { think_ns: Time },
+    /// One flow per sender that never ends.
+    LongLived,
+}
+
+/// A traffic generator, resolved from the scenario.
+#[derive(Clone, Debug)]
+pub struct Generator {
+    pub arrivals: Arrivals,
+    /// None for long-lived flows, which have no size.
+    pub sizes: Option<SizeDist>,
+    /// Senders the generator draws from (Poisson: uniformly at random).
+    pub senders: Vec<u32>,
+    pub start_ns: Time,
+    /// Stop creating flows at this time (None: no limit besides `count`).
+    pub stop_ns: Option<Time>,
+    /// Flows to create (Poisson: in total; closed loop: per sender).
+    pub count: Option<u64>,
+}
+
+impl Generator {
+    /// The flows it will create, if that is known before the run (not when
+    /// only a time bounds it).
+    pub fn flows_expected(&self) -> Option<u64> {
+        match self.arrivals {
+            Arrivals::Poisson { .. } => self.count,
+            Arrivals::ClosedLoop { .. } => self.count.map(|c| c * self.senders.len() as u64),
+            Arrivals::LongLived => Some(self.senders.len() as u64),
+        }
+    }
+}
+
+/// What an arrival process needs to know of the rest of the scenario.
+pub struct Context<'a> {
+    /// The traffic entry's dotted key (`traffic[0]`).
+    pub field: &'a str,
+    pub senders: u32,
+    /// The bottleneck rate, for `load`.
+    pub bottleneck_bps: f64,
+    /// Payload bytes per packet.
+    pub mss_bytes: u32,
+    /// Bytes on the wire per full data packet.
+    pub pkt_bytes: f64,
+    /// Whether the run has a `stop_s`.
+    pub run_stops: bool,
+    /// The size-distribution registry.
+    pub sizes: &'static [SizeEntry],
+}
+
+impl Context<'_> {
+    fn key(&self, k: &str) -> String {
+        format!("{}.{k}", self.field)
+    }
+
+    /// The entry's `sizes` table, resolved through the size registry.
+    fn sizes(&self, g: &TrafficCfg) -> Result<SizeDist, ConfigError> {
+        let field = self.key("sizes");
+        let Some(v) = &g.sizes else { return err(field, "required key is missing") };
+        let Some(obj) = v.as_object() else { return err(field, "expected a table { dist = ..., ... }") };
+        let dist = match obj.get("dist") {
+            Some(serde_json::Value::String(d)) => d.as_str(),
+            Some(_) => return err(format!("{field}.dist"), "expected a string"),
+            None => return err(format!("{field}.dist"), "required key is missing"),
+        };
+        let entry = find(self.sizes, &format!("{field}.dist"), dist)?;
+        let mut rest = obj.clone();
+        rest.remove("dist");
+        let rest = serde_json::Value::Object(rest);
+        (entry.factory)(crate::config::Table::new(Some(&rest), &field), self.mss_bytes)
+    }
+
+    /// The senders, start and stop common to every process.
+    fn common(&self, g: &TrafficCfg) -> Result<(Vec<u32>, Time, Option<Time>), ConfigError> {
+        let senders: Vec<u32> = match &g.senders {
+            Some(v) => {
+                if v.is_empty() {
+                    return err(self.key("senders"), "must not be empty");
+                }
+                if let Some(&s) = v.iter().find(|&&s| s >= self.senders) {
+                    return err(self.key("senders"), format!("sender {s} does not exist (network.senders = {})", self.senders));
+                }
+                v.clone()
+            }
+            None => (0..self.senders).collect(),
+        };
+        if g.count == Some(0) {
+            return err(self.key("count"), "must be at least 1");
+        }
+        let start_ns = secs_to_ns(non_negative(&self.key("start_s"), g.start_s)?);
+        let stop_ns = match g.stop_s {
+            Some(s) => Some(secs_to_ns(positive(&self.key("stop_s"), s)?)),
+            None => None,
+        };
+        Ok((senders, start_ns, stop_ns))
+    }
+}
+
+/// Resolves a `[[traffic]]` entry of this process.
+pub type ArrivalFactory = fn(&TrafficCfg, &Context) -> Result<Generator, ConfigError>;
+
+/// A registered arrival process (see `crate::registry::ARRIVALS`).
+pub type ArrivalEntry = Entry<ArrivalFactory>;
+
+pub const POISSON: ArrivalEntry = Entry {
+    name: "poisson",
+    description: "Poisson flow arrivals; each flow from a sender drawn uniformly. Keys: load (or rate_per_s), sizes, count / stop_s, senders, start_s",
+    table: None,
+    params: documented::<NoParams>,
+    requires: None,
+    factory: |g, cx| {
+        let (senders, start_ns, stop_ns) = cx.common(g)?;
+        let d = cx.sizes(g)?;
+        let lambda = match (g.load, g.rate_per_s) {
+            (Some(load), None) => {
+                if !(load.is_finite() && load > 0.0) {
+                    return err(cx.key("load"), format!("must be > 0, got {load}"));
+                }
+                // Offered load counts bytes on the wire (payload plus headers).
+                load * cx.bottleneck_bps / (8.0 * d.mean_pkts() * cx.pkt_bytes)
+            }
+            (None, Some(r)) => positive(&cx.key("rate_per_s"), r)?,
+            _ => return err(cx.key("load"), "poisson arrivals need exactly one of load or rate_per_s"),
+        };
+        if g.count.is_none() && stop_ns.is_none() && !cx.run_stops {
+            return err(cx.key("count"), "poisson arrivals need count, stop_s, or a run stop_s");
+        }
+        Ok(Generator { arrivals: Arrivals::Poisson { mean_gap_ns: 1e9 / lambda }, sizes: Some(d), senders, start_ns, stop_ns, count: g.count })
+    },
+};
+
+pub const CLOSED_LOOP: ArrivalEntry = Entry {
+    name: "closed-loop",
+    description: "each sender starts a new flow when its last one is acknowledged. Keys: sizes, count (per sender), think_s, senders, start_s, stop_s",
+    table: None,
+    params: documented::<NoParams>,
+    requires: None,
+    factory: |g, cx| {
+        let (senders, start_ns, stop_ns) = cx.common(g)?;
+        if g.count.is_none() && stop_ns.is_none() && !cx.run_stops {
+            return err(cx.key("count"), "closed-loop arrivals need count, stop_s, or a run stop_s");
+        }
+        let think_ns = secs_to_ns(non_negative(&cx.key("think_s"), g.think_s)?);
+        let d = cx.sizes(g)?;
+        Ok(Generator { arrivals: Arrivals::ClosedLoop { think_ns }, sizes: Some(d), senders, start_ns, stop_ns, count: g.count })
+    },
+};
+
+pub const LONG_LIVED: ArrivalEntry = Entry {
+    name: "long-lived",
+    description: "one flow per sender that never ends (needs stop_s). Keys: senders, start_s",
+    table: None,
+    params: documented::<NoParams>,
+    requires: None,
+    factory: |g, cx| {
+        let (senders, start_ns, stop_ns) = cx.common(g)?;
+        if !cx.run_stops {
+            return err("stop_s", format!("{} is long-lived, so the run needs a stop_s", cx.field));
+        }
+        Ok(Generator { arrivals: Arrivals::LongLived, sizes: None, senders, start_ns, stop_ns, count: g.count })
+    },
+};

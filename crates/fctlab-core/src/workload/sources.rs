@@ -1,0 +1,81 @@
+//! The generators at run time: each draws from its own random stream
+//! (stream g + 1 of the run seed), so adding a generator never changes
+//! another's flows. The engine asks for flows; it never draws itself.
+
+use super::arrivals::{Arrivals, Generator};
+use super::exponential;
+use crate::sim::{stream_rng, Rng, Time};
+use rand::Rng as _;
+
+struct State {
+    rng: Rng,
+    created: u64,
+    /// Flows created per sender (closed-loop counts are per sender).
+    per_sender: Vec<u64>,
+}
+
+/// Every generator of a run with its state.
+pub struct Sources {
+    gens: Vec<Generator>,
+    state: Vec<State>,
+}
+
+/// One Poisson arrival: the flow it creates and when the next one comes.
+pub struct PoissonArrival {
+    pub sender: u32,
+    pub pkts: u64,
+    /// None: the generator is done (count reached or past a stop time).
+    pub next_ns: Option<Time>,
+}
+
+impl Sources {
+    pub fn new(gens: Vec<Generator>, seed: u64, senders: usize) -> Self {
+        let state = (0..gens.len()).map(|g| State { rng: stream_rng(seed, g as u64 + 1), created: 0, per_sender: vec![0; senders] }).collect();
+        Sources { gens, state }
+    }
+
+    pub fn generators(&self) -> &[Generator] {
+        &self.gens
+    }
+
+    /// The Poisson arrival of generator `g` at `now` (`run_stop_ns`: the run's
+    /// stop time). Draws the sender, the size and the next gap, in that order.
+    pub fn poisson(&mut self, g: u32, now: Time, run_stop_ns: Option<Time>) -> Option<PoissonArrival> {
+        let gen = &self.gens[g as usize];
+        let Arrivals::Poisson { mean_gap_ns } = gen.arrivals else { return None };
+        let sizes = gen.sizes.as_ref()?;
+        let st = &mut self.state[g as usize];
+        let sender = gen.senders[st.rng.random_range(0..gen.senders.len())];
+        let pkts = sizes.sample(&mut st.rng);
+        st.created += 1;
+        let gap = exponential(&mut st.rng, mean_gap_ns).round() as Time;
+        let next = now + gap;
+        let more = gen.count.is_none_or(|c| st.created < c) && gen.stop_ns.is_none_or(|s| next < s) && run_stop_ns.is_none_or(|s| next <= s);
+        Some(PoissonArrival { sender, pkts, next_ns: more.then_some(next) })
+    }
+
+    /// The size of the next flow of closed-loop generator `g` on sender `s`,
+    /// starting at `t`, if its count and stop time allow one.
+    pub fn closed_loop(&mut self, g: u32, s: u32, t: Time) -> Option<u64> {
+        let gen = &self.gens[g as usize];
+        if gen.stop_ns.is_some_and(|stop| t >= stop) {
+            return None;
+        }
+        let st = &mut self.state[g as usize];
+        if gen.count.is_some_and(|c| st.per_sender[s as usize] >= c) {
+            return None;
+        }
+        let pkts = gen.sizes.as_ref()?.sample(&mut st.rng);
+        st.created += 1;
+        st.per_sender[s as usize] += 1;
+        Some(pkts)
+    }
+
+    /// The think time of closed-loop generator `g`.
+    pub fn think_ns(&self, g: u32) -> Option<Time> {
+        match self.gens[g as usize].arrivals {
+            Arrivals::ClosedLoop { think_ns } => Some(think_ns),
+            _ => None,
+        }
+    }
+}
