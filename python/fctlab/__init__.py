@@ -10,7 +10,7 @@ See ``fctlab list`` for every scheme, queue, topology and size distribution.
 
 from ._core import __version__ as _engine_version
 from .config import ConfigError, load_config
-from .result import Result, run, validate, catalog, NoCompletedFlowWarning
+from .result import Result, run, validate, describe, catalog, NoCompletedFlowWarning
 
 __version__ = _engine_version
 
@@ -21,6 +21,7 @@ from . import ideal, replicate, store, sweep  # noqa: E402
 __all__ = [
     "run",
     "validate",
+    "describe",
     "catalog",
     "load_config",
     "Result",

@@ -1,5 +1,5 @@
 """Type stubs of fctlab's compiled engine (crates/fctlab-py). Users call the
-wrappers in fctlab (run, validate, catalog) and fctlab.ideal, not these."""
+wrappers in fctlab (run, validate, describe, catalog) and fctlab.ideal, not these."""
 
 from typing import Any, Callable, Optional
 
@@ -16,6 +16,11 @@ def run(config_json: str, progress: Optional[Callable[[dict], Any]] = None) -> d
 
 def validate(config_json: str) -> int:
     """Check a JSON scenario; returns the resolved buffer size in packets."""
+
+def describe(config_json: str) -> str:
+    """What the engine resolves from a JSON scenario, as JSON: buffer_pkts,
+    buffer_key, flows_expected (null: bounded by time only), flows_long_lived,
+    stop_ns, mss_bytes, header_bytes."""
 
 def catalog() -> str:
     """Schemes, queues, topologies, distributions and defaults, as JSON."""

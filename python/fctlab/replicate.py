@@ -31,6 +31,10 @@ population percentile as each replication's bucket grows (a percentile of n
 samples is biased by O(1/n)); the ``n_min`` column shows the smallest number of
 flows any replication had in the bucket, so a reader can judge it. The pooled
 value over all flows is given beside each estimate (``*_pooled``).
+
+This module splits, seeds and merges; the replications are run by
+:func:`fctlab.sweep.replicate` (as a sweep of one point), which
+``fctlab.replicate(config, K)`` calls.
 """
 
 from __future__ import annotations
@@ -216,7 +220,7 @@ def overall(flows: pd.DataFrame, **kw) -> pd.DataFrame:
     return summarize(flows, edges=[0.0, math.inf], **kw)
 
 
-# ------------------------------------------------------------------ running
+# ------------------------------------------------------------------- merging
 
 
 class Replicated:
@@ -259,28 +263,12 @@ def merge(results: Sequence, run_keys: Optional[list] = None) -> Replicated:
     return Replicated(flows, [r.meta for r in results], run_keys)
 
 
-def replicate(config, replications: Optional[int] = None, *, store=None, scheduler=None,
-              workers: Optional[int] = None, progress: bool = True) -> Replicated:
-    """Run ``config`` as ``replications`` independent replications (default: its
-    own ``replications`` key) in parallel, locally or on a Dask cluster, and merge.
+def replicate(config, replications: Optional[int] = None, **kw) -> Replicated:
+    """Run ``config`` as ``replications`` independent replications and merge them:
+    :func:`fctlab.sweep.replicate` (a sweep of one point executes them)."""
+    from .sweep import replicate as run_replicated
 
-    With ``store`` (a path) finished replications are kept there and reused;
-    without, they go to a temporary store deleted once they are merged in memory.
-    Equivalent to a sweep with no axes; see :func:`fctlab.sweep`.
-    """
-    from .config import load_config
-    from .sweep import run_sweep
-
-    cfg = load_config(config)
-    if replications is not None:
-        cfg.pop("replications", None)
-        cfg["replications"] = check_replications(replications)
-    if store is None:  # a private store, gone once the results are in memory
-        import tempfile
-
-        with tempfile.TemporaryDirectory(prefix="fctlab-replicate-") as d:
-            return run_sweep({"base": cfg}, store=d, scheduler=scheduler, workers=workers, progress=progress).replicated(0)
-    return run_sweep({"base": cfg}, store=store, scheduler=scheduler, workers=workers, progress=progress).replicated(0)
+    return run_replicated(config, replications, **kw)
 
 
 class _CallableModule(types.ModuleType):

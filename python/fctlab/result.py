@@ -74,6 +74,24 @@ def validate(config: ConfigLike) -> dict:
     return cfg
 
 
+def describe(config: ConfigLike) -> dict:
+    """What the engine resolves from a scenario, without running it (raises
+    ConfigError for a refused one):
+
+    - ``buffer_pkts``: the router buffer in packets; ``buffer_key``: the key it
+      was sized from (``network.buffer_pkts``, or ``network.buffer_bdp``, given
+      or by default);
+    - ``flows_expected``: how many flows the run creates unless ``stop_s`` ends it
+      first: explicit flows, plus each generator's ``count`` (Poisson: in total;
+      closed loop: per sender) or one flow per sender (long-lived); ``None``
+      when a generator has no ``count`` (it is bounded by time only);
+    - ``flows_long_lived``: how many of them never finish;
+    - ``stop_ns``: the run's time limit (``None``: none);
+    - ``mss_bytes``, ``header_bytes``: payload and header of a data packet.
+    """
+    return json.loads(_core.describe(to_json(load_config(config))))
+
+
 def catalog() -> dict:
     """Every scheme, queue, topology, size distribution and parameter default."""
     return json.loads(_core.catalog())

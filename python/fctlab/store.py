@@ -157,7 +157,8 @@ def column_name(dotted: str) -> str:
 def _defaults() -> dict:
     """Catalog defaults that can stand for an absent key without changing its type:
     plain values and registered names (``tcp-newreno``, ``droptail``), not
-    descriptions such as ``10 x bottleneck_bps``."""
+    descriptions such as ``10 x bottleneck_bps`` nor values the engine derives
+    (``None``)."""
     from .result import catalog
 
     cat = catalog()
@@ -165,20 +166,37 @@ def _defaults() -> dict:
     out = {"seed": 0}
     for p in cat.get("parameters", []):
         d = p["default"]
-        if isinstance(d, str) and d not in names:
+        if d is None or (isinstance(d, str) and d not in names):
             continue
         out[p["key"]] = d
     return out
 
 
-def config_columns(config: Mapping[str, Any], defaults: Optional[Mapping[str, Any]] = None) -> dict:
-    """The flattened config with catalog defaults filled in for absent keys."""
+def _resolved(config: Mapping[str, Any]) -> dict:
+    """The engine's :func:`fctlab.describe` of ``config`` (empty if the engine refuses it)."""
+    from .config import ConfigError
+    from .result import describe
+
+    try:
+        return describe(config)
+    except ConfigError:
+        return {}
+
+
+def config_columns(config: Mapping[str, Any], defaults: Optional[Mapping[str, Any]] = None,
+                   resolved: Optional[Mapping[str, Any]] = None) -> dict:
+    """The flattened config with catalog defaults filled in for absent keys, and
+    the buffer as the engine resolved it (``network.buffer_pkts``; ``resolved`` is
+    :func:`fctlab.describe` of the config, asked of the engine if not given). Of
+    the two buffer keys only the one the engine sized the buffer from takes a
+    default."""
     flat = flatten(dict(config))
+    eng = _resolved(config) if resolved is None else resolved
+    if "buffer_pkts" in eng:
+        flat.setdefault("network.buffer_pkts", eng["buffer_pkts"])
     for k, v in (defaults or {}).items():
-        if k in flat:
+        if k in flat or (k.startswith("network.buffer_") and k != eng.get("buffer_key")):
             continue
-        if k == "network.buffer_bdp" and "network.buffer_pkts" in flat:
-            continue  # the buffer was given in packets; the BDP default does not apply
         flat[k] = v
     return flat
 

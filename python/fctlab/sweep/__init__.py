@@ -1,0 +1,268 @@
+"""Sweeps: one base scenario expanded over named axes, run in parallel into a
+results store.
+
+A sweep spec (TOML file, TOML text or dict)::
+
+    name = "iw-vs-load"              # optional; default: the file's name
+    base = "scenario.toml"           # a scenario file (relative to the spec) ...
+    # [base]                         # ... or the scenario inline, as a table
+    seeds = 3                        # a count (base seed, base seed + 1, ...) or a list [1, 2, 3]
+    replications = 1                 # optional: split each run into K replications (fctlab.replicate)
+    store = "store"                  # optional: where results go (relative to the spec)
+
+    [axes]                           # any config key, dotted; the product of all axes is run
+    "transport.init_cwnd_pkts" = [2, 10]
+    "traffic[0].load" = [0.5, 0.8]
+
+    [linked.scheme]                  # keys that move together: one axis, the lists zipped
+    "transport.scheme" = ["tcp-newreno", "tcp-newreno"]
+    "transport.delayed_ack" = [false, true]
+
+A plain scenario file is a sweep of one point (with its own ``seeds`` or
+``replications`` if it has them). ``seeds``, ``replications`` and the spec's own
+keys are stripped before the engine sees a config.
+
+The points are the product of the axes (in the order given, linked groups after
+plain axes, seeds innermost). Every point is validated before any is run; an
+error names the point and the key. Each run is stored under a key hashed from
+(config, seed, fctlab version) (see :mod:`fctlab.store`); runs already stored are
+skipped, so a sweep that was stopped -- even by SIGKILL -- resumes where it was.
+
+    >>> res = fctlab.sweep("examples/sweeps/iw.toml", store="store")
+    >>> res.query("SELECT init_cwnd_pkts, avg(fct_ns) FROM flows GROUP BY 1")
+
+:mod:`fctlab.sweep.spec` reads and expands specs, :mod:`fctlab.sweep.execute`
+runs them (a local process pool or a Dask cluster) and
+:mod:`fctlab.sweep.progress` draws the progress line; replications are split
+and merged by :mod:`fctlab.replicate`.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import sys
+import time
+import types
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+import pandas as pd
+
+from ..replicate import Replicated, check_replications, merge
+from .execute import SweepError, _dask_client, _execute_dask, _execute_local, _local_workers
+from .progress import SweepProgress
+from .spec import SPEC_KEYS, SWEEP_ONLY, Point, Run, _short, expand, load_spec, parse_path, set_path
+
+__all__ = [
+    "run_sweep", "sweep", "replicate", "SweepResult", "SweepError", "SweepProgress",
+    "load_spec", "expand", "parse_path", "set_path", "Point", "Run", "SPEC_KEYS", "SWEEP_ONLY",
+]
+
+
+@dataclass
+class SweepResult:
+    """What a sweep did: its points, which runs ran now, were already stored or
+    failed, and the store holding them."""
+
+    name: str
+    spec: dict
+    points: list
+    store: Any
+    ran: list = field(default_factory=list)
+    skipped: list = field(default_factory=list)
+    failed: dict = field(default_factory=dict)
+    wall_s: float = 0.0
+
+    def runs(self) -> pd.DataFrame:
+        """One row per run: point, its labels, replication, seed, store key, status."""
+        rows = []
+        ran, skipped = set(self.ran), set(self.skipped)
+        for p in self.points:
+            for r in p.runs:
+                row = {"point": p.index, **{k: v for k, v in p.labels.items()}, "replication": r.replication,
+                       "run_seed": r.config.get("seed", 0), "run_key": r.key,
+                       "status": "failed" if r.key in self.failed else "ran" if r.key in ran else "stored" if r.key in skipped else "?"}
+                rows.append(row)
+        return pd.DataFrame(rows)
+
+    def result(self, point: int, replication: int = 0):
+        """The stored :class:`fctlab.Result` of a point (or of one of its replications)."""
+        return self.store.get(self.points[point].runs[replication].key)
+
+    def replicated(self, point: int):
+        """The point's replications merged (:class:`fctlab.replicate.Replicated`)."""
+        p = self.points[point]
+        return merge([self.store.get(r.key) for r in p.runs], [r.key for r in p.runs])
+
+    def flows(self) -> pd.DataFrame:
+        """Every flow of every point, with ``point``, ``replication`` and label columns."""
+        frames = []
+        for p in self.points:
+            for i, r in enumerate(p.runs):
+                f = self.store.get(r.key).flows
+                f.insert(0, "replication", i)
+                f.insert(0, "point", p.index)
+                for k, v in reversed(list(p.labels.items())):
+                    f.insert(2, k, [v] * len(f) if not isinstance(v, (list, dict)) else json.dumps(v))
+                frames.append(f)
+        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+    def summary(self, **kw) -> pd.DataFrame:
+        """Per point: :func:`fctlab.replicate.overall` (mean and percentile FCT,
+        with confidence intervals where the point has replications)."""
+        rows = []
+        for p in self.points:
+            s = self.replicated(p.index).overall(**kw)
+            s.insert(0, "point", p.index)
+            for k, v in reversed(list(p.labels.items())):
+                s.insert(1, k, _short(v) if isinstance(v, (list, dict)) else v)
+            rows.append(s)
+        return pd.concat(rows, ignore_index=True) if rows else pd.DataFrame()
+
+    def query(self, sql: str) -> pd.DataFrame:
+        return self.store.query(sql)
+
+
+def run_sweep(spec, *, store=None, scheduler=None, workers: Optional[int] = None, progress: bool = True,
+              name: Optional[str] = None, dry_run: bool = False) -> SweepResult:
+    """Run a sweep (see the module doc) and return a :class:`SweepResult`.
+
+    - ``spec``: a spec or scenario (path, TOML text or dict).
+    - ``store``: the results directory (default: the spec's ``store``, else ``./store``).
+    - ``scheduler``: a Dask scheduler address (``tcp://host:8786``) or a
+      ``distributed.Client``; without it, a local process pool of ``workers``
+      processes (default: every core).
+    - ``progress``: a progress line on stderr.
+    - ``dry_run``: expand and validate only; nothing runs.
+
+    Raises ConfigError (naming point and key) before running anything if a point
+    is invalid, and :class:`SweepError` at the end if some runs failed.
+    """
+    from .. import __version__
+    from ..store import Store
+
+    s = load_spec(spec)
+    if name:
+        s["name"] = name
+    points = expand(s)
+    st = Store(store or s["store"] or "store", create=not dry_run)
+    runs: dict = {}
+    for p in points:
+        for r in p.runs:
+            runs.setdefault(r.key, r)
+    res = SweepResult(name=s["name"], spec=s, points=points, store=st)
+    todo, skipped, damaged = [], [], []
+    for key, r in runs.items():
+        why = st.verify(key)
+        if why is None:
+            skipped.append(key)
+        else:
+            if why != "missing":
+                damaged.append(key)
+            todo.append(r)
+    res.skipped = skipped
+    if dry_run:
+        return res
+    for key in damaged:  # moved aside (kept for inspection) and run again
+        st.quarantine(key)
+    st.clean_tmp()
+    record = {
+        "name": s["name"], "fctlab_version": __version__, "source": s["source"], "description": s["description"],
+        "base": s["base"], "axes": s["axes"], "linked": s["linked"], "seeds": s["seeds"],
+        "replications": s["replications"],
+        "started": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "points": [{"index": p.index, "labels": p.labels, "group": p.group, "replications": p.replications,
+                    "run_keys": [r.key for r in p.runs]} for p in points],
+    }
+    st.write_sweep(s["name"], record)
+
+    client, own_client = _dask_client(scheduler) if scheduler is not None and todo else (None, False)
+    bar = SweepProgress(s["name"], total=len(runs), stored=len(skipped)) if progress else None
+    t0 = time.monotonic()
+    failures: dict = {}
+
+    def on_live(key, pkts, frac):
+        if bar:
+            bar.live(key, pkts, frac)
+            bar.draw()
+
+    def on_done(task: dict, out: dict):
+        if out["version"] != __version__:
+            on_fail(task, RuntimeError(f"the worker runs fctlab {out['version']}, this sweep {__version__}"))
+            return
+        st.put(out["key"], out["files"])
+        res.ran.append(out["key"])
+        if bar:
+            bar.finished(out["key"], out["data_delivered"])
+            bar.draw()
+
+    def on_fail(task: dict, e: BaseException):
+        msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        failures[task["key"]] = f"{type(e).__name__}: {msg}"
+        if bar:
+            bar.finished(task["key"], 0, ok=False)
+            bar.draw(force=True)
+
+    payloads = [r.payload() for r in todo]
+    try:
+        if payloads:
+            if client is not None:
+                _execute_dask(payloads, client, on_done, on_fail)
+            else:
+                _execute_local(payloads, _local_workers(workers), on_done, on_live, on_fail)
+    finally:
+        if bar:
+            bar.close()
+        if own_client:
+            client.close()
+    res.wall_s = time.monotonic() - t0
+    res.failed = failures
+    record["finished"] = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    record["wall_s"] = res.wall_s
+    record["scheduler"] = None if scheduler is None else scheduler if isinstance(scheduler, str) else "dask.distributed.Client"
+    record["failed"] = failures
+    st.write_sweep(s["name"], record)
+    if failures:
+        where = {r.key: (p.index, p.label()) for p in points for r in p.runs}
+        k, msg = next(iter(failures.items()))
+        raise SweepError(f"{len(failures)} of {len(runs)} runs failed; first: point {where[k][0]} ({where[k][1]}): {msg}")
+    return res
+
+
+sweep = run_sweep
+
+
+def replicate(config, replications: Optional[int] = None, *, store=None, scheduler=None,
+              workers: Optional[int] = None, progress: bool = True) -> Replicated:
+    """Run ``config`` as ``replications`` independent replications (default: its
+    own ``replications`` key) in parallel, locally or on a Dask cluster, and merge
+    them (:class:`fctlab.replicate.Replicated`). Called as ``fctlab.replicate(config, K)``.
+
+    With ``store`` (a path) finished replications are kept there and reused;
+    without, they go to a temporary store deleted once they are merged in memory.
+    Equivalent to a sweep with no axes (:func:`run_sweep`).
+    """
+    from ..config import load_config
+
+    cfg = load_config(config)
+    if replications is not None:
+        cfg.pop("replications", None)
+        cfg["replications"] = check_replications(replications)
+    if store is None:  # a private store, gone once the results are in memory
+        import tempfile
+
+        with tempfile.TemporaryDirectory(prefix="fctlab-replicate-") as d:
+            return run_sweep({"base": cfg}, store=d, scheduler=scheduler, workers=workers, progress=progress).replicated(0)
+    return run_sweep({"base": cfg}, store=store, scheduler=scheduler, workers=workers, progress=progress).replicated(0)
+
+
+class _CallableModule(types.ModuleType):
+    """``fctlab.sweep(spec, ...)`` calls :func:`run_sweep`; the module's other
+    names stay reachable (``fctlab.sweep.expand``, ``fctlab.sweep.load_spec``)."""
+
+    def __call__(self, *args, **kwargs):
+        return run_sweep(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule
