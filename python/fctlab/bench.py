@@ -1,10 +1,12 @@
 """``fctlab bench``: the engine's speed on a reference scenario, beside ns-3's.
 
-Reference scenario (issue: "speed is designed in"): TCP NewReno on a dumbbell of
-10 senders, 1 Gb/s bottleneck, RTT 100 ms, buffer 1 BDP, Poisson arrivals of
-Pareto flows (mean 25 packets, shape 1.2 as in the RCP paper) at load 0.8,
-1000 B packets plus 40 B headers, an ACK per packet crossing the network.
-The fctlab run is made in a child process so its peak memory is its own.
+Reference scenario: TCP NewReno on a dumbbell of 10 senders, 1 Gb/s
+bottleneck, RTT 100 ms, buffer 1 BDP, Poisson arrivals of Pareto flows (mean 25
+packets, shape 1.2 as in the RCP paper) at load 0.8, 1000 B packets plus 40 B
+headers, an ACK per packet crossing the network. It is defined once, by
+:func:`reference_scenario`; the ns-3 peer (:mod:`fctlab.ns3peer`) reads its
+parameters from there. The fctlab run is made in a child process so its peak
+memory is its own.
 """
 
 from __future__ import annotations
@@ -12,7 +14,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 
 MEAN_PKTS = 25
 SHAPE = 1.2
@@ -62,9 +63,26 @@ def _row(name: str, value: str) -> str:
     return f"  {name:<38} {value}"
 
 
+def _rate(bps: float) -> str:
+    for unit, div in (("Gb/s", 1e9), ("Mb/s", 1e6), ("kb/s", 1e3)):
+        if bps >= div:
+            return f"{bps / div:g} {unit}"
+    return f"{bps:g} b/s"
+
+
+def describe_scenario(cfg: dict) -> str:
+    """A one-line summary of a scenario of the reference's shape, from its values."""
+    n, t, g = cfg["network"], cfg["transport"], cfg["traffic"][0]
+    rtt_ms = 2 * (n["bottleneck_delay_ms"] + n.get("access_delay_ms", 0.0) + n.get("receiver_delay_ms", 0.0))
+    scheme = {"tcp-newreno": "NewReno"}.get(t["scheme"], t["scheme"])
+    return (f"{scheme}, {n['topology']} x{n['senders']}, {_rate(n['bottleneck_bps'])}, RTT {rtt_ms:g} ms, "
+            f"{n['buffer_bdp']:g} BDP, {g['sizes']['dist'].capitalize()} {g['sizes']['mean_pkts']:g}/"
+            f"{g['sizes']['shape']:g}, load {g['load']:g}")
+
+
 def main(args) -> int:
     print(f"fctlab bench: reference scenario, about {args.packets:.3g} data packets "
-          "(NewReno, dumbbell x10, 1 Gb/s, RTT 100 ms, 1 BDP, Pareto 25/1.2, load 0.8)")
+          f"({describe_scenario(reference_scenario(args.packets))})")
     print("running fctlab...", flush=True)
     f = run_fctlab(args.packets)
     w = f["wall_s"]
@@ -87,7 +105,7 @@ def main(args) -> int:
         return 0
     try:
         print(f"running ns-3 on the same scenario ({args.ns3_seconds:g} simulated s; installs ns-3 on first use)...", flush=True)
-        n = ns3peer.run_ns3_bench(sim_seconds=args.ns3_seconds, mean_pkts=MEAN_PKTS, shape=SHAPE)
+        n = ns3peer.run_ns3_bench(sim_seconds=args.ns3_seconds)
     except ns3peer.PeerUnavailable as e:
         print(f"ns-3: skipped: {e}")
         return 0

@@ -8,6 +8,9 @@ environment is not touched and ns-3's memory is measured in a process of its own
 * :func:`run_ns3_bench` runs the benchmark scenario under ns-3 in a subprocess
   and returns its counters, wall time and peak memory.
 
+The benchmark scenario is fctlab's own (:func:`fctlab.bench.reference_scenario`);
+:func:`scenario_params` reads the peer's parameters off it.
+
 The scenario itself (topology, TCP settings, workload) is built in
 ``_worker.py``, which runs inside the ns-3 environment; the per-packet and
 per-flow work is C++ (``flowapp.h``, compiled at run time by cppyy), Python only
@@ -36,7 +39,10 @@ import tempfile
 import time
 from typing import Callable, Optional
 
-__all__ = ["PeerUnavailable", "NS3_REQUIREMENT", "ensure_ns3", "run_ns3_bench", "cache_dir"]
+from ..bench import reference_scenario
+
+__all__ = ["PeerUnavailable", "NS3_REQUIREMENT", "ensure_ns3", "run_ns3_bench", "cache_dir", "scenario_params",
+           "reference_params"]
 
 #: The PyPI release known to work (3.44.post0: the newest when this was written).
 NS3_REQUIREMENT = "ns3==3.44.post0"
@@ -180,24 +186,45 @@ def _tail(text: str, n: int = 3) -> str:
     return " | ".join(lines[-n:])
 
 
+#: The peer's parameters and their types (see :func:`run_ns3_bench`).
+PARAM_TYPES = {
+    "senders": int, "bottleneck_bps": float, "rtt_ms": float, "load": float, "mean_pkts": float, "shape": float,
+    "mss_bytes": int, "header_bytes": int, "init_cwnd_pkts": int, "buffer_bdp": float, "access_bps": float,
+    "seed": int,
+}
+
+
+def scenario_params(cfg: dict) -> dict:
+    """An fctlab scenario of the benchmark's shape (a dumbbell, one Poisson
+    generator of Pareto sizes, the buffer in BDPs) as :func:`run_ns3_bench`'s
+    parameters. The peer puts the whole base RTT on the bottleneck."""
+    n, t, g = cfg["network"], cfg["transport"], cfg["traffic"][0]
+    return {
+        "senders": n["senders"], "bottleneck_bps": n["bottleneck_bps"],
+        "rtt_ms": 2 * (n["bottleneck_delay_ms"] + n.get("access_delay_ms", 0.0) + n.get("receiver_delay_ms", 0.0)),
+        "load": g["load"], "mean_pkts": g["sizes"]["mean_pkts"], "shape": g["sizes"]["shape"],
+        "mss_bytes": t["mss_bytes"], "header_bytes": t["header_bytes"], "init_cwnd_pkts": t["init_cwnd_pkts"],
+        "buffer_bdp": n["buffer_bdp"], "access_bps": n["access_bps"], "seed": cfg["seed"],
+    }
+
+
+def reference_params() -> dict:
+    """The peer's default parameters: fctlab's benchmark scenario's."""
+    return scenario_params(reference_scenario(1))
+
+
 def run_ns3_bench(
     *,
-    senders: int = 10,
-    bottleneck_bps: float = 1e9,
-    rtt_ms: float = 100.0,
-    load: float = 0.8,
-    mean_pkts: float = 25,
-    shape: float = 1.2,
-    mss_bytes: int = 1000,
-    header_bytes: int = 40,
-    init_cwnd_pkts: int = 2,
-    buffer_bdp: float = 1.0,
-    access_bps: float = 10e9,
     sim_seconds: float = 5.0,
-    seed: int = 1,
     progress: Optional[Callable[[str], None]] = None,
+    **overrides,
 ) -> dict:
     """Run fctlab's benchmark scenario under ns-3 and return its counters.
+
+    The parameters are :func:`reference_params` (fctlab's benchmark scenario),
+    with any of them overridden by keyword: ``senders``, ``bottleneck_bps``,
+    ``rtt_ms``, ``load``, ``mean_pkts``, ``shape``, ``mss_bytes``,
+    ``header_bytes``, ``init_cwnd_pkts``, ``buffer_bdp``, ``access_bps``, ``seed``.
 
     The scenario is a dumbbell: ``senders`` hosts, each with an ``access_bps``
     point-to-point link (no delay) to router R0; the bottleneck R0-R1 at
@@ -246,13 +273,11 @@ def run_ns3_bench(
     Raises :class:`PeerUnavailable` (one-line reason) if ns-3 cannot be
     installed, imported or run; ``ValueError`` for invalid parameters.
     """
-    params = dict(
-        senders=int(senders), bottleneck_bps=float(bottleneck_bps), rtt_ms=float(rtt_ms),
-        load=float(load), mean_pkts=float(mean_pkts), shape=float(shape),
-        mss_bytes=int(mss_bytes), header_bytes=int(header_bytes),
-        init_cwnd_pkts=int(init_cwnd_pkts), buffer_bdp=float(buffer_bdp),
-        access_bps=float(access_bps), sim_seconds=float(sim_seconds), seed=int(seed),
-    )
+    unknown = sorted(set(overrides) - set(PARAM_TYPES))
+    if unknown:
+        raise TypeError(f"run_ns3_bench() got an unexpected keyword argument {unknown[0]!r}")
+    params = {k: PARAM_TYPES[k](v) for k, v in {**reference_params(), **overrides}.items()}
+    params["sim_seconds"] = float(sim_seconds)
     _validate(params)
     python = ensure_ns3(progress=progress if progress is not None else _to_stderr)
     fd, out_path = tempfile.mkstemp(prefix="fctlab-ns3-", suffix=".json")

@@ -8,7 +8,7 @@ import argparse
 import json
 import sys
 
-from . import PeerUnavailable, ensure_ns3, run_ns3_bench
+from . import PARAM_TYPES, PeerUnavailable, ensure_ns3, reference_params, run_ns3_bench
 
 
 def main(argv=None) -> int:
@@ -16,19 +16,13 @@ def main(argv=None) -> int:
         prog="python -m fctlab.ns3peer",
         description="Run fctlab's benchmark dumbbell under ns-3 (from PyPI) and print the counters as JSON.",
     )
-    ap.add_argument("--senders", type=int, default=10, help="sender hosts (and as many receivers)")
-    ap.add_argument("--bottleneck-bps", type=float, default=1e9)
-    ap.add_argument("--rtt-ms", type=float, default=100.0, help="base RTT; all on the bottleneck")
-    ap.add_argument("--load", type=float, default=0.8, help="offered load of the bottleneck")
-    ap.add_argument("--mean-pkts", type=float, default=25, help="mean flow size (packets)")
-    ap.add_argument("--shape", type=float, default=1.2, help="Pareto shape of flow sizes")
-    ap.add_argument("--mss-bytes", type=int, default=1000)
-    ap.add_argument("--header-bytes", type=int, default=40)
-    ap.add_argument("--init-cwnd-pkts", type=int, default=2)
-    ap.add_argument("--buffer-bdp", type=float, default=1.0, help="device queues, in bottleneck BDPs")
-    ap.add_argument("--access-bps", type=float, default=10e9)
+    helps = {"senders": "sender hosts (and as many receivers)", "rtt_ms": "base RTT; all on the bottleneck",
+             "load": "offered load of the bottleneck", "mean_pkts": "mean flow size (packets)",
+             "shape": "Pareto shape of flow sizes", "buffer_bdp": "device queues, in bottleneck BDPs"}
+    for key, value in reference_params().items():  # fctlab's benchmark scenario
+        ap.add_argument("--" + key.replace("_", "-"), type=PARAM_TYPES[key], default=PARAM_TYPES[key](value),
+                        help=f"{helps[key] + '; ' if key in helps else ''}default: {value:g}")
     ap.add_argument("--sim-seconds", type=float, default=5.0)
-    ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--install-only", action="store_true", help="install ns-3 and print its python")
     args = ap.parse_args(argv)
 
