@@ -11,6 +11,7 @@ import numpy as np
 
 import fctlab
 from .. import ideal
+from . import captions
 from ..plots import ci_errorbar, loglog, mean_by_size, params_caption, pyplot, save, slowdown_by_size
 from ..progress import RunProgress
 from ..report import Figure, Reproduction
@@ -18,8 +19,11 @@ from ..report import Figure, Reproduction
 SOURCE = "Dukkipati & McKeown, CCR 2006"
 
 
-# Fig. 1 set-up: C = 2.4 Gb/s, RTT = 100 ms, load 0.9, Pareto mean 30 shape 1.4.
-C_BPS, RTT_S, RHO, MEAN_PKTS, SHAPE, PKT_BYTES = 2.4e9, 0.1, 0.9, 30, 1.4, 1040
+# Fig. 1 set-up: C = 2.4 Gb/s, RTT = 100 ms, load 0.9, Pareto mean 30 shape 1.4,
+# 1000-byte packets (plus 40 bytes of TCP/IP header on the wire).
+C_BPS, RTT_S, RHO, MEAN_PKTS, SHAPE = 2.4e9, 0.1, 0.9, 30, 1.4
+MSS_BYTES, HEADER_BYTES = 1000, 40
+PKT_BYTES = MSS_BYTES + HEADER_BYTES
 FULL_FLOWS, QUICK_FLOWS = 1_000_000, 100_000
 
 
@@ -27,7 +31,8 @@ def fig1_scenario(count: int) -> dict:
     return {
         "seed": 1,
         "network": {"topology": "single-link", "bottleneck_bps": C_BPS, "bottleneck_delay_ms": RTT_S * 1e3 / 2, "buffer_bdp": 1.0},
-        "transport": {"scheme": "tcp-newreno", "mss_bytes": 1000, "header_bytes": 40, "init_cwnd_pkts": 2, "handshake": True},
+        "transport": {"scheme": "tcp-newreno", "mss_bytes": MSS_BYTES, "header_bytes": HEADER_BYTES, "init_cwnd_pkts": 2,
+                      "handshake": True},
         "traffic": [{"arrivals": "poisson", "load": RHO, "sizes": {"dist": "pareto", "mean_pkts": MEAN_PKTS, "shape": SHAPE}, "count": count}],
         "metrics": {"interval_ms": 10.0},
     }
@@ -47,12 +52,16 @@ def _fig1_run(scale: str):
     return cfg, res, time.monotonic() - t0
 
 
-def _fig1_params(res, count: int) -> dict:
+def _fig1_params(cfg: dict, res) -> dict:
+    """The parameters of a Fig. 1 workload run, for its caption, read off its scenario."""
+    g = cfg["traffic"][0]
     return {
-        "C": "2.4 Gb/s", "RTT": "100 ms (single link, 50 ms each way)", "offered load": RHO,
-        "flow sizes": f"Pareto, mean {MEAN_PKTS} pkts, shape {SHAPE}", "packet": "1000 B payload + 40 B header",
-        "arrivals": "Poisson", "flows": count, "buffer": f"1 BDP = {res.meta['stats']['buffer_pkts']} pkts (not stated in the paper)",
-        "TCP": "NewReno, IW 2, SYN handshake, ACK per packet, min RTO 200 ms", "seed": 1,
+        "C": captions.rate(cfg["network"]["bottleneck_bps"]), "RTT": captions.rtt(cfg), "offered load": g["load"],
+        "flow sizes": captions.sizes(g), "packet": captions.packet(cfg),
+        "arrivals": g["arrivals"].capitalize(), "flows": g["count"],
+        "buffer": f"{captions.num(cfg['network']['buffer_bdp'])} BDP = {res.meta['stats']['buffer_pkts']} pkts "
+                  "(not stated in the paper)",
+        "TCP": captions.tcp(cfg), "seed": cfg["seed"],
     }
 
 
@@ -70,29 +79,32 @@ def fig1(out: Path, scale: str) -> list:
     cfg, res, wall = _fig1_run(scale)
     count = cfg["traffic"][0]["count"]
     rtt_ns = RTT_S * 1e9
+    pkt = captions.packet_bytes(cfg)
+    iw = cfg["transport"]["init_cwnd_pkts"]
+    tcp = f"TCP {captions.SCHEME_NAMES[cfg['transport']['scheme']]}"
     plt = pyplot()
     fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(7, 7.5))
     agg = mean_by_size(res.flows)
-    ax1.plot(agg["size_pkts"], agg["mean"] / 1e9, "o-", ms=3, label="TCP NewReno, IW 2 (fctlab)")
+    ax1.plot(agg["size_pkts"], agg["mean"] / 1e9, "o-", ms=3, label=f"{tcp}, IW {captions.num(iw)} (fctlab)")
     L = np.unique(np.round(np.logspace(0, np.log10(max(agg["size_pkts"].max(), 10)), 300)).astype(int))
-    ax1.plot(L, ideal.slow_start_fct_ns(L, C_BPS, rtt_ns, pkt_bytes=PKT_BYTES, init_cwnd_pkts=1) / 1e9, "--",
+    ax1.plot(L, ideal.slow_start_fct_ns(L, C_BPS, rtt_ns, pkt_bytes=pkt, init_cwnd_pkts=1) / 1e9, "--",
              label="slow-start bound, IW 1 (the paper's formula)")
-    ax1.plot(L, ideal.slow_start_fct_ns(L, C_BPS, rtt_ns, pkt_bytes=PKT_BYTES, init_cwnd_pkts=2) / 1e9, ":",
-             label="slow-start bound, IW 2")
-    ax1.plot(L, ideal.ps_fct_ns(L * PKT_BYTES, C_BPS, RHO, rtt_ns) / 1e9, "-", label="PS, 1.5 RTT + L/(C(1-rho))")
+    ax1.plot(L, ideal.slow_start_fct_ns(L, C_BPS, rtt_ns, pkt_bytes=pkt, init_cwnd_pkts=iw) / 1e9, ":",
+             label=f"slow-start bound, IW {captions.num(iw)}")
+    ax1.plot(L, ideal.ps_fct_ns(L * pkt, C_BPS, RHO, rtt_ns) / 1e9, "-", label="PS, 1.5 RTT + L/(C(1-rho))")
     loglog(ax1, "flow size (packets)", "average FCT (s)")
     s = res.series
     act = s[s["metric"] == "active_flows"]
-    ax2.plot(act["t_ns"] / 1e9, act["value"], lw=0.6, label="TCP NewReno (fctlab)")
+    ax2.plot(act["t_ns"] / 1e9, act["value"], lw=0.6, label=f"{tcp} (fctlab)")
     ax2.axhline(RHO / (1 - RHO), color="C2", label=f"PS mean, rho/(1-rho) = {RHO / (1 - RHO):.0f}")
     ax2.set_xlabel("time (s)")
     ax2.set_ylabel("active flows")
     ax2.legend()
     png = save(fig, out, "dukkipati2006-fig1.png")
     done = int(res.flows["completed"].sum())
-    params = _fig1_params(res, count)
+    params = _fig1_params(cfg, res)
     caption = (f"{SOURCE}, Fig. 1 (TCP curve). Top: average FCT vs flow size, with the slow-start bound (the "
-               f"paper's IW-1 formula and the IW-2 one the run uses) and the analytic PS FCT. Bottom: active flows vs "
+               f"paper's IW-1 formula and the IW-{captions.num(iw)} one the run uses) and the analytic PS FCT. Bottom: active flows vs "
                f"time. {done:,} of {len(res.flows):,} flows completed. Scale: {_scaled(scale, count)}. "
                f"Parameters: {params_caption(params)}.")
     return [Reproduction(name="dukkipati2006-fig1", title="FCT of TCP vs processor sharing (2006, Fig. 1)",
@@ -109,14 +121,15 @@ def baselines(out: Path, scale: str) -> list:
     all_flows = res.flows
     # SRPT on the single bottleneck, over every flow of the run, with the same
     # fixed terms as the PS column: one-way propagation plus the handshake RTT.
-    wire = (all_flows["size_bytes"] + 40 * all_flows["size_pkts"]).to_numpy(dtype=float)
+    header = fctlab.describe(cfg)["header_bytes"]
+    wire = (all_flows["size_bytes"] + header * all_flows["size_pkts"]).to_numpy(dtype=float)
     srpt_finish = ideal.fluid_srpt(all_flows["start_ns"].to_numpy(), wire, C_BPS)
     fixed = RTT_S * 1e9 / 2 + RTT_S * 1e9
     srpt_fct = srpt_finish - all_flows["start_ns"].to_numpy() + fixed
     f["srpt_fct_ns"] = srpt_fct[f.index]
     ideal_ns = f["ideal_ns"].astype(float)
     table = {
-        "TCP NewReno (packets)": f["fct_ns"].astype(float) / ideal_ns,
+        f"TCP {captions.SCHEME_NAMES[cfg['transport']['scheme']]} (packets)": f["fct_ns"].astype(float) / ideal_ns,
         "PS (fluid, same flows)": f["ps_fct_ns"].astype(float) / ideal_ns,
         "SRPT (fluid, same flows)": f["srpt_fct_ns"].astype(float) / ideal_ns,
     }
@@ -131,7 +144,7 @@ def baselines(out: Path, scale: str) -> list:
         loglog(ax, "flow size (packets)", f"{what} slowdown (FCT / ideal)")
     png = save(fig, out, "baselines-tcp-ps-srpt.png")
     count = cfg["traffic"][0]["count"]
-    params = _fig1_params(res, count)
+    params = _fig1_params(cfg, res)
     caption = (f"Simulated TCP against ideal processor sharing and SRPT of the same {len(f):,} completed flows of "
                f"{SOURCE} Fig. 1's workload. Slowdown = FCT / ideal_ns, where ideal_ns is the flow alone on the empty "
                "link at line rate (propagation plus serialisation). PS and SRPT are flow-level (fluid) runs over the "
@@ -150,9 +163,9 @@ def replicated(out: Path, scale: str) -> list:
     from .. import replicate as rep
     from ..report import Table
 
-    total = 10_000_000 if scale == "full" else 1_000_000
     k = 10
-    cfg = fig1_scenario(total)
+    cfg = fig1_scenario(10_000_000 if scale == "full" else 1_000_000)
+    total = cfg["traffic"][0]["count"]
     cfg["metrics"] = {"series": False}
     t0 = time.monotonic()
     r = rep.replicate(cfg, k, progress=True)
@@ -162,22 +175,25 @@ def replicated(out: Path, scale: str) -> list:
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for stat, style, label in (("mean", "o-", "mean FCT"), ("p99", "s--", "99th-percentile FCT")):
         ci_errorbar(ax, summ["size_pkts"], summ[stat], summ[f"{stat}_lo"], summ[f"{stat}_hi"], 1e9, fmt=style, ms=3,
-                    capsize=2, label=f"TCP NewReno, {label} (95% CI)")
+                    capsize=2, label=f"TCP {captions.SCHEME_NAMES[cfg['transport']['scheme']]}, {label} (95% CI)")
     L = np.unique(np.round(np.logspace(0, np.log10(max(summ["size_pkts"].max(), 10)), 300)).astype(int))
-    ax.plot(L, ideal.ps_fct_ns(L * PKT_BYTES, C_BPS, RHO, RTT_S * 1e9) / 1e9, "-", label="PS, 1.5 RTT + L/(C(1-rho))")
+    ax.plot(L, ideal.ps_fct_ns(L * captions.packet_bytes(cfg), C_BPS, RHO, RTT_S * 1e9) / 1e9, "-",
+            label="PS, 1.5 RTT + L/(C(1-rho))")
     loglog(ax, "flow size (packets)", "FCT (s)")
     png = save(fig, out, "replicated-fig1-workload.png")
     rows = []
     for _, row in summ.iterrows():
         ci = lambda s: f"{row[s] / 1e6:.1f} [{row[s + '_lo'] / 1e6:.1f}, {row[s + '_hi'] / 1e6:.1f}]"
         rows.append([f"{row['size_lo_pkts']:.0f}-{row['size_hi_pkts']:.0f}", int(row["n_flows"]), ci("mean"), ci("p99")])
-    table = Table(title="FCT by flow size (ms): estimate [95% CI] over 10 replications",
+    table = Table(title=f"FCT by flow size (ms): estimate [95% CI] over {k} replications",
                   columns=["size (pkts)", "flows", "mean", "p99"], rows=rows,
-                  caption="Estimate = average of the per-replication statistic; interval = Student t over the 10 replications.")
+                  caption=f"Estimate = average of the per-replication statistic; interval = Student t over the {k} replications.")
     n_done = int(r.flows["completed"].sum())
-    params = {"flows": f"{total:,} in {k} replications of {total // k:,}", "C": "2.4 Gb/s", "RTT": "100 ms", "load": RHO,
-              "sizes": f"Pareto mean {MEAN_PKTS} pkts shape {SHAPE}", "TCP": "NewReno IW 2, handshake",
-              "replication seeds": "fctlab.replicate.replication_seed(1, r), r = 0..9"}
+    g = cfg["traffic"][0]
+    params = {"flows": f"{total:,} in {k} replications of {total // k:,}", "C": captions.rate(cfg["network"]["bottleneck_bps"]),
+              "RTT": captions.rtt(cfg), "load": g["load"], "sizes": captions.sizes(g), "packet": captions.packet(cfg),
+              "TCP": captions.tcp(cfg),
+              "replication seeds": f"fctlab.replicate.replication_seed({cfg['seed']}, r), r = 0..{k - 1}"}
     caption = (f"{SOURCE}, Fig. 1 workload as {k} independent replications ({n_done:,} flows completed), run in parallel "
                f"and merged: mean and 99th-percentile FCT by flow size with 95% confidence intervals. "
                f"Scale: {'full' if scale == 'full' else 'quick'} ({total:,} flows). Parameters: {params_caption(params)}.")
@@ -195,6 +211,9 @@ FIG12_SCHEMES = (
     ("RCP", {"scheme": "rcp"}, "rcp"),
 )
 FIG12_BUFFER_PKTS = 1_000_000
+FIG12_FLOWS = {"full": 500_000, "quick": 100_000}  # per scheme
+#: The two readings of the Pareto sizes: (mean packets, shape, whose).
+FIG12_SIZES = ((25, 1.2, "paper"), (30, 1.8, "released scripts"))
 
 
 def fig12_scenario(scheme: dict, queue: str, mean_pkts: float, shape: float, count: int) -> dict:
@@ -202,7 +221,7 @@ def fig12_scenario(scheme: dict, queue: str, mean_pkts: float, shape: float, cou
         "seed": 1,
         "network": {"topology": "single-link", "bottleneck_bps": C_BPS, "bottleneck_delay_ms": 50.0,
                     "buffer_pkts": FIG12_BUFFER_PKTS, "queue": queue},
-        "transport": {"mss_bytes": 1000, "header_bytes": 40, "init_cwnd_pkts": 2, "handshake": True, **scheme},
+        "transport": {"mss_bytes": MSS_BYTES, "header_bytes": HEADER_BYTES, "init_cwnd_pkts": 2, "handshake": True, **scheme},
         "traffic": [{"arrivals": "poisson", "load": RHO, "sizes": {"dist": "pareto", "mean_pkts": mean_pkts, "shape": shape},
                      "count": count}],
         "metrics": {"series": False},
@@ -213,15 +232,18 @@ def fig12(out: Path, scale: str) -> list:
     """Fig. 12: average and maximum FCT vs flow size for TCP, XCP and RCP against
     PS, C = 2.4 Gb/s, RTT 0.1 s, load 0.9, Pareto sizes; both Pareto readings."""
     full = scale == "full"
-    count = 500_000 if full else 100_000
+    count = FIG12_FLOWS["full" if full else "quick"]
     t0 = time.monotonic()
     plt = pyplot()
     figures, params_all = [], {}
-    for mean_pkts, shape, label in ((25, 1.2, "paper: mean 25, shape 1.2"), (30, 1.8, "released scripts: mean 30, shape 1.8")):
+    for mean_pkts, shape, whose in FIG12_SIZES:
+        label = f"{whose}: mean {captions.num(mean_pkts)}, shape {captions.num(shape)}"
         fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.3))
         top = 10
+        ran = {}
         for (name, scheme, queue), style in zip(FIG12_SCHEMES, ("o-", "s-", "^-")):
             cfg = fig12_scenario(scheme, queue, mean_pkts, shape, count)
+            ran[name] = cfg
             prog = RunProgress(label=f"  fig12 {name} ({label}): ")
             try:
                 res = fctlab.run(cfg, progress=prog)
@@ -233,7 +255,7 @@ def fig12(out: Path, scale: str) -> list:
             top = max(top, float(agg["size_pkts"].max()))
             params_all[f"{name}, {label}"] = cfg
         L = np.unique(np.round(np.logspace(0, np.log10(top), 300)).astype(int))
-        ps = ideal.ps_fct_ns(L * PKT_BYTES, C_BPS, RHO, RTT_S * 1e9) / 1e9
+        ps = ideal.ps_fct_ns(L * captions.packet_bytes(cfg), C_BPS, RHO, RTT_S * 1e9) / 1e9
         ax1.plot(L, ps, "k-", lw=1, label="PS, 1.5 RTT + L/(C(1-rho))")
         ax2.plot(L, ps, "k-", lw=1, label="PS average")
         loglog(ax1, "flow size (packets)", "average FCT (s)")
@@ -241,20 +263,28 @@ def fig12(out: Path, scale: str) -> list:
         ax1.set_title(label, fontsize=9)
         ax2.set_title(label, fontsize=9)
         png = save(fig, out, f"dukkipati2006-fig12-shape{shape}.png")
-        params = {"C": "2.4 Gb/s", "RTT": "100 ms (single link)", "load": RHO, "flow sizes": f"Pareto, {label}",
-                  "flows per scheme": count, "buffer": f"{FIG12_BUFFER_PKTS:,} pkts (effectively infinite, as run-rcp.pl)",
-                  "TCP": "NewReno IW 2 over DropTail", "XCP": "xcp hosts and routers (alpha 0.4, beta 0.226, gamma 0.1)",
-                  "RCP": "rcp hosts and routers (alpha 0.1, beta 1)", "seed": 1}
-        scaled = ("full: 500,000 flows per scheme" if full else
-                  "quick: 100,000 flows per scheme (full: 500,000); the largest sizes are rare and their points noisy")
+        tcp, xcp, rcp = (ran[name] for name, _, _ in FIG12_SCHEMES)
+        g = tcp["traffic"][0]
+        params = {"C": captions.rate(tcp["network"]["bottleneck_bps"]), "RTT": captions.rtt(tcp), "load": g["load"],
+                  "flow sizes": f"{captions.sizes(g)} ({whose})", "packet": captions.packet(tcp), "flows per scheme": count,
+                  "buffer": f"{tcp['network']['buffer_pkts']:,} pkts (effectively infinite, as run-rcp.pl)",
+                  "TCP": f"{captions.tcp(tcp)} over {tcp['network']['queue']}",
+                  "XCP": f"xcp hosts and routers ({captions.table(xcp, 'network.xcp', ('alpha', 'beta', 'gamma'))})",
+                  "RCP": f"rcp hosts and routers ({captions.table(rcp, 'network.rcp', ('alpha', 'beta'))})",
+                  "seed": tcp["seed"]}
+        scaled = (f"full: {count:,} flows per scheme" if full else
+                  f"quick: {count:,} flows per scheme (full: {FIG12_FLOWS['full']:,}); the largest sizes are rare and "
+                  "their points noisy")
         figures.append(Figure(png, f"{SOURCE}, Fig. 12 ({label}). Left: average FCT vs flow size; right: maximum FCT "
                                    f"vs flow size, for TCP, XCP and RCP against processor sharing. Scale: {scaled}. "
                                    f"Parameters: {params_caption(params)}."))
+    paper, scripts = ([captions.num(x) for x in reading[:2]] for reading in FIG12_SIZES)
     return [Reproduction(name="dukkipati2006-fig12", title="RCP, XCP and TCP against processor sharing (2006, Fig. 12)",
-                         source=f"{SOURCE}, Fig. 12", figures=figures, params=params_all, seed=1,
+                         source=f"{SOURCE}, Fig. 12", figures=figures, params=params_all, seed=cfg["seed"],
                          wall_s=time.monotonic() - t0, scale=scale,
-                         notes="The paper's caption gives Pareto mean 25 packets and shape 1.2; the released ns-2 "
-                               "scripts use mean 30 and shape 1.8 (see the course reproduction, seed 001). Both are drawn.")]
+                         notes=f"The paper's caption gives Pareto mean {paper[0]} packets and shape {paper[1]}; the "
+                               f"released ns-2 scripts use mean {scripts[0]} and shape {scripts[1]} (see the course "
+                               "reproduction, seed 001). Both are drawn.")]
 
 
 # Fig. 3: the deterministic slow-start example. A link of 100 packets per RTT;
@@ -288,7 +318,8 @@ def fig3(out: Path, scale: str) -> list:
     act = s[s["metric"] == "active_flows"]
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(7, 3.8))
-    ax.plot(act["t_ns"] / 1e9 / FIG3_RTT_S, act["value"], lw=0.8, label="TCP slow start, IW 1 (fctlab)")
+    iw = captions.num(cfg["transport"]["init_cwnd_pkts"])
+    ax.plot(act["t_ns"] / 1e9 / FIG3_RTT_S, act["value"], lw=0.8, label=f"TCP slow start, IW {iw} (fctlab)")
     ax.axhline(12, color="C1", ls="--", label="slow start, by hand: 2 flows/RTT x 6 rounds = 12")
     ax.axhline(2, color="k", label="PS: 2")
     ax.set_xlabel("time (RTTs)")
@@ -296,9 +327,13 @@ def fig3(out: Path, scale: str) -> list:
     ax.legend(fontsize=8)
     png = save(fig, out, "dukkipati2006-fig3.png")
     steady = act[(act["t_ns"] > 20 * FIG3_RTT_S * 1e9) & (act["t_ns"] < (rtts - 1) * FIG3_RTT_S * 1e9)]["value"]
-    params = {"C": "100 packets per RTT (8.32 Mb/s with 1040 B packets)", "RTT": "100 ms", "arrivals": "2 flows at the start of every RTT",
-              "flow size": "50 packets", "TCP": "NewReno, IW 1, no handshake, ACK per packet", "buffer": "10,000 pkts",
-              "RTTs simulated": rtts}
+    c_bps, pkt = cfg["network"]["bottleneck_bps"], captions.packet_bytes(cfg)
+    rtt_s = 2 * cfg["network"]["bottleneck_delay_ms"] / 1e3
+    first = [f for f in cfg["flows"] if f["start_s"] == 0]
+    params = {"C": f"{captions.num(c_bps * rtt_s / 8 / pkt)} packets per RTT ({captions.rate(c_bps)} with {pkt} B packets)",
+              "RTT": f"{captions.num(rtt_s * 1e3)} ms", "arrivals": f"{len(first)} flows at the start of every RTT",
+              "flow size": f"{first[0]['size_pkts']} packets", "TCP": captions.tcp(cfg, min_rto=False),
+              "buffer": f"{cfg['network']['buffer_pkts']:,} pkts", "RTTs simulated": rtts}
     caption = (f"{SOURCE}, Fig. 3: how flows in TCP slow start accumulate. Flows in the system over time: in the "
                f"steady state the count steps between {steady.min():.0f} and {steady.max():.0f} (mean {steady.mean():.1f}): "
                "two flows arrive at the start of every RTT and the two that arrived 6 RTTs earlier deliver their last "
@@ -306,4 +341,4 @@ def fig3(out: Path, scale: str) -> list:
                f"Scale: {'full' if scale == 'full' else 'quick'} ({rtts} RTTs). Parameters: {params_caption(params)}.")
     return [Reproduction(name="dukkipati2006-fig3", title="Flows accumulate in TCP slow start (2006, Fig. 3)",
                          source=f"{SOURCE}, Fig. 3", figures=[Figure(png, caption)], params={"scenario": cfg, **params},
-                         seed=1, wall_s=time.monotonic() - t0, scale=scale)]
+                         seed=cfg["seed"], wall_s=time.monotonic() - t0, scale=scale)]
