@@ -171,15 +171,26 @@ pub struct ParamInfo {
 }
 
 /// The documented parameters of table type `T`, defaults taken from `T::default()`.
+///
+/// Panics (a bug, caught by the registry's tests) if `T::DOCS` and the
+/// table's keys differ.
 pub fn documented<T: Params>() -> Vec<ParamInfo> {
     let d = serde_json::to_value(T::default()).unwrap_or(Value::Null);
+    let keys: Vec<&String> = d.as_object().map(|o| o.keys().collect()).unwrap_or_default();
+    for k in &keys {
+        assert!(T::DOCS.iter().any(|p| p.key == k.as_str()), "parameter {k} of {} is not documented", std::any::type_name::<T>());
+    }
     T::DOCS
         .iter()
-        .map(|p| ParamInfo { key: p.key, default: d.get(p.key).cloned().unwrap_or(Value::Null), derived: p.derived, source: p.source })
+        .map(|p| {
+            let default = d.get(p.key).cloned().unwrap_or_else(|| panic!("documented parameter {} is not a key of {}", p.key, std::any::type_name::<T>()));
+            ParamInfo { key: p.key, default, derived: p.derived, source: p.source }
+        })
         .collect()
 }
 
 /// One registered building block. `F` is the factory type of its kind.
+#[derive(Clone, Copy)]
 pub struct Entry<F: 'static> {
     /// The stable lowercase name used in TOML, Python and the CLI.
     pub name: &'static str,

@@ -44,15 +44,97 @@ pub const SIZES: &[SizeEntry] = &[sizes::PARETO, sizes::FIXED, sizes::UNIFORM, s
 /// `traffic[i].arrivals`.
 pub const ARRIVALS: &[ArrivalEntry] = &[arrivals::POISSON, arrivals::CLOSED_LOOP, arrivals::LONG_LIVED];
 
-/// Table names that may appear under `[network]`.
-pub fn network_tables() -> Vec<&'static str> {
-    let mut v: Vec<&'static str> = QUEUES.iter().filter_map(|e| e.table).chain(TOPOLOGIES.iter().filter_map(|e| e.table)).collect();
-    v.sort_unstable();
-    v.dedup();
-    v
+/// A set of registries a scenario is resolved against: [`Registries::BUILTIN`]
+/// (the lists above), or those extended by a program that embeds the engine
+/// with building blocks of its own (see `tests/extending.rs`).
+#[derive(Clone, Copy)]
+pub struct Registries {
+    pub schemes: &'static [SchemeEntry],
+    pub queues: &'static [QueueEntry],
+    pub topologies: &'static [TopologyEntry],
+    pub sizes: &'static [SizeEntry],
+    pub arrivals: &'static [ArrivalEntry],
 }
 
-/// Table names that may appear under `[transport]`.
-pub fn transport_tables() -> Vec<&'static str> {
-    SCHEMES.iter().filter_map(|e| e.table).collect()
+fn extended<T: Copy>(list: &'static [T], e: T) -> &'static [T] {
+    // Registries live for the whole program, as the built-in ones do.
+    Box::leak(list.iter().copied().chain(std::iter::once(e)).collect::<Vec<T>>().into_boxed_slice())
+}
+
+impl Registries {
+    pub const BUILTIN: Registries = Registries { schemes: SCHEMES, queues: QUEUES, topologies: TOPOLOGIES, sizes: SIZES, arrivals: ARRIVALS };
+
+    /// These registries plus one scheme.
+    pub fn with_scheme(self, e: SchemeEntry) -> Self {
+        Registries { schemes: extended(self.schemes, e), ..self }
+    }
+
+    /// These registries plus one queue discipline.
+    pub fn with_queue(self, e: QueueEntry) -> Self {
+        Registries { queues: extended(self.queues, e), ..self }
+    }
+
+    /// These registries plus one topology.
+    pub fn with_topology(self, e: TopologyEntry) -> Self {
+        Registries { topologies: extended(self.topologies, e), ..self }
+    }
+
+    /// These registries plus one size distribution.
+    pub fn with_sizes(self, e: SizeEntry) -> Self {
+        Registries { sizes: extended(self.sizes, e), ..self }
+    }
+
+    /// These registries plus one arrival process.
+    pub fn with_arrivals(self, e: ArrivalEntry) -> Self {
+        Registries { arrivals: extended(self.arrivals, e), ..self }
+    }
+
+    /// Table names that may appear under `[network]`.
+    pub fn network_tables(&self) -> Vec<&'static str> {
+        let mut v: Vec<&'static str> = self.queues.iter().filter_map(|e| e.table).chain(self.topologies.iter().filter_map(|e| e.table)).collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    /// Table names that may appear under `[transport]`.
+    pub fn transport_tables(&self) -> Vec<&'static str> {
+        self.schemes.iter().filter_map(|e| e.table).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn names_are_unique_and_every_table_is_documented() {
+        let r = Registries::BUILTIN;
+        let lists: [(&str, Vec<(&str, Option<&str>, fn() -> Vec<crate::config::ParamInfo>)>); 5] = [
+            ("schemes", r.schemes.iter().map(|e| (e.name, e.table, e.params)).collect()),
+            ("queues", r.queues.iter().map(|e| (e.name, e.table, e.params)).collect()),
+            ("topologies", r.topologies.iter().map(|e| (e.name, e.table, e.params)).collect()),
+            ("sizes", r.sizes.iter().map(|e| (e.name, e.table, e.params)).collect()),
+            ("arrivals", r.arrivals.iter().map(|e| (e.name, e.table, e.params)).collect()),
+        ];
+        for (kind, list) in lists {
+            let mut seen = HashSet::new();
+            for (name, table, params) in list {
+                assert!(seen.insert(name), "{kind}: {name} registered twice");
+                assert_eq!(name, name.to_lowercase(), "{kind}: names are lowercase");
+                // Every key documented, every documented key a key (documented() checks).
+                let ps = params();
+                if table.is_some() && kind != "sizes" {
+                    assert!(!ps.is_empty(), "{kind}: {name} has a table without parameters");
+                }
+            }
+        }
+        // A scheme's required queue exists.
+        for s in r.schemes {
+            if let Some(q) = s.requires {
+                assert!(crate::config::lookup(r.queues, q).is_some(), "{} requires unknown queue {q}", s.name);
+            }
+        }
+    }
 }

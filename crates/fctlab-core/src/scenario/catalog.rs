@@ -3,7 +3,7 @@
 //! sources, and the scenario's own keys with theirs.
 
 use crate::config::{Entry, ParamInfo};
-use crate::registry;
+use crate::registry::Registries;
 use serde_json::{json, Value};
 
 fn params(ps: &[ParamInfo]) -> Vec<Value> {
@@ -31,16 +31,21 @@ fn entry<F>(e: &Entry<F>, table: Option<String>) -> Value {
     v
 }
 
-/// The catalogue as JSON.
+/// The catalogue of the built-in building blocks, as JSON.
 pub fn catalog() -> Value {
+    catalog_with(&Registries::BUILTIN)
+}
+
+/// The catalogue of the given registries, as JSON.
+pub fn catalog_with(reg: &Registries) -> Value {
     let d = super::TransportCfg::default();
     let m = super::MetricsCfg::default();
     json!({
-        "schemes": registry::SCHEMES.iter().map(|e| entry(e, e.table.map(|t| format!("transport.{t}")))).collect::<Vec<_>>(),
-        "queues": registry::QUEUES.iter().map(|e| entry(e, e.table.map(|t| format!("network.{t}")))).collect::<Vec<_>>(),
-        "topologies": registry::TOPOLOGIES.iter().map(|e| entry(e, e.table.map(|t| format!("network.{t}")))).collect::<Vec<_>>(),
-        "distributions": registry::SIZES.iter().map(|e| entry(e, Some("traffic[i].sizes".into()))).collect::<Vec<_>>(),
-        "arrivals": registry::ARRIVALS.iter().map(|e| entry(e, None)).collect::<Vec<_>>(),
+        "schemes": reg.schemes.iter().map(|e| entry(e, e.table.map(|t| format!("transport.{t}")))).collect::<Vec<_>>(),
+        "queues": reg.queues.iter().map(|e| entry(e, e.table.map(|t| format!("network.{t}")))).collect::<Vec<_>>(),
+        "topologies": reg.topologies.iter().map(|e| entry(e, e.table.map(|t| format!("network.{t}")))).collect::<Vec<_>>(),
+        "distributions": reg.sizes.iter().map(|e| entry(e, Some("traffic[i].sizes".into()))).collect::<Vec<_>>(),
+        "arrivals": reg.arrivals.iter().map(|e| entry(e, None)).collect::<Vec<_>>(),
         "parameters": [
             {"key": "network.topology", "default": super::d_topology(), "source": ""},
             {"key": "network.senders", "default": 1, "source": ""},

@@ -12,9 +12,10 @@ mod resolve;
 
 pub use crate::config::ConfigError;
 pub use crate::workload::TrafficCfg;
-pub use resolve::{plan, FlowPlan, Plan};
+pub use resolve::{plan, plan_with, FlowPlan, Plan};
 
 use crate::config::err;
+use crate::registry::Registries;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -205,13 +206,18 @@ impl Default for MetricsCfg {
 /// Keys of `[network]` and `[transport]` that name a registered parameter
 /// table are set aside for the building block that owns them.
 pub fn parse_json(text: &str) -> Result<Scenario, ConfigError> {
+    parse_json_with(text, &Registries::BUILTIN)
+}
+
+/// [`parse_json`] against the given registries.
+pub fn parse_json_with(text: &str, reg: &Registries) -> Result<Scenario, ConfigError> {
     let mut v: serde_json::Value = serde_json::from_str(text).map_err(|e| {
         let msg = e.to_string();
         ConfigError::new("", msg.split(" at line ").next().unwrap_or(&msg).to_string())
     })?;
     let mut net_tables = Tables::new();
     let mut tr_tables = Tables::new();
-    for (section, names, out) in [("network", crate::registry::network_tables(), &mut net_tables), ("transport", crate::registry::transport_tables(), &mut tr_tables)] {
+    for (section, names, out) in [("network", reg.network_tables(), &mut net_tables), ("transport", reg.transport_tables(), &mut tr_tables)] {
         if let Some(obj) = v.get_mut(section).and_then(|s| s.as_object_mut()) {
             for name in names {
                 if let Some(t) = obj.remove(name) {
@@ -244,7 +250,13 @@ pub fn parse_json(text: &str) -> Result<Scenario, ConfigError> {
 
 /// Parse and plan in one step.
 pub fn from_json(text: &str) -> Result<Plan, ConfigError> {
-    plan(parse_json(text)?)
+    from_json_with(text, &Registries::BUILTIN)
+}
+
+/// [`from_json`] against the given registries (built-in building blocks plus
+/// a program's own).
+pub fn from_json_with(text: &str, reg: &Registries) -> Result<Plan, ConfigError> {
+    plan_with(parse_json_with(text, reg)?, reg)
 }
 
 /// Refuse a parameter table given for a building block that is not in use.

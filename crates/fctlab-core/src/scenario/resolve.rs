@@ -4,7 +4,7 @@ use super::{unused_tables, MetricsCfg, NetworkCfg, PerSender, Scenario, Transpor
 use crate::config::{err, find, non_negative, positive, ConfigError, Table};
 use crate::net::queue::QueueBuilder;
 use crate::net::topology::{Shape, Topology};
-use crate::registry;
+use crate::registry::Registries;
 use crate::sim::{ms_to_ns, secs_to_ns, Time};
 use crate::transport::{EndpointBuilder, FlowSize, TransportParams};
 use crate::workload::arrivals::Context;
@@ -58,9 +58,9 @@ struct Network {
     bottleneck_bps: f64,
 }
 
-fn network(n: &NetworkCfg, pkt_bytes: f64) -> Result<Network, ConfigError> {
-    let topology = find(registry::TOPOLOGIES, "network.topology", &n.topology)?;
-    let discipline = find(registry::QUEUES, "network.queue", &n.queue)?;
+fn network(n: &NetworkCfg, pkt_bytes: f64, reg: &Registries) -> Result<Network, ConfigError> {
+    let topology = find(reg.topologies, "network.topology", &n.topology)?;
+    let discipline = find(reg.queues, "network.queue", &n.queue)?;
     unused_tables("network", &n.tables, &[discipline.table, topology.table], &format!("network.queue = {:?}, network.topology = {:?}", n.queue, n.topology))?;
     let table = |name: Option<&'static str>| match name {
         Some(t) => (n.tables.get(t), format!("network.{t}")),
@@ -118,8 +118,8 @@ fn network(n: &NetworkCfg, pkt_bytes: f64) -> Result<Network, ConfigError> {
 }
 
 /// The transport section: common settings and the scheme's endpoints.
-fn transport(t: &TransportCfg, queue: &str) -> Result<(TransportParams, EndpointBuilder), ConfigError> {
-    let scheme = find(registry::SCHEMES, "transport.scheme", &t.scheme)?;
+fn transport(t: &TransportCfg, queue: &str, reg: &Registries) -> Result<(TransportParams, EndpointBuilder), ConfigError> {
+    let scheme = find(reg.schemes, "transport.scheme", &t.scheme)?;
     unused_tables("transport", &t.tables, &[scheme.table], &format!("transport.scheme = {:?}", t.scheme))?;
     if let Some(q) = scheme.requires {
         if queue != q {
@@ -195,11 +195,11 @@ fn flows(sc: &Scenario, mss: u32, stops: bool) -> Result<Vec<FlowPlan>, ConfigEr
 }
 
 /// The generated traffic, each entry resolved by its arrival process.
-fn generators(sc: &Scenario, bottleneck_bps: f64, p: &TransportParams, stops: bool) -> Result<Vec<Generator>, ConfigError> {
+fn generators(sc: &Scenario, bottleneck_bps: f64, p: &TransportParams, stops: bool, reg: &Registries) -> Result<Vec<Generator>, ConfigError> {
     let mut out = Vec::new();
     for (i, g) in sc.traffic.iter().enumerate() {
         let field = format!("traffic[{i}]");
-        let process = find(registry::ARRIVALS, &format!("{field}.arrivals"), &g.arrivals)?;
+        let process = find(reg.arrivals, &format!("{field}.arrivals"), &g.arrivals)?;
         let cx = Context {
             field: &field,
             senders: sc.network.senders,
@@ -207,7 +207,7 @@ fn generators(sc: &Scenario, bottleneck_bps: f64, p: &TransportParams, stops: bo
             mss_bytes: p.mss_bytes,
             pkt_bytes: (p.mss_bytes + p.header_bytes) as f64,
             run_stops: stops,
-            sizes: registry::SIZES,
+            sizes: reg.sizes,
         };
         out.push((process.factory)(g, &cx)?);
     }
@@ -234,16 +234,21 @@ fn series_links(m: &MetricsCfg, topology: &Topology) -> Result<Vec<u32>, ConfigE
 
 /// Check a parsed scenario and resolve it into a runnable [`Plan`].
 pub fn plan(sc: Scenario) -> Result<Plan, ConfigError> {
+    plan_with(sc, &Registries::BUILTIN)
+}
+
+/// [`plan`] against the given registries.
+pub fn plan_with(sc: Scenario, reg: &Registries) -> Result<Plan, ConfigError> {
     let t = &sc.transport;
     let pkt_bytes = (t.mss_bytes + t.header_bytes) as f64;
-    let net = network(&sc.network, pkt_bytes)?;
-    let (transport, endpoints) = transport(t, &sc.network.queue)?;
+    let net = network(&sc.network, pkt_bytes, reg)?;
+    let (transport, endpoints) = transport(t, &sc.network.queue, reg)?;
     let stop_ns = match sc.stop_s {
         Some(s) => Some(secs_to_ns(positive("stop_s", s)?)),
         None => None,
     };
     let flows = flows(&sc, transport.mss_bytes, stop_ns.is_some())?;
-    let generators = generators(&sc, net.bottleneck_bps, &transport, stop_ns.is_some())?;
+    let generators = generators(&sc, net.bottleneck_bps, &transport, stop_ns.is_some(), reg)?;
     if flows.is_empty() && generators.is_empty() {
         return err("flows", "the workload is empty: give at least one [[flows]] or [[traffic]] entry");
     }
