@@ -1,5 +1,5 @@
 """Dukkipati & McKeown, "Why Flow-Completion Time is the Right Metric for
-Congestion Control", ACM CCR 36(1), 2006 (seed 000)."""
+Congestion Control", ACM CCR 36(1), 2006 (Dukkipati & McKeown 2006)."""
 
 from __future__ import annotations
 
@@ -203,7 +203,7 @@ def replicated(out: Path, scale: str) -> list:
 
 
 # Fig. 12 set-up: C = 2.4 Gb/s, RTPD 0.1 s, rho = 0.9, Pareto E[L] = 25 pkts shape
-# 1.2 (the paper); the released ns-2 scripts use shape 1.8 / mean 30 (seed 001),
+# 1.2 (the paper); the released ns-2 scripts use shape 1.8 / mean 30 (a course reproduction of the RCP figure in ns-2),
 # so both are drawn. The released run-rcp.pl uses an effectively infinite buffer.
 FIG12_SCHEMES = (
     ("TCP NewReno", {"scheme": "tcp-newreno"}, "droptail"),
@@ -284,7 +284,7 @@ def fig12(out: Path, scale: str) -> list:
                          wall_s=time.monotonic() - t0, scale=scale,
                          notes=f"The paper's caption gives Pareto mean {paper[0]} packets and shape {paper[1]}; the "
                                f"released ns-2 scripts use mean {scripts[0]} and shape {scripts[1]} (see the course "
-                               "reproduction, seed 001). Both are drawn.")]
+                               "reproduction). Both are drawn.")]
 
 
 # Fig. 3: the deterministic slow-start example. A link of 100 packets per RTT;
