@@ -137,13 +137,14 @@ def registry_value(param: dict, entry_name: str = "") -> Value:
     whose ``derived`` text may give its formula: ``"null = 1.5 / low_window^2"``),
     or (older registries) a string such as ``"0 (automatic: ...)"`` or
     ``"false (red-ecn: true)"``."""
-    d = param.get("default")
+    # The typed value when the registry gives one; ``default`` is its text form.
+    d = param["value"] if "value" in param else param.get("default")
     derived = param.get("derived")
     if d is None and isinstance(derived, str):
         head, note = split_note(derived.split("=", 1)[-1])
         out = parse_text(head, note)
         return out if out.kind == "formula" else Value("derived", None, derived)
-    marks = " ".join(str(v) for k, v in param.items() if k not in ("key", "default", "source") and v)
+    marks = " ".join(str(v) for k, v in param.items() if k not in ("key", "default", "value", "source") and v)
     extra_auto = bool(re.search(r"automatic|derived", marks, re.I)) or any(
         param.get(k) is True for k in ("automatic", "derived"))
     if not isinstance(d, str):

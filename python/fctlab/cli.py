@@ -66,8 +66,7 @@ def cmd_list(args) -> int:
                 print(f"  {'':<14} parameters in [{item['table']}]:")
                 for p in item["params"]:
                     src = f"  -- {p['source']}" if p["source"] else ""
-                    derived = f" ({p['derived']})" if p.get("derived") else ""
-                    print(f"  {'':<16} {p['key']} = {json.dumps(p['default'])}{derived}{src}")
+                    print(f"  {'':<16} {p['key']} = {p['default']}{src}")
         print()
     print("parameters (default, source):")
     for p in cat["parameters"]:

@@ -64,6 +64,64 @@ pub fn non_negative(field: &str, v: f64) -> Result<f64, ConfigError> {
     }
 }
 
+/// The longest simulated time a scenario may name (10^6 s, about 11.6 days):
+/// any sum of a few such times stays far inside integer nanoseconds (u64
+/// holds 1.8e10 s), so no time can overflow.
+pub const MAX_SECONDS: f64 = 1e6;
+
+/// The slowest and fastest link rates: at 1 b/s a 1 MB packet takes 8e6 s
+/// of serialisation, still an integer number of nanoseconds; 10^15 b/s is
+/// 10,000 times today's fastest links.
+pub const MIN_RATE_BPS: f64 = 1.0;
+pub const MAX_RATE_BPS: f64 = 1e15;
+
+/// The largest flow, in packets (a flow this long at 10^15 b/s would outlast
+/// [`MAX_SECONDS`]).
+pub const MAX_FLOW_PKTS: u64 = 1_000_000_000_000;
+
+/// A duration in seconds: finite, >= 0 (> 0 when `nonzero`), at most [`MAX_SECONDS`].
+pub fn duration_s(field: &str, v: f64, nonzero: bool) -> Result<f64, ConfigError> {
+    if !(v.is_finite() && v >= 0.0 && (v > 0.0 || !nonzero)) {
+        let what = if nonzero { "a positive number of seconds" } else { "a number of seconds >= 0" };
+        return err(field, format!("must be {what}, got {v}"));
+    }
+    if v > MAX_SECONDS {
+        return err(field, format!("must be at most {MAX_SECONDS:e} s (the simulated time fctlab can hold with room to spare), got {v}"));
+    }
+    Ok(v)
+}
+
+/// A duration in milliseconds: finite, >= 0 (> 0 when `nonzero`), at most [`MAX_SECONDS`].
+pub fn duration_ms(field: &str, v: f64, nonzero: bool) -> Result<f64, ConfigError> {
+    if !(v.is_finite() && v >= 0.0 && (v > 0.0 || !nonzero)) {
+        let what = if nonzero { "a positive number of milliseconds" } else { "a number of milliseconds >= 0" };
+        return err(field, format!("must be {what}, got {v}"));
+    }
+    if v > MAX_SECONDS * 1e3 {
+        return err(field, format!("must be at most {:e} ms (the simulated time fctlab can hold with room to spare), got {v}", MAX_SECONDS * 1e3));
+    }
+    Ok(v)
+}
+
+/// A link rate in bits/s, within [`MIN_RATE_BPS`, `MAX_RATE_BPS`].
+pub fn rate_bps(field: &str, v: f64) -> Result<f64, ConfigError> {
+    if !(v.is_finite() && v > 0.0) {
+        return err(field, format!("must be a positive number, got {v}"));
+    }
+    if !(MIN_RATE_BPS..=MAX_RATE_BPS).contains(&v) {
+        return err(field, format!("must be between {MIN_RATE_BPS} and {MAX_RATE_BPS:e} bits/s, got {v}"));
+    }
+    Ok(v)
+}
+
+/// An integer at most `max`.
+pub fn at_most(field: &str, v: u64, max: u64, why: &str) -> Result<u64, ConfigError> {
+    if v > max {
+        return err(field, format!("must be at most {max} ({why}), got {v}"));
+    }
+    Ok(v)
+}
+
 /// `v` must be one of `allowed`.
 pub fn one_of(field: &str, v: &str, allowed: &[&str]) -> Result<(), ConfigError> {
     if allowed.contains(&v) {
@@ -168,6 +226,29 @@ pub struct ParamInfo {
     pub default: Value,
     pub derived: &'static str,
     pub source: &'static str,
+}
+
+impl ParamInfo {
+    /// The default as `fctlab list` writes it: the value in its shortest form
+    /// (`5`, `0.1`, `1e-7`, `true`, `flow`), followed by how a placeholder is
+    /// resolved; a default that is absent (`null`) is written as its derivation.
+    pub fn default_text(&self) -> String {
+        let v = match &self.default {
+            Value::Null => return self.derived.to_string(),
+            Value::Number(n) => match n.as_f64() {
+                Some(x) if x != 0.0 && (x.abs() < 1e-4 || x.abs() >= 1e16) => format!("{x:e}"),
+                Some(x) => format!("{x}"),
+                None => n.to_string(),
+            },
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        if self.derived.is_empty() {
+            v
+        } else {
+            format!("{v} ({})", self.derived)
+        }
+    }
 }
 
 /// The documented parameters of table type `T`, defaults taken from `T::default()`.

@@ -127,5 +127,6 @@ fn its_table_is_checked_and_listed() {
     let s = cat["schemes"].as_array().unwrap().iter().find(|s| s["name"] == "tcp-fixed").expect("listed");
     assert_eq!(s["table"], "transport.fixed");
     assert_eq!(s["params"][0]["key"], "window_pkts");
-    assert_eq!(s["params"][0]["default"], 4.0);
+    assert_eq!(s["params"][0]["value"], 4.0);
+    assert_eq!(s["params"][0]["default"], "4");
 }

@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 fn params(ps: &[ParamInfo]) -> Vec<Value> {
     ps.iter()
         .map(|p| {
-            let mut v = json!({"key": p.key, "default": p.default, "source": p.source});
+            let mut v = json!({"key": p.key, "default": p.default_text(), "value": p.default, "source": p.source});
             if !p.derived.is_empty() {
                 v["derived"] = json!(p.derived);
             }

@@ -1,14 +1,18 @@
 //! From a parsed [`Scenario`] to a runnable [`Plan`], one section at a time.
 
 use super::{unused_tables, MetricsCfg, NetworkCfg, PerSender, Scenario, TransportCfg};
-use crate::config::{err, find, non_negative, positive, ConfigError, Table};
+use crate::config::{at_most, duration_ms, duration_s, err, find, positive, rate_bps, ConfigError, Table, MAX_FLOW_PKTS};
 use crate::net::queue::QueueBuilder;
 use crate::net::topology::{Shape, Topology};
 use crate::registry::Registries;
 use crate::sim::{ms_to_ns, secs_to_ns, Time};
 use crate::transport::{EndpointBuilder, FlowSize, TransportParams};
-use crate::workload::arrivals::Context;
+use crate::workload::arrivals::{Context, MAX_FLOWS};
 use crate::workload::Generator;
+
+/// The most senders a topology may have: routes are computed per sender.
+const MAX_SENDERS: u64 = 10_000;
+
 
 /// An explicit flow, resolved.
 #[derive(Clone, Debug)]
@@ -71,21 +75,22 @@ fn network(n: &NetworkCfg, pkt_bytes: f64, reg: &Registries) -> Result<Network, 
     if n.senders == 0 {
         return err("network.senders", "must be at least 1");
     }
-    let c = positive("network.bottleneck_bps", n.bottleneck_bps)?;
-    non_negative("network.bottleneck_delay_ms", n.bottleneck_delay_ms)?;
-    non_negative("network.receiver_delay_ms", n.receiver_delay_ms)?;
+    at_most("network.senders", n.senders as u64, MAX_SENDERS, "routes are computed per sender")?;
+    let c = rate_bps("network.bottleneck_bps", n.bottleneck_bps)?;
+    duration_ms("network.bottleneck_delay_ms", n.bottleneck_delay_ms, false)?;
+    duration_ms("network.receiver_delay_ms", n.receiver_delay_ms, false)?;
     let access_bps = match n.access_bps {
-        Some(a) => positive("network.access_bps", a)?,
-        None => 10.0 * c,
+        Some(a) => rate_bps("network.access_bps", a)?,
+        None => (10.0 * c).min(crate::config::MAX_RATE_BPS),
     };
     let access: Vec<f64> = match &n.access_delay_ms {
-        PerSender::One(v) => vec![non_negative("network.access_delay_ms", *v)?; n.senders as usize],
+        PerSender::One(v) => vec![duration_ms("network.access_delay_ms", *v, false)?; n.senders as usize],
         PerSender::Many(vs) => {
             if vs.len() != n.senders as usize {
                 return err("network.access_delay_ms", format!("has {} values but network.senders = {}", vs.len(), n.senders));
             }
             for v in vs {
-                non_negative("network.access_delay_ms", *v)?;
+                duration_ms("network.access_delay_ms", *v, false)?;
             }
             vs.clone()
         }
@@ -109,6 +114,9 @@ fn network(n: &NetworkCfg, pkt_bytes: f64, reg: &Registries) -> Result<Network, 
         (Some(b), None) => b as usize,
         (None, bdp) => {
             let k = positive("network.buffer_bdp", bdp.unwrap_or(1.0))?;
+            if k > 1e6 {
+                return err("network.buffer_bdp", format!("must be at most 1e6 bandwidth-delay products, got {k}"));
+            }
             let mean_rtt = (0..probe.senders.len()).map(|i| probe.base_rtt_ns(i) as f64).sum::<f64>() / probe.senders.len() as f64;
             let bdp_pkts = k * c * mean_rtt / 1e9 / 8.0 / pkt_bytes;
             (bdp_pkts.ceil() as usize).max(1)
@@ -129,13 +137,15 @@ fn transport(t: &TransportCfg, queue: &str, reg: &Registries) -> Result<(Transpo
     if t.mss_bytes == 0 {
         return err("transport.mss_bytes", "must be at least 1");
     }
+    at_most("transport.mss_bytes", t.mss_bytes as u64, 1_000_000, "1 MB packets")?;
+    at_most("transport.header_bytes", t.header_bytes as u64, 65_535, "an IP packet's length field")?;
     if !(t.init_cwnd_pkts.is_finite() && t.init_cwnd_pkts >= 1.0) {
         return err("transport.init_cwnd_pkts", format!("must be >= 1, got {}", t.init_cwnd_pkts));
     }
-    positive("transport.delack_timeout_ms", t.delack_timeout_ms)?;
-    positive("transport.min_rto_ms", t.min_rto_ms)?;
-    positive("transport.initial_rto_ms", t.initial_rto_ms)?;
-    positive("transport.max_rto_ms", t.max_rto_ms)?;
+    duration_ms("transport.delack_timeout_ms", t.delack_timeout_ms, true)?;
+    duration_ms("transport.min_rto_ms", t.min_rto_ms, true)?;
+    duration_ms("transport.initial_rto_ms", t.initial_rto_ms, true)?;
+    duration_ms("transport.max_rto_ms", t.max_rto_ms, true)?;
     if t.max_rto_ms < t.min_rto_ms {
         return err("transport.max_rto_ms", format!("must be >= transport.min_rto_ms ({})", t.min_rto_ms));
     }
@@ -178,7 +188,13 @@ fn flows(sc: &Scenario, mss: u32, stops: bool) -> Result<Vec<FlowPlan>, ConfigEr
         if f.sender >= senders {
             return err(format!("{field}.sender"), format!("is {} but there are {} senders (0..{})", f.sender, senders, senders - 1));
         }
-        let start_ns = secs_to_ns(non_negative(&format!("{field}.start_s"), f.start_s)?);
+        let start_ns = secs_to_ns(duration_s(&format!("{field}.start_s"), f.start_s, false)?);
+        if let Some(p) = f.size_pkts {
+            at_most(&format!("{field}.size_pkts"), p, MAX_FLOW_PKTS, "10^12 packets")?;
+        }
+        if let Some(b) = f.size_bytes {
+            at_most(&format!("{field}.size_bytes"), b / mss as u64, MAX_FLOW_PKTS, "10^12 packets")?;
+        }
         let size = match (f.size_pkts, f.size_bytes, f.long_lived) {
             (Some(p), None, false) if p > 0 => FlowSize::of_pkts(p, mss),
             (None, Some(b), false) if b > 0 => FlowSize::from_bytes(b, mss),
@@ -195,7 +211,7 @@ fn flows(sc: &Scenario, mss: u32, stops: bool) -> Result<Vec<FlowPlan>, ConfigEr
 }
 
 /// The generated traffic, each entry resolved by its arrival process.
-fn generators(sc: &Scenario, bottleneck_bps: f64, p: &TransportParams, stops: bool, reg: &Registries) -> Result<Vec<Generator>, ConfigError> {
+fn generators(sc: &Scenario, bottleneck_bps: f64, p: &TransportParams, run_stop_ns: Option<Time>, reg: &Registries) -> Result<Vec<Generator>, ConfigError> {
     let mut out = Vec::new();
     for (i, g) in sc.traffic.iter().enumerate() {
         let field = format!("traffic[{i}]");
@@ -206,7 +222,7 @@ fn generators(sc: &Scenario, bottleneck_bps: f64, p: &TransportParams, stops: bo
             bottleneck_bps,
             mss_bytes: p.mss_bytes,
             pkt_bytes: (p.mss_bytes + p.header_bytes) as f64,
-            run_stops: stops,
+            run_stop_ns,
             sizes: reg.sizes,
         };
         out.push((process.factory)(g, &cx)?);
@@ -244,16 +260,27 @@ pub fn plan_with(sc: Scenario, reg: &Registries) -> Result<Plan, ConfigError> {
     let net = network(&sc.network, pkt_bytes, reg)?;
     let (transport, endpoints) = transport(t, &sc.network.queue, reg)?;
     let stop_ns = match sc.stop_s {
-        Some(s) => Some(secs_to_ns(positive("stop_s", s)?)),
+        Some(s) => Some(secs_to_ns(duration_s("stop_s", s, true)?)),
         None => None,
     };
     let flows = flows(&sc, transport.mss_bytes, stop_ns.is_some())?;
-    let generators = generators(&sc, net.bottleneck_bps, &transport, stop_ns.is_some(), reg)?;
+    let generators = generators(&sc, net.bottleneck_bps, &transport, stop_ns, reg)?;
     if flows.is_empty() && generators.is_empty() {
         return err("flows", "the workload is empty: give at least one [[flows]] or [[traffic]] entry");
     }
+    let mut total = flows.len() as u64;
+    for (i, g) in generators.iter().enumerate() {
+        total = total.saturating_add(g.flows_expected().unwrap_or(0));
+        if total > MAX_FLOWS {
+            return err(format!("traffic[{i}].count"), format!("the run would create more than {MAX_FLOWS} flows (flow ids are 32-bit)"));
+        }
+    }
     let m = &sc.metrics;
-    let interval_ns = ms_to_ns(positive("metrics.interval_ms", m.interval_ms)?).max(1);
+    let interval_ms = duration_ms("metrics.interval_ms", m.interval_ms, true)?;
+    if interval_ms < 1e-3 {
+        return err("metrics.interval_ms", format!("must be at least 0.001 (one sample per microsecond), got {interval_ms}"));
+    }
+    let interval_ns = ms_to_ns(interval_ms).max(1);
     let series_links = series_links(m, &net.topology)?;
     let mut losses = Vec::new();
     for (i, l) in sc.losses.iter().enumerate() {

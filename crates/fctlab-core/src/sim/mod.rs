@@ -26,7 +26,9 @@ pub fn ms_to_ns(ms: f64) -> Time {
     (ms * 1e6).round() as Time
 }
 
-/// Serialisation time of `bytes` on a link of `rate_bps`, rounded to the nearest ns.
+/// Serialisation time of `bytes` on a link of `rate_bps`, rounded to the
+/// nearest ns and at least 1 ns, so simulated time advances with every packet
+/// even on the fastest links.
 pub fn tx_time_ns(bytes: u64, rate_bps: f64) -> Time {
-    (bytes as f64 * 8e9 / rate_bps).round() as Time
+    ((bytes as f64 * 8e9 / rate_bps).round() as Time).max(1)
 }

@@ -3,9 +3,15 @@
 //! [`Generator`].
 
 use super::sizes::{SizeDist, SizeEntry};
-use crate::config::{documented, err, find, non_negative, positive, ConfigError, Entry, NoParams};
+use crate::config::{documented, duration_s, err, find, positive, ConfigError, Entry, NoParams};
 use crate::sim::{secs_to_ns, Time};
 use serde::{Deserialize, Serialize};
+
+/// The most flows a generator may create per second of simulated time.
+pub const MAX_ARRIVALS_PER_S: f64 = 1e9;
+
+/// The most flows a run may create: flow ids are 32-bit.
+pub const MAX_FLOWS: u64 = u32::MAX as u64;
 
 /// A `[[traffic]]` entry as written.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -86,8 +92,8 @@ pub struct Context<'a> {
     pub mss_bytes: u32,
     /// Bytes on the wire per full data packet.
     pub pkt_bytes: f64,
-    /// Whether the run has a `stop_s`.
-    pub run_stops: bool,
+    /// The run's `stop_s`, in ns.
+    pub run_stop_ns: Option<Time>,
     /// The size-distribution registry.
     pub sizes: &'static [SizeEntry],
 }
@@ -131,9 +137,9 @@ impl Context<'_> {
         if g.count == Some(0) {
             return err(self.key("count"), "must be at least 1");
         }
-        let start_ns = secs_to_ns(non_negative(&self.key("start_s"), g.start_s)?);
+        let start_ns = secs_to_ns(duration_s(&self.key("start_s"), g.start_s, false)?);
         let stop_ns = match g.stop_s {
-            Some(s) => Some(secs_to_ns(positive(&self.key("stop_s"), s)?)),
+            Some(s) => Some(secs_to_ns(duration_s(&self.key("stop_s"), s, true)?)),
             None => None,
         };
         Ok((senders, start_ns, stop_ns))
@@ -166,7 +172,19 @@ pub const POISSON: ArrivalEntry = Entry {
             (None, Some(r)) => positive(&cx.key("rate_per_s"), r)?,
             _ => return err(cx.key("load"), "poisson arrivals need exactly one of load or rate_per_s"),
         };
-        if g.count.is_none() && stop_ns.is_none() && !cx.run_stops {
+        if lambda > MAX_ARRIVALS_PER_S {
+            let k = if g.load.is_some() { "load" } else { "rate_per_s" };
+            return err(cx.key(k), format!("gives {lambda:.3e} flows per second; at most {MAX_ARRIVALS_PER_S:e} are allowed"));
+        }
+        if g.count.is_none() {
+            // Bounded by time only: the flows it is expected to create must fit.
+            let stop = stop_ns.into_iter().chain(cx.run_stop_ns).min().unwrap_or(start_ns);
+            let expected = lambda * (stop.saturating_sub(start_ns) as f64 / 1e9);
+            if expected > MAX_FLOWS as f64 {
+                return err(cx.key("stop_s"), format!("about {expected:.3e} flows would arrive before the stop time; at most {MAX_FLOWS} are allowed (flow ids are 32-bit)"));
+            }
+        }
+        if g.count.is_none() && stop_ns.is_none() && !cx.run_stop_ns.is_some() {
             return err(cx.key("count"), "poisson arrivals need count, stop_s, or a run stop_s");
         }
         Ok(Generator { arrivals: Arrivals::Poisson { mean_gap_ns: 1e9 / lambda }, sizes: Some(d), senders, start_ns, stop_ns, count: g.count })
@@ -181,10 +199,10 @@ pub const CLOSED_LOOP: ArrivalEntry = Entry {
     requires: None,
     factory: |g, cx| {
         let (senders, start_ns, stop_ns) = cx.common(g)?;
-        if g.count.is_none() && stop_ns.is_none() && !cx.run_stops {
+        if g.count.is_none() && stop_ns.is_none() && !cx.run_stop_ns.is_some() {
             return err(cx.key("count"), "closed-loop arrivals need count, stop_s, or a run stop_s");
         }
-        let think_ns = secs_to_ns(non_negative(&cx.key("think_s"), g.think_s)?);
+        let think_ns = secs_to_ns(duration_s(&cx.key("think_s"), g.think_s, false)?);
         let d = cx.sizes(g)?;
         Ok(Generator { arrivals: Arrivals::ClosedLoop { think_ns }, sizes: Some(d), senders, start_ns, stop_ns, count: g.count })
     },
@@ -198,7 +216,7 @@ pub const LONG_LIVED: ArrivalEntry = Entry {
     requires: None,
     factory: |g, cx| {
         let (senders, start_ns, stop_ns) = cx.common(g)?;
-        if !cx.run_stops {
+        if !cx.run_stop_ns.is_some() {
             return err("stop_s", format!("{} is long-lived, so the run needs a stop_s", cx.field));
         }
         Ok(Generator { arrivals: Arrivals::LongLived, sizes: None, senders, start_ns, stop_ns, count: g.count })

@@ -3,7 +3,7 @@
 //! Each distribution is a registry entry whose parameter table is the
 //! traffic entry's `sizes` table without its `dist` key.
 
-use crate::config::{documented, err, positive, ConfigError, Entry, ParamDoc, Params, Table};
+use crate::config::{at_most, documented, err, positive, ConfigError, Entry, ParamDoc, Params, Table, MAX_FLOW_PKTS};
 use crate::sim::Rng;
 use rand::Rng as _;
 use serde::{Deserialize, Serialize};
@@ -30,12 +30,16 @@ pub type SizeEntry = Entry<SizeFactory>;
 
 /// A mean given in packets or in bytes (exactly one of them).
 fn mean_of(t: &Table, mean_pkts: Option<f64>, mean_bytes: Option<f64>, mss: u32) -> Result<f64, ConfigError> {
-    match (mean_pkts, mean_bytes) {
-        (Some(m), None) => positive(&t.key("mean_pkts"), m),
-        (None, Some(b)) => Ok(positive(&t.key("mean_bytes"), b)? / mss as f64),
-        (Some(_), Some(_)) => err(t.key("mean_bytes"), "give mean_pkts or mean_bytes, not both"),
-        (None, None) => err(t.key("mean_pkts"), "required key is missing (or give mean_bytes)"),
+    let (m, key) = match (mean_pkts, mean_bytes) {
+        (Some(m), None) => (positive(&t.key("mean_pkts"), m)?, "mean_pkts"),
+        (None, Some(b)) => (positive(&t.key("mean_bytes"), b)? / mss as f64, "mean_bytes"),
+        (Some(_), Some(_)) => return err(t.key("mean_bytes"), "give mean_pkts or mean_bytes, not both"),
+        (None, None) => return err(t.key("mean_pkts"), "required key is missing (or give mean_bytes)"),
+    };
+    if m > 1e9 {
+        return err(t.key(key), format!("a mean of at most 1e9 packets is allowed, got {m:.3e}"));
     }
+    Ok(m)
 }
 
 /// `sizes = { dist = "pareto", ... }`.
@@ -129,6 +133,7 @@ pub const FIXED: SizeEntry = Entry {
         if pkts == 0 {
             return err(t.key("pkts"), "must be at least 1");
         }
+        at_most(&t.key("pkts"), pkts, MAX_FLOW_PKTS, "10^12 packets")?;
         Ok(SizeDist::Fixed { pkts })
     },
 };
@@ -163,25 +168,27 @@ pub const UNIFORM: SizeEntry = Entry {
         if lo == 0 || hi < lo {
             return err(t.key("max_pkts"), format!("need 1 <= min_pkts <= max_pkts, got {lo}..{hi}"));
         }
+        at_most(&t.key("max_pkts"), hi, MAX_FLOW_PKTS, "10^12 packets")?;
         Ok(SizeDist::Uniform { min_pkts: lo, max_pkts: hi })
     },
 };
 
 impl SizeDist {
-    /// Draw a size in packets (at least 1).
+    /// Draw a size in packets: at least 1, and at most `MAX_FLOW_PKTS` (the
+    /// far tail of a heavy-tailed law is cut there; no test workload reaches it).
     pub fn sample(&self, rng: &mut Rng) -> u64 {
         match *self {
             SizeDist::Pareto { mean_pkts, shape } => {
                 let xm = mean_pkts * (shape - 1.0) / shape;
                 let u = 1.0 - rng.random::<f64>(); // (0, 1]
                 let x = xm / libm::pow(u, 1.0 / shape);
-                (x.ceil() as u64).max(1)
+                (x.ceil() as u64).clamp(1, MAX_FLOW_PKTS)
             }
             SizeDist::Fixed { pkts } => pkts,
             SizeDist::Uniform { min_pkts, max_pkts } => rng.random_range(min_pkts..=max_pkts),
             SizeDist::Exponential { mean_pkts } => {
                 let x = super::exponential(rng, mean_pkts);
-                (x.ceil() as u64).max(1)
+                (x.ceil() as u64).clamp(1, MAX_FLOW_PKTS)
             }
         }
     }

@@ -124,14 +124,14 @@ impl RedCfg {
 
 impl Params for RedCfg {
     const DOCS: &'static [ParamDoc] = &[
-        ParamDoc::derived("min_th", "0 = automatic: max(5, target_delay x ptc / 2) packets, ptc = link rate / (8 mean_pktsize) pkt/s", "ns-2 red.cc thresh_ 0; Floyd, Gummadi & Shenker 2001"),
-        ParamDoc::derived("max_th", "0 = automatic: 3 x min_th", "ns-2 red.cc maxthresh_ 0"),
+        ParamDoc::derived("min_th", "automatic: max(5, target_delay x ptc / 2) packets, ptc = link rate / (8 mean_pktsize) pkt/s", "ns-2 red.cc thresh_ 0; Floyd, Gummadi & Shenker 2001"),
+        ParamDoc::derived("max_th", "automatic: 3 x min_th", "ns-2 red.cc maxthresh_ 0"),
         ParamDoc::new("max_p", "ns-2 linterm_ 10"),
-        ParamDoc::derived("q_weight", "-1 = automatic: 1 - exp(-1/(10 RTT ptc)), RTT = max(0.1 s, 3(link delay + 1/ptc))", "ns-2 q_weight_ -1"),
+        ParamDoc::derived("q_weight", "automatic: 1 - exp(-1/(10 RTT ptc)), RTT = max(0.1 s, 3(link delay + 1/ptc))", "ns-2 q_weight_ -1"),
         ParamDoc::new("gentle", "ns-2 gentle_; Floyd 2000, 'Recommendation on using the gentle_ variant of RED'"),
         ParamDoc::new("adaptive", "ns-2 adaptive_ 0; every 0.5 s, max_p += min(0.01, max_p/4) or x 0.9, within [min(0.01, 80000 / link bps), 0.5]"),
         ParamDoc::new("target_delay_ms", "ns-2 targetdelay_ 0.005; the 2006 FCT paper's RED+ECN figures"),
-        ParamDoc::derived("ecn", "red-ecn: always true", "ns-2 setbit_ false; RFC 3168"),
+        ParamDoc::derived("ecn", "red-ecn: true", "ns-2 setbit_ false; RFC 3168"),
         ParamDoc::new("mark_p", "ns-2 mark_p_ 0.1 (use_mark_p_): above this p_b, ECN-capable packets are dropped"),
         ParamDoc::new("wait", "ns-2 wait_ true: p_a = p_b / (2 - count p_b)"),
         ParamDoc::new("byte_mode", "ns-2 bytes_ / queue_in_bytes_ (on there); fctlab counts packets"),

@@ -199,7 +199,7 @@ impl Params for HstcpParams {
         ParamDoc::new("high_window", "RFC 3649 sec. 5 High_Window; ns-2 high_window_; the 2006 FCT paper, Fig. 8"),
         ParamDoc::new("high_p", "RFC 3649 sec. 5 High_P; ns-2 high_p_; the 2006 FCT paper, Fig. 8"),
         ParamDoc::new("high_decrease", "RFC 3649 sec. 5 High_Decrease; ns-2 high_decrease_"),
-        ParamDoc::derived("low_p", "null = 1.5 / low_window^2 (1.0388e-3 at 38)", "ns-2 tcp.cc (a(Low_Window) = 1 exactly); RFC 3649 sec. 5 rounds it to 1e-3"),
+        ParamDoc::derived("low_p", "1.5 / low_window^2 (1.0388e-3 at 38)", "ns-2 tcp.cc (a(Low_Window) = 1 exactly); RFC 3649 sec. 5 rounds it to 1e-3"),
     ];
     fn validate(&self, _field: &str) -> Result<(), ConfigError> {
         self.check()
