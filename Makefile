@@ -33,6 +33,8 @@ chromium:
 
 test: build chromium
 	cargo test --release --workspace --exclude fctlab-py
+	# The scenario fuzzer again with integer-overflow checks on (the test profile).
+	cargo test -p fctlab-core --test fuzz_scenarios
 	$(VPY) -m pytest -q
 
 bench: build

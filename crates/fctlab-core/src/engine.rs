@@ -87,6 +87,8 @@ pub struct Engine {
     long_lived: u64,
     /// Forced losses still to apply: (flow, seq, transmission) and copies seen.
     losses: Vec<((u64, u64, u32), u32)>,
+    /// Wall time between calls of the progress callback.
+    report_every_s: f64,
 }
 
 impl Engine {
@@ -147,7 +149,14 @@ impl Engine {
             pending: 0,
             long_lived: 0,
             losses: plan_losses,
+            report_every_s: 1.0,
         }
+    }
+
+    /// Call the progress callback about every `every` of wall time (default 1 s).
+    pub fn with_report_interval(mut self, every: std::time::Duration) -> Self {
+        self.report_every_s = every.as_secs_f64();
+        self
     }
 
     /// Create a flow that starts at `start_ns`.
@@ -503,7 +512,8 @@ impl Engine {
         }
     }
 
-    /// Run to the end. `progress` is called about once a second of wall time;
+    /// Run to the end. `progress` is called about once a second of wall time
+    /// (see [`Engine::with_report_interval`]);
     /// returning `false` stops the run early (completed flows are kept).
     pub fn run(mut self, progress: &mut dyn FnMut(&Progress) -> bool) -> RunOutput {
         let wall = Instant::now();
@@ -534,7 +544,7 @@ impl Engine {
             }
             if self.q.processed() & 0xFFFF == 0 {
                 let w = wall.elapsed().as_secs_f64();
-                if w - last_report >= 1.0 {
+                if w - last_report >= self.report_every_s {
                     last_report = w;
                     let p = self.progress(now, w);
                     if !progress(&p) {

@@ -75,7 +75,7 @@ impl Generator {
     pub fn flows_expected(&self) -> Option<u64> {
         match self.arrivals {
             Arrivals::Poisson { .. } => self.count,
-            Arrivals::ClosedLoop { .. } => self.count.map(|c| c * self.senders.len() as u64),
+            Arrivals::ClosedLoop { .. } => self.count.map(|c| c.saturating_mul(self.senders.len() as u64)),
             Arrivals::LongLived => Some(self.senders.len() as u64),
         }
     }
@@ -136,6 +136,11 @@ impl Context<'_> {
         };
         if g.count == Some(0) {
             return err(self.key("count"), "must be at least 1");
+        }
+        if let Some(c) = g.count {
+            if c > MAX_FLOWS {
+                return err(self.key("count"), format!("must be at most {MAX_FLOWS} (flow ids are 32-bit), got {c}"));
+            }
         }
         let start_ns = secs_to_ns(duration_s(&self.key("start_s"), g.start_s, false)?);
         let stop_ns = match g.stop_s {
