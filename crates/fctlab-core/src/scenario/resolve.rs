@@ -256,7 +256,8 @@ pub fn plan(sc: Scenario) -> Result<Plan, ConfigError> {
 /// [`plan`] against the given registries.
 pub fn plan_with(sc: Scenario, reg: &Registries) -> Result<Plan, ConfigError> {
     let t = &sc.transport;
-    let pkt_bytes = (t.mss_bytes + t.header_bytes) as f64;
+    // Summed as floats: the sizes are bounded only in `transport` below.
+    let pkt_bytes = t.mss_bytes as f64 + t.header_bytes as f64;
     let net = network(&sc.network, pkt_bytes, reg)?;
     let (transport, endpoints) = transport(t, &sc.network.queue, reg)?;
     let stop_ns = match sc.stop_s {

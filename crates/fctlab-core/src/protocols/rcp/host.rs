@@ -41,7 +41,7 @@
 
 pub use super::HDR_SACK;
 use super::{HDR_RATE, HDR_RTT};
-use crate::config::{documented, ConfigError, Entry, ParamDoc, Params, Table};
+use crate::config::{documented, duration_ms, ConfigError, Entry, ParamDoc, Params, Table};
 use crate::net::packet::flags;
 use crate::net::{Packet, PacketKind};
 use crate::sim::{Time, NS_PER_S};
@@ -86,6 +86,11 @@ impl RcpHostCfg {
             if !(v.is_finite() && v > 0.0) {
                 return Err(ConfigError { field: format!("transport.rcp.{k}"), message: format!("must be a positive number, got {v}") });
             }
+        }
+        duration_ms("transport.rcp.syn_retx_ms", self.syn_retx_ms, true)?;
+        duration_ms("transport.rcp.max_probe_interval_ms", self.max_probe_interval_ms, true)?;
+        if self.recovery_rtts > 1e3 {
+            return Err(ConfigError::new("transport.rcp.recovery_rtts", format!("must be at most 1000 RTTs, got {}", self.recovery_rtts)));
         }
         Ok(())
     }

@@ -42,7 +42,7 @@
 //! Header fields: see [`super`].
 
 pub use super::{HDR_RATE, HDR_RTT};
-use crate::config::{documented, ConfigError, Entry, ParamDoc, Params, Table};
+use crate::config::{documented, duration_ms, ConfigError, Entry, ParamDoc, Params, Table};
 use crate::net::queue::{DropTail, PortParams, Queue, QueueBuilder, QueueEntry};
 use crate::net::{Packet, PacketKind};
 use crate::sim::{Time, NS_PER_S};
@@ -104,6 +104,8 @@ impl RcpCfg {
         if !(self.initial_rtt_ms.is_finite() && self.initial_rtt_ms >= 0.001) {
             return bad("initial_rtt_ms", format!("must be a time of at least 0.001 ms, got {}", self.initial_rtt_ms));
         }
+        duration_ms(&format!("{field}.upd_timeslot_ms"), self.upd_timeslot_ms, true)?;
+        duration_ms(&format!("{field}.initial_rtt_ms"), self.initial_rtt_ms, true)?;
         Ok(())
     }
 }

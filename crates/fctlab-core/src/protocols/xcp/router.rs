@@ -51,7 +51,7 @@
 //! H_feedback (bytes/s)]`, written by [`super::host`].
 
 pub use super::{H_CWND, H_FEEDBACK, H_RTT};
-use crate::config::{documented, ConfigError, Entry, ParamDoc, Params, Table};
+use crate::config::{documented, duration_ms, ConfigError, Entry, ParamDoc, Params, Table};
 use crate::net::queue::{DropTail, PortParams, Queue, QueueBuilder, QueueEntry};
 use crate::net::{Packet, PacketKind};
 use crate::sim::{Time, NS_PER_S};
@@ -106,6 +106,9 @@ impl XcpCfg {
             if !(v.is_finite() && v > 0.0) {
                 return bad(k, format!("must be a positive number of milliseconds, got {v}"));
             }
+        }
+        for (k, v) in [("min_interval_ms", self.min_interval_ms), ("max_rtt_ms", self.max_rtt_ms), ("init_interval_ms", self.init_interval_ms), ("min_tq_ms", self.min_tq_ms)] {
+            duration_ms(&format!("{field}.{k}"), v, true)?;
         }
         Ok(())
     }
