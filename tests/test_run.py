@@ -1,4 +1,4 @@
-"""fctlab.run and its tables, as INTERFACE.md defines them."""
+"""fctlab.run and its tables, as the README's "Output tables" section defines them."""
 
 import json
 import math

@@ -119,7 +119,7 @@ fn fluid_ps_matches_mg1_ps_pareto() {
 }
 
 /// Fluid SRPT on Poisson arrivals against the Schrage–Miller conditional mean
-/// E[T(x)] (REFERENCES §8): in every size tercile the mean of T_i / E[T(x_i)]
+/// E[T(x)] (Schrage & Miller, Operations Research 14(4), 1966): in every size tercile the mean of T_i / E[T(x_i)]
 /// must be 1. Same tolerance argument as `check_ps`: batch-means standard
 /// error below 3% and the deviation within 5 of them.
 fn check_srpt(law: Law, rho: f64, seed: u64) {
