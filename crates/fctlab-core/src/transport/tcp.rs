@@ -28,6 +28,8 @@ use std::collections::BTreeSet;
 pub struct TcpSender {
     flow: u32,
     size: FlowSize,
+    /// `size.end_seq()`, kept for the per-packet checks.
+    end_seq: u64,
     p: TransportParams,
     cc: Box<dyn CongestionControl>,
     recovery_style: Recovery,
@@ -72,6 +74,7 @@ impl TcpSender {
         TcpSender {
             flow,
             size,
+            end_seq: size.end_seq(),
             w: Window { cwnd: p.init_cwnd_pkts, ssthresh: f64::MAX },
             p,
             cc,
@@ -131,7 +134,7 @@ impl TcpSender {
     /// Send new (or, after a timeout, re-sent) data while the window allows.
     fn send_window(&mut self, now: Time, out: &mut Vec<Packet>) {
         let wnd = self.w.cwnd.min(self.p.max_cwnd_pkts);
-        while self.snd_nxt < self.size.end_seq() && (self.outstanding() as f64) + 1.0 <= wnd + 1e-9 {
+        while self.snd_nxt < self.end_seq && (self.outstanding() as f64) + 1.0 <= wnd + 1e-9 {
             let seq = self.snd_nxt;
             self.snd_nxt += 1;
             self.send_seq(now, seq, out);
@@ -211,7 +214,7 @@ impl TcpSender {
             self.cc.on_router_feedback(&mut self.w, &s, hdr);
         }
         self.dupacks = 0;
-        if self.snd_una >= self.size.end_seq() {
+        if self.snd_una >= self.end_seq {
             self.done = true;
             self.rto_deadline = None;
             return;
@@ -369,6 +372,8 @@ impl Sender for TcpSender {
 pub struct TcpReceiver {
     flow: u32,
     size: FlowSize,
+    /// `size.end_seq()`, kept for the per-packet checks.
+    end_seq: u64,
     header_bytes: u32,
     delayed_ack: bool,
     delack_timeout: Time,
@@ -390,6 +395,7 @@ impl TcpReceiver {
         TcpReceiver {
             flow,
             size,
+            end_seq: size.end_seq(),
             header_bytes: p.header_bytes,
             delayed_ack: p.delayed_ack,
             delack_timeout: p.delack_timeout_ns,
@@ -438,7 +444,7 @@ impl Receiver for TcpReceiver {
                 } else if seq > self.rcv_nxt {
                     self.ooo.insert(seq);
                 }
-                if self.finished.is_none() && self.rcv_nxt >= self.size.end_seq() {
+                if self.finished.is_none() && self.rcv_nxt >= self.end_seq {
                     self.finished = Some(now);
                 }
                 // RFC 5681 4.2: ACK at once for out-of-order or hole-filling data,
