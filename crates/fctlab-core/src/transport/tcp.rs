@@ -371,7 +371,6 @@ impl Sender for TcpSender {
 /// form needs no CWR bit.
 pub struct TcpReceiver {
     flow: u32,
-    size: FlowSize,
     /// `size.end_seq()`, kept for the per-packet checks.
     end_seq: u64,
     header_bytes: u32,
@@ -394,7 +393,6 @@ impl TcpReceiver {
     pub fn new(flow: u32, size: FlowSize, p: &TransportParams) -> Self {
         TcpReceiver {
             flow,
-            size,
             end_seq: size.end_seq(),
             header_bytes: p.header_bytes,
             delayed_ack: p.delayed_ack,
