@@ -24,3 +24,18 @@ def test_fig3_slow_start_holds_twelve_flows():
     # At the end of every RTT (just before the next pair) exactly 12 remain.
     ends = act[((act["t_ns"] + 5e6) % r == 0) & (act["t_ns"] > 10 * r) & (act["t_ns"] < (rtts - 1) * r)]["value"]
     assert len(ends) > 20 and (ends == 12).all()
+
+
+def test_fig13_improvements_follow_the_papers_formula():
+    # 2006 paper, sec. II-A: FCT = (ceil(log2(L + 1)) + 1/2) RTT + L/C with the
+    # handshake, RTT 40 ms, 1000 B packets. 1 MB = 1000 packets: 10 rounds, so
+    # 0.42 s + 8e6/C; 100 MB = 10^5 packets: 17 rounds, 0.70 s + 8e8/C.
+    imp = dukkipati2006.fig13_improvements([(1980, 45e6), (2002, 10e9)])
+    one = (0.42 + 8e6 / 45e6) / (0.42 + 8e6 / 10e9)
+    hundred = (0.70 + 8e8 / 45e6) / (0.70 + 8e8 / 10e9)
+    assert abs(imp[1][1][3] - one) < 1e-9 * one
+    assert abs(imp[100][1][3] - hundred) < 1e-9 * hundred
+    # So the text's "under 20x" for 100 MB fails at 10 Gb/s (23.7x) and holds
+    # below C = 8e8 / ((0.70 + 8e8/45e6) / 20 - 0.70) = 3.57 Gb/s.
+    c20 = 8e8 / ((0.70 + 8e8 / 45e6) / 20 - 0.70)
+    assert abs(dukkipati2006._fig13_capacity_for(100, 20.0) - c20) < 1e-6 * c20

@@ -13,6 +13,7 @@ REGISTRY = {
     "dukkipati2006-fig3": dukkipati2006.fig3,
     "baselines-tcp-ps-srpt": dukkipati2006.baselines,
     "dukkipati2006-fig12": dukkipati2006.fig12,
+    "dukkipati2006-fig13": dukkipati2006.fig13,
     "replicated-fig1-workload": dukkipati2006.replicated,
 }
 
