@@ -39,3 +39,25 @@ def test_fig13_improvements_follow_the_papers_formula():
     # below C = 8e8 / ((0.70 + 8e8/45e6) / 20 - 0.70) = 3.57 Gb/s.
     c20 = 8e8 / ((0.70 + 8e8 / 45e6) / 20 - 0.70)
     assert abs(dukkipati2006._fig13_capacity_for(100, 20.0) - c20) < 1e-6 * c20
+
+
+def test_round_models_match_the_hand_counts():
+    from fractions import Fraction
+
+    from fctlab import ideal
+
+    # Fig. 3: 50 packets from a window of 1 take 6 rounds (1+2+4+8+16 = 31 < 50
+    # <= 63), so with 2 arrivals per round 2 x 6 = 12 flows are in the system
+    # from round 5 on, and the rounds' packets add up to 2 x 50 = 100.
+    m = ideal.rounds_slow_start([50, 50], 30, capacity_pkts=100)
+    assert list(m.flows[:6]) == [2, 4, 6, 8, 10, 12] and set(m.flows[5:]) == {12}
+    assert set(m.durations) == {6} and all(u == 1.0 for u in m.utilization[5:])
+    # Fig. 4: N[0] = 2 (50 each: the 1-packet flow leaves, 49 remain), N[1] = 3
+    # (100/3 each). In the steady state every flow gets 1 packet per round: the
+    # 99-packet flows last 99 rounds, so 99 of them plus the newest 1-packet
+    # flow: 100 flows, all 100 packets used.
+    e = ideal.rounds_equal_share([99, 1], 5000, 100)
+    assert list(e.flows[:2]) == [2, 3]
+    assert e.sent_pkts[0] == 51 and e.sent_pkts[1] == 2 * Fraction(100, 3) + 1
+    assert set(e.flows[-1000:]) == {100} and all(x == 100 for x in e.sent_pkts[-1000:])
+    assert set(e.durations[-100:]) == {1, 99}

@@ -18,6 +18,13 @@ Flow-level (fluid) simulators of an actual workload (finish times in integer ns)
 - :func:`optimal_transfer_ns` -- the 'optimal' file transfer time of the 1991
   benchmark suite of Kanakia, Keshav & Mishra.
 
+Round-by-round models of the 2006 paper's deterministic examples (exact, in
+rational arithmetic):
+
+- :func:`rounds_slow_start` -- flows in TCP slow start (Fig. 3).
+- :func:`rounds_equal_share` -- a server that gives every flow in the system an
+  equal share of the link each round trip, as XCP approximately does (Fig. 4).
+
 Units are in the names: ``_bytes``, ``_pkts``, ``_bps``, ``_ns``. Propagation delay is
 not part of the fluid models; add it yourself (``ps_fct_ns`` and
 ``optimal_transfer_ns`` add it as their sources define). Every bad argument raises
@@ -47,6 +54,9 @@ __all__ = [
     "maxmin_rates",
     "optimal_transfer_ns",
     "optimal_transfer",
+    "RoundModel",
+    "rounds_slow_start",
+    "rounds_equal_share",
 ]
 
 
@@ -402,3 +412,119 @@ def optimal_transfer_ns(links_bps: Any, starts_ns: Any, sizes_bytes: Any, rtts_n
 
 #: Alias of :func:`optimal_transfer_ns`.
 optimal_transfer = optimal_transfer_ns
+
+
+# ------------------------------------------------------------------ round models
+
+
+class RoundModel:
+    """The outcome of a round-by-round model, one entry per round trip ``k``:
+
+    - ``flows[k]``: flows in the system at the start of round ``k`` (the
+      round's arrivals included);
+    - ``sent_pkts[k]``: packets sent in round ``k`` (a ``fractions.Fraction``);
+    - ``utilization[k]``: ``sent_pkts[k]`` over the link's packets per round;
+    - ``durations``: the rounds each completed flow lasted (its arrival round
+      and its last round both count), in completion order.
+    """
+
+    def __init__(self, flows, sent_pkts, capacity_pkts, durations):
+        self.flows = np.asarray(flows, dtype=np.int64)
+        self.sent_pkts = list(sent_pkts)
+        self.utilization = np.array([float(x / capacity_pkts) for x in sent_pkts]) if capacity_pkts else None
+        self.durations = np.asarray(durations, dtype=np.int64)
+
+    def __repr__(self) -> str:
+        return f"RoundModel(rounds={len(self.flows)}, last flows={self.flows[-1] if len(self.flows) else None})"
+
+
+def _arrivals(arrivals: Any) -> list:
+    try:
+        sizes = [int(x) for x in arrivals]
+    except (TypeError, ValueError):
+        raise ValueError("arrivals: a list of flow sizes in packets (the flows that arrive at the start of every round)") from None
+    if not sizes or any(x < 1 for x in sizes):
+        raise ValueError(f"arrivals: needs at least one size, each >= 1 packet, got {list(arrivals)}")
+    return sizes
+
+
+def rounds_slow_start(arrivals: Any, rounds: int, *, init_cwnd_pkts: int = 1, capacity_pkts: float | None = None) -> RoundModel:
+    """Flows in TCP slow start, round by round (Dukkipati & McKeown 2006, Fig. 3).
+
+    At the start of every round trip the flows of sizes ``arrivals`` (packets)
+    arrive; a flow sends ``min(w 2^j, remaining)`` packets in its ``j``-th
+    round (``w = init_cwnd_pkts``), so it lasts ``slow_start_rounds(L, w)``
+    rounds whatever the other flows do: the link is assumed never to be
+    over-subscribed (``utilization`` shows whether it is, when
+    ``capacity_pkts`` is given). With two 50-packet flows per round, ``w = 1``
+    and 100 packets per round, every flow lasts 6 rounds and 12 flows are in
+    the system in the steady state (processor sharing: 2).
+    """
+    from fractions import Fraction
+
+    sizes = _arrivals(arrivals)
+    rounds = _integer("rounds", rounds)
+    w0 = _integer("init_cwnd_pkts", init_cwnd_pkts)
+    if w0 < 1:
+        raise ValueError(f"init_cwnd_pkts: must be >= 1, got {w0}")
+    active: list = []  # [remaining, window, arrival round]
+    flows, sent, durations = [], [], []
+    for k in range(rounds):
+        active += [[L, w0, k] for L in sizes]
+        flows.append(len(active))
+        total = 0
+        keep = []
+        for f in active:
+            n = min(f[1], f[0])
+            f[0] -= n
+            f[1] *= 2
+            total += n
+            if f[0] == 0:
+                durations.append(k - f[2] + 1)
+            else:
+                keep.append(f)
+        active = keep
+        sent.append(Fraction(total))
+    return RoundModel(flows, sent, Fraction(capacity_pkts) if capacity_pkts else None, durations)
+
+
+def rounds_equal_share(arrivals: Any, rounds: int, capacity_pkts: float) -> RoundModel:
+    """An equal-share server, round by round (Dukkipati & McKeown 2006, Fig. 4).
+
+    At the start of round ``k`` the flows of sizes ``arrivals`` arrive; the
+    server tells each of the ``N[k]`` flows in the system to send
+    ``capacity_pkts / N[k]`` packets this round (never over-subscribing the
+    link), and each sends that or what it has left, whichever is less; a share
+    a flow cannot use is not given to another (the paper: "flows only transmit
+    the number of packets the server asks them to"). With arrivals of 99 and
+    1 packets and 100 packets per round: ``N[0] = 2``, ``N[1] = 3`` (33.33
+    packets each), and the system settles at 100 flows of 1 packet per round
+    each, 50 times processor sharing's 2.
+    """
+    from fractions import Fraction
+
+    sizes = _arrivals(arrivals)
+    rounds = _integer("rounds", rounds)
+    c = Fraction(_number("capacity_pkts", capacity_pkts))
+    if c <= 0:
+        raise ValueError(f"capacity_pkts: must be > 0, got {capacity_pkts}")
+    active: list = []  # [remaining, arrival round]
+    flows, sent, durations = [], [], []
+    for k in range(rounds):
+        active += [[Fraction(L), k] for L in sizes]
+        n = len(active)
+        flows.append(n)
+        share = c / n
+        total = Fraction(0)
+        keep = []
+        for f in active:
+            x = min(share, f[0])
+            f[0] -= x
+            total += x
+            if f[0] == 0:
+                durations.append(k - f[1] + 1)
+            else:
+                keep.append(f)
+        active = keep
+        sent.append(total)
+    return RoundModel(flows, sent, c, durations)
