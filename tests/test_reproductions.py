@@ -61,3 +61,20 @@ def test_round_models_match_the_hand_counts():
     assert e.sent_pkts[0] == 51 and e.sent_pkts[1] == 2 * Fraction(100, 3) + 1
     assert set(e.flows[-1000:]) == {100} and all(x == 100 for x in e.sent_pkts[-1000:])
     assert set(e.durations[-100:]) == {1, 99}
+
+
+def test_fig5_tcp_short_flows_cannot_beat_slow_start():
+    # 2006 paper, Fig. 5: three 300-packet flows beside a long flow on 100 Mb/s,
+    # RTT 100 ms. From an initial window of 2, 300 packets need 8 rounds (2+4+
+    # ...+128 = 254 < 300 <= 510), so with the handshake each TCP flow takes at
+    # least (1 + 7 + 1/2) RTT = 8.5 RTT, however empty the queue. Under PS the
+    # three share 3/4 of the link: 900 x 1040 B x 8 / 75 Mb/s = 0.0998 s, about
+    # one RTT, plus the 1.5 RTT of handshake and last half trip.
+    cfg = dukkipati2006.fig5_scenario({"scheme": "tcp-newreno"}, "droptail")
+    res = fctlab.run(cfg)
+    f = res.flows[res.flows["flow_id"] > 0]
+    rtt = dukkipati2006.FIG5_RTT_S * 1e9
+    assert len(f) == 3 and f["completed"].all()
+    assert (f["fct_ns"] >= 8.5 * rtt).all()
+    ps = 1.5 * rtt + 900 * 1040 * 8 / 75e6 * 1e9
+    assert (abs(f["ps_fct_ns"] - ps) < 0.01 * ps).all()

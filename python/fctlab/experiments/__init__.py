@@ -12,6 +12,7 @@ REGISTRY = {
     "dukkipati2006-fig1": dukkipati2006.fig1,
     "dukkipati2006-fig3": dukkipati2006.fig3,
     "dukkipati2006-fig4": dukkipati2006.fig4,
+    "dukkipati2006-fig5": dukkipati2006.fig5,
     "baselines-tcp-ps-srpt": dukkipati2006.baselines,
     "dukkipati2006-fig12": dukkipati2006.fig12,
     "dukkipati2006-fig13": dukkipati2006.fig13,

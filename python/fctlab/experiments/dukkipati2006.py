@@ -502,3 +502,85 @@ def fig4(out: Path, scale: str) -> list:
     return [Reproduction(name="dukkipati2006-fig4", title="Flows accumulate under equal sharing (2006, Fig. 4)",
                          source=f"{SOURCE}, Fig. 4", figures=[Figure(png, caption)], params={"scenario": cfg, **params},
                          seed=cfg["seed"], wall_s=time.monotonic() - t0, scale=scale)]
+
+
+# Fig. 5: unfair sharing. 100 Mb/s, RTT 0.1 s; a long flow occupies the link and
+# three 300-packet flows start in RTT number 100. Under PS they would get 3/4 of
+# the link and finish in about one RTT.
+FIG5_C_BPS, FIG5_RTT_S, FIG5_SIZE_PKTS, FIG5_START_RTT = 100e6, 0.1, 300, 100
+FIG5_SCHEMES = [("TCP NewReno", {"scheme": "tcp-newreno"}, "droptail"), ("XCP", {"scheme": "xcp"}, "xcp"),
+                ("RCP", {"scheme": "rcp"}, "rcp")]
+
+
+def fig5_scenario(scheme: dict, queue: str, buffer_bdp: float = 1.0) -> dict:
+    start = FIG5_START_RTT * FIG5_RTT_S
+    return {
+        "seed": 1,
+        "stop_s": start + 40 * FIG5_RTT_S,
+        "network": {"topology": "dumbbell", "senders": 4, "bottleneck_bps": FIG5_C_BPS, "bottleneck_delay_ms": FIG5_RTT_S * 500,
+                    "buffer_bdp": buffer_bdp, "queue": queue},
+        "transport": {"mss_bytes": MSS_BYTES, "header_bytes": HEADER_BYTES, "init_cwnd_pkts": 2, "handshake": True, **scheme},
+        "flows": [{"sender": 0, "start_s": 0.0, "long_lived": True}]
+                 + [{"sender": i, "start_s": start, "size_pkts": FIG5_SIZE_PKTS} for i in (1, 2, 3)],
+        "metrics": {"interval_ms": FIG5_RTT_S * 1e3 / 4, "cwnd_flows": [0, 1, 2, 3]},
+    }
+
+
+def fig5(out: Path, scale: str) -> list:
+    """Fig. 5: a long flow holds the link; three 300-packet flows take several RTTs, not PS's one."""
+    from ..report import Table
+
+    t0 = time.monotonic()
+    plt = pyplot()
+    fig, axes = plt.subplots(1, len(FIG5_SCHEMES), figsize=(12, 3.6), sharey=False)
+    rows, ran = [], {}
+    start = FIG5_START_RTT * FIG5_RTT_S
+    for ax, (name, scheme, queue) in zip(axes, FIG5_SCHEMES):
+        for bdp in (1.0, 0.25):
+            cfg = fig5_scenario(scheme, queue, bdp)
+            res = fctlab.run(cfg)
+            f = res.flows[res.flows["flow_id"] > 0]
+            rtts = (f["fct_ns"] / 1e9 / FIG5_RTT_S).to_numpy()
+            ps = (f["ps_fct_ns"] / 1e9 / FIG5_RTT_S).to_numpy()
+            rows.append([name, f"{bdp:g} BDP", float(np.mean(rtts)), float(np.max(rtts)), float(np.mean(ps)),
+                         float(np.max(rtts) / np.mean(ps))])
+            if bdp == 1.0:
+                ran[name] = cfg
+                s = res.series
+                w = s[(s["metric"] == "cwnd_pkts") & (s["t_ns"] >= (start - 5 * FIG5_RTT_S) * 1e9)]
+                for el, g in w.groupby("element"):
+                    lab = "long flow" if el == "flow0" else f"300-pkt {el}"
+                    ax.plot((g["t_ns"] / 1e9 - start) / FIG5_RTT_S, g["value"], lw=0.9, label=lab)
+        ax.set_title(name, fontsize=9)
+        ax.set_xlabel("RTTs after the three flows start")
+        ax.set_ylabel("window (packets; RCP: rate x RTT)")
+        ax.set_xlim(-5, 30)
+        ax.legend(fontsize=7)
+    png = save(fig, out, "dukkipati2006-fig5.png")
+    tcp = ran["TCP NewReno"]
+    bdp_pkts = FIG5_C_BPS * FIG5_RTT_S / 8 / captions.packet_bytes(tcp)
+    params = {"C": captions.rate(FIG5_C_BPS), "RTT": f"{FIG5_RTT_S * 1e3:g} ms (dumbbell, access links 10x faster and without delay)",
+              "long flow": "starts at t = 0 and never ends", "short flows": f"3 x {FIG5_SIZE_PKTS} packets at RTT {FIG5_START_RTT}",
+              "packet": captions.packet(tcp), "TCP": captions.tcp(tcp),
+              "buffer": f"1 BDP ({bdp_pkts:.0f} pkts; not stated in the paper, chosen), 0.25 BDP in the table",
+              "XCP": "router defaults", "RCP": "router and host defaults", "seed": tcp["seed"]}
+    table = Table(title="The three 300-packet flows: FCT in RTTs (PS: max-min share of the same flows, from the fluid model)",
+                  columns=["scheme", "buffer", "mean FCT", "max FCT", "PS FCT", "max / PS"], rows=rows, key_columns=2)
+    worst = {r[0]: r[5] for r in rows if r[1] == "1 BDP"}
+    # The paper counts PS as "1 RTT": the transfer alone, without the SYN round
+    # trip and the last half RTT that the flows table's FCT includes.
+    transfer = {r[0]: (r[3] - 1.5) / (r[4] - 1.5) for r in rows if r[1] == "1 BDP"}
+    caption = (f"{SOURCE}, Fig. 5: unfair sharing. A long flow fills a {captions.rate(FIG5_C_BPS)} link; three "
+               f"{FIG5_SIZE_PKTS}-packet flows start in RTT {FIG5_START_RTT}. Windows of the four flows around their "
+               f"start. The paper: under PS the three would finish in about one RTT (plus the handshake), under TCP and "
+               f"XCP up to 8 times later. Here the slowest of the three takes "
+               + ", ".join(f"{k} {v:.1f}x" for k, v in worst.items())
+               + " its PS FCT (which includes the handshake RTT and the last half RTT); counting the transfer alone "
+               "as the paper does (FCT - 1.5 RTT, PS: about 1 RTT), "
+               + ", ".join(f"{k} {v:.1f}x" for k, v in transfer.items())
+               + ". TCP's flows cannot beat slow start from 2 packets: 8 rounds for 300 packets. RCP gives each new flow "
+               "the full rate at once, so they finish as under PS, but the long flow's rate then drops and recovers slowly. "
+               "Parameters: " + params_caption(params) + ".")
+    return [Reproduction(name="dukkipati2006-fig5", title="A long flow keeps new flows from their share (2006, Fig. 5)",
+                         source=f"{SOURCE}, Fig. 5", figures=[Figure(png, caption)], tables=[table],
+                         params={k: v for k, v in ran.items()}, seed=tcp["seed"], wall_s=time.monotonic() - t0, scale=scale)]
