@@ -10,6 +10,7 @@ from . import dukkipati2006
 #: name -> callable(out_dir: Path, scale: str) -> list[Reproduction]
 REGISTRY = {
     "dukkipati2006-fig1": dukkipati2006.fig1,
+    "dukkipati2006-fig2": dukkipati2006.fig2,
     "dukkipati2006-fig3": dukkipati2006.fig3,
     "dukkipati2006-fig4": dukkipati2006.fig4,
     "dukkipati2006-fig5": dukkipati2006.fig5,

@@ -584,3 +584,102 @@ def fig5(out: Path, scale: str) -> list:
     return [Reproduction(name="dukkipati2006-fig5", title="A long flow keeps new flows from their share (2006, Fig. 5)",
                          source=f"{SOURCE}, Fig. 5", figures=[Figure(png, caption)], tables=[table],
                          params={k: v for k, v in ran.items()}, seed=tcp["seed"], wall_s=time.monotonic() - t0, scale=scale)]
+
+
+# Fig. 2: TCP and XCP on 2.4 Gb/s, RTT 200 ms, Poisson Pareto mean 50 shape 1.2
+# at load 0.84; utilisation measured over every 100 ms.
+FIG2_C_BPS, FIG2_RTT_S, FIG2_LOAD, FIG2_MEAN, FIG2_SHAPE = 2.4e9, 0.2, 0.84, 50, 1.2
+FIG2_FLOWS = {"full": 1_000_000, "quick": 150_000}
+FIG2_SCHEMES = (("TCP NewReno", {"scheme": "tcp-newreno"}, "droptail"), ("XCP", {"scheme": "xcp"}, "xcp"))
+
+
+def fig2_scenario(scheme: dict, queue: str, count: int, buffer_bdp: float = 1.0) -> dict:
+    return {
+        "seed": 1,
+        "network": {"topology": "single-link", "bottleneck_bps": FIG2_C_BPS, "bottleneck_delay_ms": FIG2_RTT_S * 500,
+                    "buffer_bdp": buffer_bdp, "queue": queue},
+        "transport": {"mss_bytes": MSS_BYTES, "header_bytes": HEADER_BYTES, "init_cwnd_pkts": 2, "handshake": True, **scheme},
+        "traffic": [{"arrivals": "poisson", "load": FIG2_LOAD, "sizes": {"dist": "pareto", "mean_pkts": FIG2_MEAN, "shape": FIG2_SHAPE},
+                     "count": count}],
+        "metrics": {"interval_ms": 100.0},
+    }
+
+
+def fig2(out: Path, scale: str) -> list:
+    """Fig. 2: TCP's and XCP's average FCT by size, active flows and utilisation per 100 ms."""
+    from ..report import Table
+
+    full = scale == "full"
+    count = FIG2_FLOWS["full" if full else "quick"]
+    t0 = time.monotonic()
+    plt = pyplot()
+    fig, (a1, a2, a3) = plt.subplots(3, 1, figsize=(7.5, 10))
+    rows, ran, top = [], {}, 10
+    for (name, scheme, queue), style in zip(FIG2_SCHEMES, ("o-", "s-")):
+        for bdp in (1.0, 0.1):
+            cfg = fig2_scenario(scheme, queue, count, bdp)
+            prog = RunProgress(label=f"  fig2 {name}, {bdp:g} BDP: ")
+            try:
+                res = fctlab.run(cfg, progress=prog)
+            finally:
+                prog.close()
+            f = res.flows
+            s = res.series
+            act = s[s["metric"] == "active_flows"]
+            util = s[(s["metric"] == "utilization") & (s["element"] == "bottleneck")]
+            end = f["start_ns"].max()
+            steady = (util["t_ns"] > 0.1 * end) & (util["t_ns"] < end)
+            asteady = (act["t_ns"] > 0.1 * end) & (act["t_ns"] < end)
+            slow = float((f["fct_ns"] / f["ps_fct_ns"]).mean())
+            # The load the sampled flows actually offered: a Pareto law of shape
+            # 1.2 has infinite variance, so a finite sample's mean size falls
+            # short of the nominal one and so does the realised load.
+            wire = float((f["size_bytes"] + cfg["transport"]["header_bytes"] * f["size_pkts"]).sum()) * 8
+            realised = wire / FIG2_C_BPS / ((f["start_ns"].max() - f["start_ns"].min()) / 1e9)
+            rows.append([name, f"{bdp:g} BDP", float(f["fct_ns"].mean() / 1e9), slow, float(act[asteady]["value"].mean()),
+                         float(util[steady]["value"].mean()), realised])
+            if bdp == 1.0:
+                ran[name] = cfg
+                agg = mean_by_size(f)
+                a1.plot(agg["size_pkts"], agg["mean"] / 1e9, style, ms=3, label=name)
+                top = max(top, float(agg["size_pkts"].max()))
+                a2.plot(act["t_ns"] / 1e9, act["value"], lw=0.6, label=name)
+                a3.plot(util["t_ns"] / 1e9, util["value"], lw=0.6, label=name)
+    L = np.unique(np.round(np.logspace(0, np.log10(top), 300)).astype(int))
+    tcp = ran["TCP NewReno"]
+    pkt = captions.packet_bytes(tcp)
+    a1.plot(L, ideal.ps_fct_ns(L * pkt, FIG2_C_BPS, FIG2_LOAD, FIG2_RTT_S * 1e9) / 1e9, "k-", lw=1, label="PS")
+    a1.plot(L, ideal.slow_start_fct_ns(L, FIG2_C_BPS, FIG2_RTT_S * 1e9, pkt_bytes=pkt, init_cwnd_pkts=2) / 1e9, "k--", lw=1,
+            label="slow start from IW 2 (no queueing)")
+    loglog(a1, "flow size (packets)", "average FCT (s)")
+    a2.set_xlabel("time (s)")
+    a2.set_ylabel("active flows")
+    a2.legend(fontsize=8)
+    a3.set_xlabel("time (s)")
+    a3.set_ylabel("utilisation per 100 ms")
+    a3.set_ylim(0, 1.05)
+    a3.legend(fontsize=8)
+    png = save(fig, out, "dukkipati2006-fig2.png")
+    g = tcp["traffic"][0]
+    params = {"C": captions.rate(FIG2_C_BPS), "RTT": captions.rtt(tcp), "load": g["load"], "flow sizes": captions.sizes(g),
+              "packet": captions.packet(tcp), "flows per run": count, "TCP": captions.tcp(tcp),
+              "XCP": f"xcp hosts and routers ({captions.table(ran['XCP'], 'network.xcp', ('alpha', 'beta', 'gamma'))})",
+              "buffer": "1 BDP (not stated in the paper, chosen; 0.1 BDP in the table)", "utilisation": "busy time per 100 ms",
+              "seed": tcp["seed"]}
+    table = Table(title="Means over the run (active flows and utilisation after the first 10% of arrivals)",
+                  columns=["scheme", "buffer", "mean FCT (s)", "mean FCT / PS FCT", "active flows", "utilisation", "realised load"],
+                  rows=rows, key_columns=2)
+    one = {r[0]: r for r in rows if r[1] == "1 BDP"}
+    caption = (f"{SOURCE}, Fig. 2: TCP and XCP with Poisson arrivals. Top: average FCT by flow size against PS and the "
+               "slow-start bound; middle: flows in progress; bottom: utilisation per 100 ms. Most TCP flows never leave "
+               "slow start, so their FCT follows the slow-start bound; XCP starts flows slowly and holds more of them: "
+               + "; ".join(f"{k}: {v[4]:.0f} active flows on average, utilisation {v[5]:.2f}, mean FCT {v[3]:.1f}x PS"
+                           for k, v in one.items())
+               + f". Utilisation stays below the nominal load {FIG2_LOAD:g} because the sampled flows offer only "
+               f"{one['TCP NewReno'][6]:.2f} of the link (the sample mean of a Pareto law of shape {FIG2_SHAPE:g} falls short of its "
+               "mean); the largest flows outlast the arrivals. The buffer hardly matters here (table). "
+               f"Scale: {'full' if full else 'quick'} ({count:,} flows per run; full: {FIG2_FLOWS['full']:,}). "
+               f"Parameters: {params_caption(params)}.")
+    return [Reproduction(name="dukkipati2006-fig2", title="TCP and XCP: FCT, active flows and utilisation (2006, Fig. 2)",
+                         source=f"{SOURCE}, Fig. 2", figures=[Figure(png, caption)], tables=[table], params=ran,
+                         seed=tcp["seed"], wall_s=time.monotonic() - t0, scale=scale)]
