@@ -683,3 +683,102 @@ def fig2(out: Path, scale: str) -> list:
     return [Reproduction(name="dukkipati2006-fig2", title="TCP and XCP: FCT, active flows and utilisation (2006, Fig. 2)",
                          source=f"{SOURCE}, Fig. 2", figures=[Figure(png, caption)], tables=[table], params=ran,
                          seed=tcp["seed"], wall_s=time.monotonic() - t0, scale=scale)]
+
+
+# Figs 8-11: HighSpeed TCP with DropTail, RED and RED + ECN. C = 1 Gb/s, RTT
+# 0.1 s, Poisson arrivals at load 0.4, Pareto sizes of mean 500 packets, buffer
+# = bandwidth x RTT. The shape is not stated: 1.2 (the paper's other figures),
+# 1.8 varied in the table.
+FIG10_C_BPS, FIG10_RTT_S, FIG10_LOAD, FIG10_MEAN = 1e9, 0.1, 0.4, 500
+FIG10_SHAPES = (1.2, 1.8)
+FIG10_FLOWS = {"full": 100_000, "quick": 10_000}
+FIG10_CONFIGS = (
+    ("HSTCP, DropTail", {"scheme": "tcp-hstcp"}, {"queue": "droptail"}),
+    ("HSTCP, RED", {"scheme": "tcp-hstcp"}, {"queue": "red", "red": {"adaptive": True, "gentle": True, "target_delay_ms": 5.0}}),
+    ("HSTCP, RED + ECN", {"scheme": "tcp-hstcp", "ecn": True},
+     {"queue": "red-ecn", "red": {"adaptive": True, "gentle": True, "target_delay_ms": 5.0}}),
+)
+
+
+def fig10_scenario(transport: dict, network: dict, shape: float, count: int) -> dict:
+    return {
+        "seed": 1,
+        "network": {"topology": "single-link", "bottleneck_bps": FIG10_C_BPS, "bottleneck_delay_ms": FIG10_RTT_S * 500,
+                    "buffer_bdp": 1.0, **network},
+        "transport": {"mss_bytes": MSS_BYTES, "header_bytes": HEADER_BYTES, "init_cwnd_pkts": 2, "handshake": True, **transport},
+        "traffic": [{"arrivals": "poisson", "load": FIG10_LOAD, "sizes": {"dist": "pareto", "mean_pkts": FIG10_MEAN, "shape": shape},
+                     "count": count}],
+        "metrics": {"interval_ms": 10.0},
+    }
+
+
+def fig10(out: Path, scale: str) -> list:
+    """Figs 10 and 11: HSTCP over DropTail, adaptive gentle RED (5 ms target) and RED with ECN: FCT and queue."""
+    from ..report import Table
+
+    full = scale == "full"
+    count = FIG10_FLOWS["full" if full else "quick"]
+    t0 = time.monotonic()
+    plt = pyplot()
+    f10, ax = plt.subplots(figsize=(7, 4.5))
+    f11, qax = plt.subplots(len(FIG10_CONFIGS), 1, figsize=(7, 7), sharex=True)
+    rows, ran, top = [], {}, 10
+    for shape in FIG10_SHAPES:
+        for i, (name, tr, net) in enumerate(FIG10_CONFIGS):
+            cfg = fig10_scenario(tr, net, shape, count)
+            prog = RunProgress(label=f"  fig10 {name}, shape {shape:g}: ")
+            try:
+                res = fctlab.run(cfg, progress=prog)
+            finally:
+                prog.close()
+            f, s = res.flows, res.series
+            q = s[(s["metric"] == "queue_pkts") & (s["element"] == "bottleneck")]
+            st = res.meta["stats"]
+            small = f[f["size_pkts"] <= f["size_pkts"].median()]
+            rows.append([name, f"{shape:g}", float(f["fct_ns"].mean() / 1e9), float(small["fct_ns"].mean() / 1e9),
+                         float((f["fct_ns"] / f["ps_fct_ns"]).mean()), float(q["value"].mean()),
+                         int(st["packets_dropped"]), int(st["marks"])])
+            if shape == FIG10_SHAPES[0]:
+                ran[name] = cfg
+                agg = mean_by_size(f)
+                ax.plot(agg["size_pkts"], agg["mean"] / 1e9, ("o-", "s-", "^-")[i], ms=3, label=name)
+                top = max(top, float(agg["size_pkts"].max()))
+                qax[i].plot(q["t_ns"] / 1e9, q["value"], lw=0.5, color=f"C{i}")
+                qax[i].set_ylabel("queue (pkts)")
+                qax[i].set_title(name, fontsize=9)
+    L = np.unique(np.round(np.logspace(0, np.log10(top), 300)).astype(int))
+    cfg = ran["HSTCP, DropTail"]
+    pkt = captions.packet_bytes(cfg)
+    ax.plot(L, ideal.ps_fct_ns(L * pkt, FIG10_C_BPS, FIG10_LOAD, FIG10_RTT_S * 1e9) / 1e9, "k-", lw=1, label="PS")
+    ax.plot(L, ideal.slow_start_fct_ns(L, FIG10_C_BPS, FIG10_RTT_S * 1e9, pkt_bytes=pkt, init_cwnd_pkts=2) / 1e9, "k--", lw=1,
+            label="slow start from IW 2 (no queueing)")
+    loglog(ax, "flow size (packets)", "average FCT (s)")
+    qax[-1].set_xlabel("time (s)")
+    png10 = save(f10, out, "dukkipati2006-fig10.png")
+    png11 = save(f11, out, "dukkipati2006-fig11.png")
+    bdp = FIG10_C_BPS * FIG10_RTT_S / 8 / pkt
+    params = {"C": captions.rate(FIG10_C_BPS), "RTT": captions.rtt(cfg), "load": FIG10_LOAD,
+              "flow sizes": f"Pareto, mean {FIG10_MEAN} pkts, shape {FIG10_SHAPES[0]:g} (not stated in the paper, chosen; "
+                            f"{FIG10_SHAPES[1]:g} in the table)",
+              "packet": captions.packet(cfg), "buffer": f"1 BDP = {bdp:,.0f} pkts (the paper)", "flows per run": count,
+              "HSTCP": captions.table(cfg, "transport.hstcp", ("low_window", "high_window", "high_p", "high_decrease")),
+              "TCP": captions.tcp(cfg),
+              "RED": "gentle, adaptive, target delay 5 ms (the paper), thresholds and weight automatic (ns-2 defaults)",
+              "seed": cfg["seed"]}
+    by = {r[0]: r for r in rows if r[1] == f"{FIG10_SHAPES[0]:g}"}
+    summary = "; ".join(f"{k}: mean FCT {v[2]:.2f} s, the smaller half of the flows {v[3]:.2f} s, mean queue {v[5]:.0f} pkts"
+                        for k, v in by.items())
+    table = Table(title="Means over the run", columns=["configuration", "Pareto shape", "mean FCT (s)", "mean FCT, smaller half (s)",
+                                                        "mean FCT / PS", "mean queue (pkts)", "drops", "ECN marks"],
+                  rows=rows, key_columns=2)
+    scaled = f"{'full' if full else 'quick'}: {count:,} flows per run (full: {FIG10_FLOWS['full']:,})"
+    c10 = (f"{SOURCE}, Fig. 10: average FCT by flow size of HighSpeed TCP over DropTail, adaptive gentle RED and RED with "
+           f"ECN. {summary}. The paper: RED and ECN keep the queue low, which does not shorten flows. With ECN, RED marks "
+           f"only while its drop probability is at most mark_p (ns-2's mark_p 0.1) and drops above it: "
+           f"{by['HSTCP, RED + ECN'][7]:,} marks against {by['HSTCP, RED + ECN'][6]:,} drops here. Scale: {scaled}. "
+           f"Parameters: {params_caption(params)}.")
+    c11 = (f"{SOURCE}, Fig. 11: the bottleneck queue over time (sampled every 10 ms) for the three configurations of "
+           f"Fig. 10. Parameters as Fig. 10.")
+    return [Reproduction(name="dukkipati2006-fig10", title="HighSpeed TCP with RED and ECN (2006, Figs 10 and 11)",
+                         source=f"{SOURCE}, Figs 10 and 11", figures=[Figure(png10, c10), Figure(png11, c11)], tables=[table],
+                         params=ran, seed=cfg["seed"], wall_s=time.monotonic() - t0, scale=scale)]
