@@ -36,7 +36,7 @@ pub const QUEUES: &[QueueEntry] = &[
 ];
 
 /// `network.topology`.
-pub const TOPOLOGIES: &[TopologyEntry] = &[topology::SINGLE_LINK, topology::DUMBBELL, topology::HALF_DUMBBELL];
+pub const TOPOLOGIES: &[TopologyEntry] = &[topology::SINGLE_LINK, topology::DUMBBELL, topology::HALF_DUMBBELL, topology::GRAPH];
 
 /// `traffic[i].sizes.dist`.
 pub const SIZES: &[SizeEntry] = &[sizes::PARETO, sizes::FIXED, sizes::UNIFORM, sizes::EXPONENTIAL];

@@ -41,6 +41,13 @@ fn bases() -> Vec<Value> {
                "transport": {"scheme": "xcp", "init_cwnd_pkts": 4},
                "flows": [{"size_pkts": 50}, {"sender": 1, "start_s": 0.01, "size_bytes": 12345}],
                "metrics": {"interval_ms": 1.0, "links": ["all"], "cwnd_flows": [0, 1]}}),
+        json!({"seed": 6, "network": {"topology": "graph", "buffer_pkts": 20, "queue": "red",
+                           "graph": {"routers": ["r0", "r1"], "paths": [["a", "b"], ["c", "b"]], "bottleneck": "core",
+                                     "links": [{"a": "a", "b": "r0", "rate_bps": 1e8, "delay_ms": 1.0},
+                                               {"a": "c", "b": "r0", "rate_bps": 1e8, "delay_ms": 3.0, "buffer_pkts": 5},
+                                               {"name": "core", "a": "r0", "b": "r1", "rate_bps": 1e7, "delay_ms": 4.0},
+                                               {"a": "r1", "b": "b", "rate_bps": 1e8}]}},
+               "traffic": [{"arrivals": "poisson", "load": 0.7, "sizes": {"dist": "pareto", "mean_pkts": 8, "shape": 1.3}, "count": 40}]}),
     ]
 }
 

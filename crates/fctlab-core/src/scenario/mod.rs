@@ -76,9 +76,12 @@ impl Default for PerSender {
 pub struct NetworkCfg {
     #[serde(default = "d_topology")]
     pub topology: String,
-    #[serde(default = "d_one")]
-    pub senders: u32,
-    pub bottleneck_bps: f64,
+    /// Default 1 (`graph`: one per path).
+    #[serde(default)]
+    pub senders: Option<u32>,
+    /// Required by the built-in topologies; a `graph`'s links carry their own rates.
+    #[serde(default)]
+    pub bottleneck_bps: Option<f64>,
     #[serde(default)]
     pub bottleneck_delay_ms: f64,
     /// Default: ten times the bottleneck rate, so the bottleneck is where queues build.

@@ -72,22 +72,26 @@ fn network(n: &NetworkCfg, pkt_bytes: f64, reg: &Registries) -> Result<Network, 
     };
     let (qv, qf) = table(discipline.table);
     let queue_builder = (discipline.factory)(Table::new(qv, &qf))?;
-    if n.senders == 0 {
+    let senders = n.senders.unwrap_or(1);
+    if senders == 0 {
         return err("network.senders", "must be at least 1");
     }
-    at_most("network.senders", n.senders as u64, MAX_SENDERS, "routes are computed per sender")?;
-    let c = rate_bps("network.bottleneck_bps", n.bottleneck_bps)?;
+    at_most("network.senders", senders as u64, MAX_SENDERS, "routes are computed per sender")?;
+    let bottleneck_bps = match n.bottleneck_bps {
+        Some(c) => Some(rate_bps("network.bottleneck_bps", c)?),
+        None => None,
+    };
     duration_ms("network.bottleneck_delay_ms", n.bottleneck_delay_ms, false)?;
     duration_ms("network.receiver_delay_ms", n.receiver_delay_ms, false)?;
     let access_bps = match n.access_bps {
-        Some(a) => rate_bps("network.access_bps", a)?,
-        None => (10.0 * c).min(crate::config::MAX_RATE_BPS),
+        Some(a) => Some(rate_bps("network.access_bps", a)?),
+        None => None,
     };
     let access: Vec<f64> = match &n.access_delay_ms {
-        PerSender::One(v) => vec![duration_ms("network.access_delay_ms", *v, false)?; n.senders as usize],
+        PerSender::One(v) => vec![duration_ms("network.access_delay_ms", *v, false)?; senders as usize],
         PerSender::Many(vs) => {
-            if vs.len() != n.senders as usize {
-                return err("network.access_delay_ms", format!("has {} values but network.senders = {}", vs.len(), n.senders));
+            if vs.len() != senders as usize {
+                return err("network.access_delay_ms", format!("has {} values but network.senders = {}", vs.len(), senders));
             }
             for v in vs {
                 duration_ms("network.access_delay_ms", *v, false)?;
@@ -96,9 +100,11 @@ fn network(n: &NetworkCfg, pkt_bytes: f64, reg: &Registries) -> Result<Network, 
         }
     };
     let shape = Shape {
-        senders: n.senders as usize,
-        bottleneck_bps: c,
+        senders: senders as usize,
+        senders_given: n.senders.map(|s| s as usize),
+        bottleneck_bps,
         bottleneck_delay_ns: ms_to_ns(n.bottleneck_delay_ms),
+        delays_given: n.bottleneck_delay_ms != 0.0 || n.receiver_delay_ms != 0.0,
         access_bps,
         access_delay_ns: access.iter().map(|&d| ms_to_ns(d)).collect(),
         access_given: matches!(n.access_delay_ms, PerSender::Many(_)) || n.access_bps.is_some(),
@@ -108,6 +114,7 @@ fn network(n: &NetworkCfg, pkt_bytes: f64, reg: &Registries) -> Result<Network, 
     let build = |limit: Option<usize>| (topology.factory)(&shape, Table::new(tv, &tf), limit);
     // Build once without a limit to measure RTTs, then set the buffer.
     let probe = build(None)?;
+    let c = probe.links[probe.bottleneck as usize].rate_bps;
     let buffer_pkts = match (n.buffer_pkts, n.buffer_bdp) {
         (Some(_), Some(_)) => return err("network.buffer_bdp", "give buffer_pkts or buffer_bdp, not both"),
         (Some(0), None) => return err("network.buffer_pkts", "must be at least 1"),
@@ -180,8 +187,7 @@ fn transport(t: &TransportCfg, queue: &str, reg: &Registries) -> Result<(Transpo
 }
 
 /// The explicit flows.
-fn flows(sc: &Scenario, mss: u32, stops: bool) -> Result<Vec<FlowPlan>, ConfigError> {
-    let senders = sc.network.senders;
+fn flows(sc: &Scenario, senders: u32, mss: u32, stops: bool) -> Result<Vec<FlowPlan>, ConfigError> {
     let mut out = Vec::new();
     for (i, f) in sc.flows.iter().enumerate() {
         let field = format!("flows[{i}]");
@@ -211,14 +217,14 @@ fn flows(sc: &Scenario, mss: u32, stops: bool) -> Result<Vec<FlowPlan>, ConfigEr
 }
 
 /// The generated traffic, each entry resolved by its arrival process.
-fn generators(sc: &Scenario, bottleneck_bps: f64, p: &TransportParams, run_stop_ns: Option<Time>, reg: &Registries) -> Result<Vec<Generator>, ConfigError> {
+fn generators(sc: &Scenario, senders: u32, bottleneck_bps: f64, p: &TransportParams, run_stop_ns: Option<Time>, reg: &Registries) -> Result<Vec<Generator>, ConfigError> {
     let mut out = Vec::new();
     for (i, g) in sc.traffic.iter().enumerate() {
         let field = format!("traffic[{i}]");
         let process = find(reg.arrivals, &format!("{field}.arrivals"), &g.arrivals)?;
         let cx = Context {
             field: &field,
-            senders: sc.network.senders,
+            senders,
             bottleneck_bps,
             mss_bytes: p.mss_bytes,
             pkt_bytes: (p.mss_bytes + p.header_bytes) as f64,
@@ -237,7 +243,9 @@ fn series_links(m: &MetricsCfg, topology: &Topology) -> Result<Vec<u32>, ConfigE
         if name == "all" {
             return Ok((0..topology.links.len() as u32).collect());
         }
-        match topology.links.iter().position(|l| &l.name == name) {
+        // "bottleneck" is the topology's bottleneck link whatever its name.
+        let found = topology.links.iter().position(|l| &l.name == name).or_else(|| (name == "bottleneck").then_some(topology.bottleneck as usize));
+        match found {
             Some(i) => out.push(i as u32),
             None => {
                 let names: Vec<&str> = topology.links.iter().map(|l| l.name.as_str()).collect();
@@ -264,8 +272,9 @@ pub fn plan_with(sc: Scenario, reg: &Registries) -> Result<Plan, ConfigError> {
         Some(s) => Some(secs_to_ns(duration_s("stop_s", s, true)?)),
         None => None,
     };
-    let flows = flows(&sc, transport.mss_bytes, stop_ns.is_some())?;
-    let generators = generators(&sc, net.bottleneck_bps, &transport, stop_ns, reg)?;
+    let senders = net.topology.senders.len() as u32;
+    let flows = flows(&sc, senders, transport.mss_bytes, stop_ns.is_some())?;
+    let generators = generators(&sc, senders, net.bottleneck_bps, &transport, stop_ns, reg)?;
     if flows.is_empty() && generators.is_empty() {
         return err("flows", "the workload is empty: give at least one [[flows]] or [[traffic]] entry");
     }

@@ -7,10 +7,12 @@
 //! sender.
 
 mod dumbbell;
+pub mod graph;
 mod half_dumbbell;
 mod single_link;
 
 pub use dumbbell::ENTRY as DUMBBELL;
+pub use graph::{Graph, ENTRY as GRAPH};
 pub use half_dumbbell::ENTRY as HALF_DUMBBELL;
 pub use single_link::ENTRY as SINGLE_LINK;
 
@@ -23,11 +25,17 @@ use std::collections::BinaryHeap;
 /// What every topology gets from `[network]` (checked and in engine units).
 #[derive(Clone, Debug)]
 pub struct Shape {
+    /// `network.senders` (1 when not given).
     pub senders: usize,
-    pub bottleneck_bps: f64,
+    /// `network.senders` if the scenario gave it.
+    pub senders_given: Option<usize>,
+    /// `network.bottleneck_bps`, if given (the built-in shapes need it).
+    pub bottleneck_bps: Option<f64>,
     pub bottleneck_delay_ns: Time,
-    /// Access link rate (the scenario's default: ten times the bottleneck).
-    pub access_bps: f64,
+    /// Whether `bottleneck_delay_ms` or `receiver_delay_ms` was set.
+    pub delays_given: bool,
+    /// `network.access_bps`, if given (default: ten times the bottleneck).
+    pub access_bps: Option<f64>,
     /// One-way delay of each sender's access link.
     pub access_delay_ns: Vec<Time>,
     /// Whether the scenario set access links explicitly (per-sender delays or
@@ -70,6 +78,19 @@ pub struct Topology {
     pub receivers: Vec<NodeId>,
     /// The link whose queue and utilisation the series report by default.
     pub bottleneck: LinkId,
+}
+
+impl Shape {
+    /// The bottleneck rate, which the built-in shapes require.
+    pub fn bottleneck(&self) -> Result<f64, ConfigError> {
+        self.bottleneck_bps.ok_or_else(|| ConfigError::new("network.bottleneck_bps", "required key is missing"))
+    }
+
+    /// The access links' rate: given, or ten times the bottleneck's, so the
+    /// bottleneck is where queues build.
+    pub fn access(&self) -> Result<f64, ConfigError> {
+        Ok(self.access_bps.unwrap_or((10.0 * self.bottleneck()?).min(crate::config::MAX_RATE_BPS)))
+    }
 }
 
 impl Topology {

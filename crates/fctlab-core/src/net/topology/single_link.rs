@@ -1,9 +1,9 @@
 //! `single-link`: one sending host and one receiving host joined by the
 //! bottleneck (the set-up of the 2006 FCT paper's RCP figures). All senders
 //! are sources on the sending host; the bottleneck port is the sending host's
-//! port and carries the buffer limit.
+//! port and carries the buffer limit, so both ends are built as routers.
 
-use super::{Shape, Topology, TopologyEntry};
+use super::{Graph, Shape, Topology, TopologyEntry};
 use crate::config::{documented, err, ConfigError, Entry, NoParams, Table};
 use crate::sim::Time;
 
@@ -18,19 +18,19 @@ pub const ENTRY: TopologyEntry = Entry {
 
 fn factory(s: &Shape, t: Table, limit: Option<usize>) -> Result<Topology, ConfigError> {
     t.parse::<NoParams>()?;
+    let c = s.bottleneck()?;
     if s.access_given {
         return err("network.access_delay_ms", "single-link has no access links; use dumbbell or half-dumbbell for per-sender delays");
     }
-    Ok(build(s.senders, s.bottleneck_bps, s.bottleneck_delay_ns, limit))
+    Ok(graph(s.senders, c, s.bottleneck_delay_ns).build(limit))
 }
 
-/// The topology for `senders` senders.
-pub fn build(senders: usize, rate_bps: f64, delay_ns: Time, limit: Option<usize>) -> Topology {
-    let mut t = Topology::default();
-    let s = t.node();
-    let r = t.node();
-    t.bottleneck = t.duplex("bottleneck", s, r, rate_bps, delay_ns, limit, true, true);
-    t.senders = vec![s; senders];
-    t.receivers = vec![r; senders];
-    t
+/// The graph for `senders` senders.
+pub fn graph(senders: usize, rate_bps: f64, delay_ns: Time) -> Graph {
+    let mut g = Graph::default();
+    let s = g.node("sender", true);
+    let r = g.node("receiver", true);
+    g.bottleneck = g.link("bottleneck", s, r, rate_bps, delay_ns);
+    g.paths = vec![(s, r); senders];
+    g
 }
