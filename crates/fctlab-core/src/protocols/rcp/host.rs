@@ -40,7 +40,8 @@
 //! `cwnd_pkts` reports R·RTT / ((mss + header)·8).
 
 pub use super::HDR_SACK;
-use super::{HDR_RATE, HDR_RTT};
+use super::router::RcpMode;
+use super::{HDR_MARK, HDR_RATE, HDR_RTT, LAST};
 use crate::config::{documented, duration_ms, ConfigError, Entry, ParamDoc, Params, Table};
 use crate::net::packet::flags;
 use crate::net::{Packet, PacketKind};
@@ -64,6 +65,13 @@ pub const ENTRY: SchemeEntry = Entry {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct RcpHostCfg {
+    /// `ps` (default): SYNs resent with exponential back-off from
+    /// `syn_first_retx_ms`, spread per flow, and no rate probes; `ns2`: the
+    /// patch's hosts (SYN every `syn_retx_ms`, probes).
+    pub mode: RcpMode,
+    /// Mode `ps`: the first SYN retransmission, ×(1 + u), u in [0, 1) drawn
+    /// from the flow id; each next one doubles, up to `syn_retx_ms`.
+    pub syn_first_retx_ms: f64,
     /// SYN retransmission interval: ns-2 RCP patch `rcp-host.cc` SYN_DELAY 0.5 s.
     pub syn_retx_ms: f64,
     /// Longest interval between rate probes: ns-2 RCP patch, min(0.5 s, RTT).
@@ -75,19 +83,20 @@ pub struct RcpHostCfg {
 
 impl Default for RcpHostCfg {
     fn default() -> Self {
-        RcpHostCfg { syn_retx_ms: 500.0, max_probe_interval_ms: 500.0, recovery_rtts: 2.0 }
+        RcpHostCfg { mode: RcpMode::Ps, syn_first_retx_ms: 10.0, syn_retx_ms: 500.0, max_probe_interval_ms: 500.0, recovery_rtts: 2.0 }
     }
 }
 
 
 impl RcpHostCfg {
     pub fn check(&self) -> Result<(), ConfigError> {
-        for (k, v) in [("syn_retx_ms", self.syn_retx_ms), ("max_probe_interval_ms", self.max_probe_interval_ms), ("recovery_rtts", self.recovery_rtts)] {
+        for (k, v) in [("syn_first_retx_ms", self.syn_first_retx_ms), ("syn_retx_ms", self.syn_retx_ms), ("max_probe_interval_ms", self.max_probe_interval_ms), ("recovery_rtts", self.recovery_rtts)] {
             if !(v.is_finite() && v > 0.0) {
                 return Err(ConfigError { field: format!("transport.rcp.{k}"), message: format!("must be a positive number, got {v}") });
             }
         }
         duration_ms("transport.rcp.syn_retx_ms", self.syn_retx_ms, true)?;
+        duration_ms("transport.rcp.syn_first_retx_ms", self.syn_first_retx_ms, true)?;
         duration_ms("transport.rcp.max_probe_interval_ms", self.max_probe_interval_ms, true)?;
         if self.recovery_rtts > 1e3 {
             return Err(ConfigError::new("transport.rcp.recovery_rtts", format!("must be at most 1000 RTTs, got {}", self.recovery_rtts)));
@@ -98,6 +107,8 @@ impl RcpHostCfg {
 
 impl Params for RcpHostCfg {
     const DOCS: &'static [ParamDoc] = &[
+        ParamDoc::new("mode", "ps: SYN back-off spread per flow, no rate probes (a burst of SYNs larger than the buffer gets through; probes from many slow flows would fill the link); ns2: the released ns-2 RCP patch rcp-host.cc"),
+        ParamDoc::new("syn_first_retx_ms", "fctlab (mode ps): first SYN retransmission, doubling up to syn_retx_ms"),
         ParamDoc::new("syn_retx_ms", "ns-2 RCP patch rcp-host.cc SYN_DELAY 0.5 s"),
         ParamDoc::new("max_probe_interval_ms", "ns-2 RCP patch: REF probes every min(0.5 s, RTT) while interval > RTT"),
         ParamDoc::new("recovery_rtts", "ns-2 RCP patch: resend unacknowledged packets 2 RTT after the FIN"),
@@ -146,9 +157,15 @@ pub struct RcpSender {
     sacked: BTreeSet<u64>,
     /// In a recovery round: the next sequence number to consider resending.
     resend: Option<u64>,
+    /// Mode `ps`: holes with three packets acknowledged above them, to resend
+    /// before new data; and how far holes have been looked for.
+    lost: BTreeSet<u64>,
+    scan: u64,
     last_send: Option<Time>,
     next_send: Option<Time>,
     syn_at: Option<Time>,
+    /// SYNs sent so far.
+    syns: u32,
     probe_at: Option<Time>,
     recovery_at: Option<Time>,
     retransmits: u64,
@@ -171,9 +188,12 @@ impl RcpSender {
             snd_nxt: 0,
             sacked: BTreeSet::new(),
             resend: None,
+            lost: BTreeSet::new(),
+            scan: 0,
             last_send: None,
             next_send: None,
             syn_at: None,
+            syns: 0,
             probe_at: None,
             recovery_at: None,
             retransmits: 0,
@@ -226,6 +246,13 @@ impl RcpSender {
             }
             self.resend = None;
         }
+        while let Some(&h) = self.lost.first() {
+            if h < self.snd_una || self.sacked.contains(&h) {
+                self.lost.pop_first();
+            } else {
+                return Some(h);
+            }
+        }
         (self.snd_nxt < self.size.end_seq()).then_some(self.snd_nxt)
     }
 
@@ -250,13 +277,30 @@ impl RcpSender {
             }
         }
         // Stuck at a tiny rate: probe while the interval exceeds the RTT.
-        if self.next_send.is_some() && self.interval_ns() as f64 > rtt {
+        if self.cfg.mode == RcpMode::Ns2 && self.next_send.is_some() && self.interval_ns() as f64 > rtt {
             if self.probe_at.is_none() {
                 self.probe_at = Some(now + self.probe_gap());
             }
         } else {
             self.probe_at = None;
         }
+    }
+
+    /// When the next SYN is due after the `syns`-th: every `syn_retx_ms`
+    /// (ns2), or from `syn_first_retx_ms` doubling up to it, spread by a
+    /// factor in [1, 2) drawn from the flow id and the attempt (ps).
+    fn syn_gap(&self) -> Time {
+        if self.cfg.mode == RcpMode::Ns2 {
+            return ms(self.cfg.syn_retx_ms);
+        }
+        let k = self.syns.saturating_sub(1).min(40);
+        let base = (self.cfg.syn_first_retx_ms * 2f64.powi(k as i32)).min(self.cfg.syn_retx_ms);
+        let mut z = ((self.flow as u64) << 32 | k as u64).wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        let u = (z >> 11) as f64 / (1u64 << 53) as f64;
+        ms(base * (1.0 + u)).max(1)
     }
 
     fn probe_gap(&self) -> Time {
@@ -269,10 +313,17 @@ impl RcpSender {
         let mut p = Packet::new(self.flow, PacketKind::Data, bytes, seq, now);
         p.hdr[HDR_RATE] = -1.0;
         p.hdr[HDR_RTT] = self.srtt_ns.unwrap_or(0.0) / NS_PER_S as f64;
+        if seq + 1 == self.size.end_seq() {
+            p.hdr[HDR_MARK] = LAST;
+        }
         if seq < self.snd_nxt {
             self.retransmits += 1;
             p.flags |= flags::RETX;
-            self.resend = Some(seq + 1);
+            let round = self.resend.is_some();
+            self.lost.remove(&seq);
+            if round {
+                self.resend = Some(seq + 1);
+            }
         } else {
             self.snd_nxt += 1;
         }
@@ -288,7 +339,8 @@ impl RcpSender {
 impl Sender for RcpSender {
     fn start(&mut self, now: Time, out: &mut Vec<Packet>) {
         out.push(self.syn(now));
-        self.syn_at = Some(now + ms(self.cfg.syn_retx_ms));
+        self.syns = 1;
+        self.syn_at = Some(now + self.syn_gap());
     }
 
     fn on_packet(&mut self, now: Time, pkt: &Packet, out: &mut Vec<Packet>) {
@@ -318,6 +370,18 @@ impl Sender for RcpSender {
                 if s >= 0.0 && (s as u64) >= self.snd_una {
                     self.sacked.insert(s as u64);
                 }
+                // Mode ps: a hole with three packets acknowledged above it
+                // is resent before new data (each at most once this way).
+                if self.cfg.mode == RcpMode::Ps {
+                    if let Some(&hi) = self.sacked.iter().rev().nth(2) {
+                        for h in self.scan.max(self.snd_una)..hi {
+                            if !self.sacked.contains(&h) {
+                                self.lost.insert(h);
+                            }
+                        }
+                        self.scan = self.scan.max(hi);
+                    }
+                }
                 if self.snd_una >= self.size.end_seq() {
                     self.done = true;
                     self.next_send = None;
@@ -337,8 +401,11 @@ impl Sender for RcpSender {
         }
         if let Some(t) = self.syn_at.filter(|&t| t <= now) {
             let _ = t;
-            out.push(self.syn(now));
-            self.syn_at = Some(now + ms(self.cfg.syn_retx_ms));
+            let mut p = self.syn(now);
+            p.flags |= flags::RETX;
+            out.push(p);
+            self.syns += 1;
+            self.syn_at = Some(now + self.syn_gap());
         }
         if self.recovery_at.is_some_and(|t| t <= now) {
             self.recovery_at = None;

@@ -41,7 +41,8 @@
 //!
 //! Header fields: see [`super`].
 
-pub use super::{HDR_RATE, HDR_RTT};
+pub use super::{HDR_MARK, HDR_RATE, HDR_RTT, LAST};
+use crate::net::packet::flags;
 use crate::config::{documented, duration_ms, ConfigError, Entry, ParamDoc, Params, Table};
 use crate::net::queue::{DropTail, PortParams, Queue, QueueBuilder, QueueEntry};
 use crate::net::{Packet, PacketKind};
@@ -49,10 +50,22 @@ use crate::sim::{Time, NS_PER_S};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
+/// Which router: the papers' rate equation with the start-up and flow
+/// accounting described in the module documentation (`ps`, the default), or
+/// the released ns-2 patch's router as it is (`ns2`).
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum RcpMode {
+    Ps,
+    Ns2,
+}
+
 /// The `[network.rcp]` table.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct RcpCfg {
+    /// `ps` (default) or `ns2`: see the module documentation.
+    pub mode: RcpMode,
     /// Gain on spare capacity: 0.1, the paper's value that the patch's
     /// `run-rcp.pl` sets (the patch's ns-default.tcl has 0.4).
     pub alpha: f64,
@@ -69,13 +82,17 @@ pub struct RcpCfg {
     /// 0.01 packets of 1000 B per RTT at the initial d0 of 0.2 s
     /// (0.01·1000·8/0.2); the cleaned fork replaces that with a rate `min_rate_`.
     pub min_rate_bps: f64,
-    /// Initial average RTT d0: the patch's `RTT` 0.2 s.
+    /// Initial average RTT d0: the patch's `RTT` 0.2 s. In mode `ps` it holds
+    /// only until the first slot with an RTT sample, which replaces it.
     pub initial_rtt_ms: f64,
+    /// Mode `ps`: the rate never falls below `floor_fact`·γC/N, N the flows
+    /// counted through this port (fctlab's choice, measured in tests/rcp.rs).
+    pub floor_fact: f64,
 }
 
 impl Default for RcpCfg {
     fn default() -> Self {
-        RcpCfg { alpha: 0.1, beta: 1.0, gamma: 1.0, upd_timeslot_ms: 10.0, init_rate_fact: 0.05, min_rate_bps: 400.0, initial_rtt_ms: 200.0 }
+        RcpCfg { mode: RcpMode::Ps, alpha: 0.1, beta: 1.0, gamma: 1.0, upd_timeslot_ms: 10.0, init_rate_fact: 0.05, min_rate_bps: 400.0, initial_rtt_ms: 200.0, floor_fact: 0.95 }
     }
 }
 
@@ -104,6 +121,9 @@ impl RcpCfg {
         if !(self.initial_rtt_ms.is_finite() && self.initial_rtt_ms >= 0.001) {
             return bad("initial_rtt_ms", format!("must be a time of at least 0.001 ms, got {}", self.initial_rtt_ms));
         }
+        if !(self.floor_fact >= 0.0 && self.floor_fact <= 1.0) {
+            return bad("floor_fact", format!("must be a fraction in [0, 1], got {}", self.floor_fact));
+        }
         duration_ms(&format!("{field}.upd_timeslot_ms"), self.upd_timeslot_ms, true)?;
         duration_ms(&format!("{field}.initial_rtt_ms"), self.initial_rtt_ms, true)?;
         Ok(())
@@ -112,13 +132,15 @@ impl RcpCfg {
 
 impl Params for RcpCfg {
     const DOCS: &'static [ParamDoc] = &[
+        ParamDoc::new("mode", "ps: the 2006 paper's rate equation, d0 from the first RTT samples, input measured as fluid, flows counted from SYNs (IWQoS 2005 N = C/R) for bursts and a floor; ns2: the released ns-2 RCP patch rcp.cc as it is"),
         ParamDoc::new("alpha", "Dukkipati & McKeown 2006 / ns-2 RCP patch run-rcp.pl (ns-default.tcl: 0.4; show both)"),
         ParamDoc::new("beta", "Dukkipati & McKeown 2006 / ns-2 RCP patch run-rcp.pl (ns-default.tcl: 0.4; show both)"),
         ParamDoc::new("gamma", "ns-2 RCP patch ns-default.tcl gamma_ 1 (target utilisation)"),
         ParamDoc::new("upd_timeslot_ms", "ns-2 RCP patch upd_timeslot_ 0.01 s; slot T = min(d0, this)"),
         ParamDoc::new("init_rate_fact", "ns-2 RCP patch init_rate_fact_ 0.05 (R0 = 0.05 C)"),
         ParamDoc::new("min_rate_bps", "ns-2 RCP patch min_pprtt_ 0.01 pkt (1000 B) per RTT at d0 = 0.2 s; the fork's min_rate_"),
-        ParamDoc::new("initial_rtt_ms", "ns-2 RCP patch rcp.cc RTT 0.2 s (initial d0)"),
+        ParamDoc::new("initial_rtt_ms", "ns-2 RCP patch rcp.cc RTT 0.2 s (initial d0; mode ps: until the first RTT sample)"),
+        ParamDoc::new("floor_fact", "fctlab (mode ps): rate floor floor_fact x gamma C / N over the counted flows; 0.95 drains a start-up queue while losing at most 5% of the link"),
     ];
     fn validate(&self, field: &str) -> Result<(), ConfigError> {
         RcpCfg::validate(self, field)
@@ -157,6 +179,42 @@ pub fn d0_update(d0: f64, s: f64, t_s: f64, r: f64, link_bps: f64) -> f64 {
     (1.0 - g) * d0 + g * s
 }
 
+/// A symmetric moving average step for mode `ps`: gain min(T/d0, 1) in both
+/// directions (the 2006 paper: d0 is "the moving average of the RTT").
+pub fn d0_update_sym(d0: f64, s: f64, t_s: f64) -> f64 {
+    let g = (t_s / d0).min(1.0);
+    (1.0 - g) * d0 + g * s
+}
+
+/// Arrivals measured as a fluid (mode `ps`): each packet's bytes are spread
+/// evenly over its serialisation time at the link rate from its arrival, so
+/// a slot shorter than a packet does not see 0 or many packets' worth.
+#[derive(Default)]
+struct Fluid {
+    /// End times of the packets still being spread.
+    ends: std::collections::BinaryHeap<std::cmp::Reverse<Time>>,
+    /// Accumulated up to this time.
+    at: Time,
+    /// Bytes accumulated in the current slot.
+    bytes: f64,
+}
+
+impl Fluid {
+    /// Accumulate up to `to` (bytes/ns = link_bps / 8e9 per packet being spread).
+    fn advance(&mut self, to: Time, bytes_per_ns: f64) {
+        while let Some(&std::cmp::Reverse(e)) = self.ends.peek() {
+            if e > to {
+                break;
+            }
+            self.bytes += self.ends.len() as f64 * e.saturating_sub(self.at) as f64 * bytes_per_ns;
+            self.at = self.at.max(e);
+            self.ends.pop();
+        }
+        self.bytes += self.ends.len() as f64 * to.saturating_sub(self.at) as f64 * bytes_per_ns;
+        self.at = self.at.max(to);
+    }
+}
+
 /// An RCP router port.
 pub struct Rcp {
     cfg: RcpCfg,
@@ -167,14 +225,23 @@ pub struct Rcp {
     rate_bps: f64,
     /// Average RTT d0, seconds.
     d0_s: f64,
+    /// Mode `ps`: whether d0 has had a sample (before that it is `initial_rtt_ms`).
+    d0_measured: bool,
     /// The current slot's length and its end.
     slot_ns: Time,
     next_update_ns: Time,
     /// Bytes that arrived in the current slot.
     arrived_bytes: u64,
+    /// Mode `ps`: arrivals as a fluid.
+    fluid: Fluid,
     /// Σ rtt·size and Σ size over RTT-bearing arrivals of the current slot.
     rtt_weighted: f64,
     rtt_bytes: f64,
+    /// Mode `ps`: flows whose first data packet has left this port and whose
+    /// last has not (counted per copy of the first, per first copy of the last).
+    flows: u64,
+    /// Mode `ps`: arrival times of first SYNs whose flow has sent no data here yet.
+    pending: std::collections::VecDeque<Time>,
 }
 
 impl Rcp {
@@ -187,11 +254,15 @@ impl Rcp {
             link_bps,
             rate_bps: (cfg.init_rate_fact * link_bps).max(cfg.min_rate_bps).min(cfg.gamma * link_bps),
             d0_s,
+            d0_measured: false,
             slot_ns,
             next_update_ns: slot_ns,
             arrived_bytes: 0,
+            fluid: Fluid::default(),
             rtt_weighted: 0.0,
             rtt_bytes: 0.0,
+            flows: 0,
+            pending: std::collections::VecDeque::new(),
         }
     }
 
@@ -201,30 +272,94 @@ impl Rcp {
         ((t * NS_PER_S as f64).round() as Time).max(1)
     }
 
-    /// The rate offered now (after the updates due by `now`).
+    fn ps(&self) -> bool {
+        self.cfg.mode == RcpMode::Ps
+    }
+
+    /// The rate R kept by the rate equation (after the updates due by the last call).
     pub fn rate_bps(&self) -> f64 {
         self.rate_bps
+    }
+
+    /// The rate stamped now: R, in mode `ps` at least the floor.
+    pub fn offered_bps(&self) -> f64 {
+        self.rate_bps.max(self.floor_bps())
     }
 
     pub fn d0_s(&self) -> f64 {
         self.d0_s
     }
 
+    /// Flows counted (mode `ps`): with data under way, and announced by a SYN.
+    pub fn counted_flows(&self) -> (u64, usize) {
+        (self.flows, self.pending.len())
+    }
+
+    /// γC / N over the counted flows (N >= 1), or γC when none.
+    fn share_bps(&self) -> f64 {
+        let n = self.flows + self.pending.len() as u64;
+        self.cfg.gamma * self.link_bps / n.max(1) as f64
+    }
+
+    /// Mode `ps`: `floor_fact`·γC/N with N the counted flows (0 when none).
+    fn floor_bps(&self) -> f64 {
+        if !self.ps() || self.flows + self.pending.len() as u64 == 0 {
+            return 0.0;
+        }
+        (self.cfg.floor_fact * self.share_bps()).max(self.cfg.min_rate_bps)
+    }
+
+    /// Forget announced flows whose data has not come within 2·d0 (a SYN
+    /// answered by nothing, or a copy counted twice); only once d0 is measured.
+    fn expire_pending(&mut self, now: Time) {
+        if !self.d0_measured {
+            return;
+        }
+        let w = (2.0 * self.d0_s * NS_PER_S as f64) as Time;
+        while self.pending.front().is_some_and(|&t| t.saturating_add(w) < now) {
+            self.pending.pop_front();
+        }
+    }
+
     /// Apply every slot boundary at or before `now`.
     pub fn catch_up(&mut self, now: Time) {
+        let per_ns = self.link_bps / 8e9;
         while self.next_update_ns <= now {
             let t_s = self.slot_ns as f64 / NS_PER_S as f64;
-            let y = self.arrived_bytes as f64 * 8.0 / t_s;
+            let bytes = if self.ps() {
+                self.fluid.advance(self.next_update_ns, per_ns);
+                std::mem::take(&mut self.fluid.bytes)
+            } else {
+                self.arrived_bytes as f64
+            };
+            let y = bytes * 8.0 / t_s;
             self.rate_bps = rate_update(&self.cfg, self.link_bps, self.rate_bps, t_s, self.d0_s, y, self.fifo.len_bytes() as f64);
+            if self.ps() {
+                self.expire_pending(self.next_update_ns);
+                // Flows announced but not yet sending: the input does not
+                // show them yet, so R may not grow above their share.
+                if !self.pending.is_empty() {
+                    self.rate_bps = self.rate_bps.min(self.share_bps());
+                }
+                self.rate_bps = self.rate_bps.max(self.floor_bps());
+            }
             if self.rtt_bytes > 0.0 {
                 let s = self.rtt_weighted / self.rtt_bytes;
-                self.d0_s = d0_update(self.d0_s, s, t_s, self.rate_bps, self.link_bps);
+                self.d0_s = match (self.cfg.mode, self.d0_measured) {
+                    (RcpMode::Ns2, _) => d0_update(self.d0_s, s, t_s, self.rate_bps, self.link_bps),
+                    (RcpMode::Ps, false) => s,
+                    (RcpMode::Ps, true) => d0_update_sym(self.d0_s, s, t_s),
+                };
+                self.d0_measured = true;
             }
             self.arrived_bytes = 0;
             self.rtt_weighted = 0.0;
             self.rtt_bytes = 0.0;
             self.slot_ns = Self::slot_of(&self.cfg, self.d0_s);
             self.next_update_ns += self.slot_ns;
+        }
+        if self.ps() {
+            self.fluid.advance(now, per_ns);
         }
     }
 }
@@ -234,21 +369,46 @@ impl Queue for Rcp {
         self.catch_up(now);
         // Counted before the drop decision, every kind (ns-2).
         self.arrived_bytes += pkt.size_bytes as u64;
+        if self.ps() {
+            let ser = ((pkt.size_bytes as f64 * 8e9 / self.link_bps).round() as Time).max(1);
+            self.fluid.ends.push(std::cmp::Reverse(now.saturating_add(ser)));
+        }
         let rtt = pkt.hdr[HDR_RTT];
         if rtt > 0.0 && rtt.is_finite() {
             self.rtt_weighted += rtt * pkt.size_bytes as f64;
             self.rtt_bytes += pkt.size_bytes as f64;
         }
-        self.fifo.enqueue(now, pkt)
+        // A new flow's first SYN (not a probe, rtt < 0; not a resent copy):
+        // N <- N + 1, and R at most γC/N (IWQoS 2005: N = C/R).
+        let syn = self.ps() && pkt.kind == PacketKind::Syn && rtt >= 0.0 && pkt.flags & flags::RETX == 0;
+        let d = self.fifo.enqueue(now, pkt);
+        if syn && d.is_none() {
+            self.pending.push_back(now);
+            self.rate_bps = self.rate_bps.min(self.share_bps()).max(self.cfg.min_rate_bps);
+        }
+        d
     }
 
     fn dequeue(&mut self, now: Time) -> Option<Packet> {
         self.catch_up(now);
         let mut p = self.fifo.dequeue(now)?;
+        if self.ps() && p.kind == PacketKind::Data {
+            if p.seq == 0 {
+                self.flows += 1;
+                self.pending.pop_front();
+            }
+            if p.hdr[HDR_MARK] >= LAST && p.flags & flags::RETX == 0 {
+                self.flows = self.flows.saturating_sub(1);
+            }
+        }
         if matches!(p.kind, PacketKind::Syn | PacketKind::Data) {
+            let mut rate = self.offered_bps();
+            if self.ps() && p.kind == PacketKind::Syn {
+                rate = rate.min(self.share_bps());
+            }
             let r = p.hdr[HDR_RATE];
-            if r < 0.0 || r > self.rate_bps {
-                p.hdr[HDR_RATE] = self.rate_bps;
+            if r < 0.0 || r > rate {
+                p.hdr[HDR_RATE] = rate;
             }
         }
         Some(p)
