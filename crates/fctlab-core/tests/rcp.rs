@@ -27,12 +27,15 @@ fn rcp(network: Value, traffic: Value) -> Value {
 ///   no probes; data 1 leaves at 36.704 ms, before the first ACK (due at
 ///   20.064 + 0.832 + 10 + 0.032 + 10 = 40.928 ms) can change the rate.
 /// - Data 1 reaches the receiver at 36.704 + 0.832 + 10 = 47.536 ms = FCT.
+/// (This is the released patch's router and hosts, `mode = "ns2"`.)
 #[test]
 fn a_new_flow_starts_at_the_stamped_initial_rate() {
-    let v = rcp(
+    let mut v = rcp(
         json!({"topology": "single-link", "senders": 1, "bottleneck_bps": 10e6, "bottleneck_delay_ms": 10.0, "buffer_pkts": 100}),
         json!({"flows": [{"sender": 0, "size_pkts": 2, "start_s": 0.0}], "metrics": {"interval_ms": 1.0, "cwnd_flows": [0]}}),
     );
+    v["network"]["rcp"] = json!({"mode": "ns2"});
+    v["transport"]["rcp"] = json!({"mode": "ns2"});
     let out = run_json(&v);
     let f = &out.flows[0];
     let syn_rtt = 2 * (ser(40, 10e6) + 10_000_000);

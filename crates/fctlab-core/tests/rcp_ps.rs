@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 /// at `start_s`. Returns (mean, max) of fct / ps_fct and the packets dropped.
 fn cell(n: u64, rtt_ms: f64, c: f64, start_s: f64, size: u64, rcp: Option<Value>) -> (f64, f64, u64) {
     let mut net = json!({"topology": "single-link", "senders": n, "bottleneck_bps": c, "bottleneck_delay_ms": rtt_ms / 2.0,
-                         "buffer_bdp": 1.0, "queue": "rcp"});
+                         "buffer_pkts": buffer_rule(n, rtt_ms, c), "queue": "rcp"});
     if let Some(r) = rcp {
         net["rcp"] = r;
     }
@@ -19,6 +19,12 @@ fn cell(n: u64, rtt_ms: f64, c: f64, start_s: f64, size: u64, rcp: Option<Value>
     let out = run_json(&v);
     let r: Vec<f64> = out.flows.iter().map(|f| f.fct_ns().expect("completed") as f64 / f.ps_fct_ns.unwrap() as f64).collect();
     (r.iter().sum::<f64>() / r.len() as f64, r.iter().cloned().fold(0.0, f64::max), out.counters.packets_dropped)
+}
+
+/// Buffer: 1 BDP (C x RTT in 1040-byte packets, rounded up), but at least
+/// one packet per flow, so the N simultaneous SYNs fit.
+fn buffer_rule(n: u64, rtt_ms: f64, c: f64) -> u64 {
+    ((c * rtt_ms / 1e3 / 8320.0).ceil() as u64).max(n)
 }
 
 /// Flow size: 20 RTTs of the PS share C/N in 1040-byte packets, at most
@@ -60,6 +66,7 @@ fn debug_one() {
     let flows: Vec<Value> = (0..n).map(|i| json!({"sender": i, "start_s": start, "size_pkts": size})).collect();
     let v = json!({"seed": 1, "network": net, "transport": {"scheme": "rcp"}, "flows": flows, "metrics": {"interval_ms": rtt, "cwnd_flows": [0]}});
     let out = run_json(&v);
+    eprintln!("{:?}", out.counters);
     for f in out.flows.iter().take(12) {
         eprintln!("flow {} fct {:.3} ms ps {:.3} ms retx {} drops {}", f.flow_id, f.fct_ns().unwrap() as f64 / 1e6, f.ps_fct_ns.unwrap() as f64 / 1e6, f.retransmits, f.drops);
     }

@@ -513,8 +513,67 @@ impl Receiver for RcpReceiver {
 mod tests {
     use super::*;
 
+    /// The patch's hosts (mode ns2), derived by hand below.
     fn sender(pkts: u64) -> RcpSender {
-        RcpSender::new(0, FlowSize::from_bytes(pkts * 1000, 1000), 1000, 40, RcpHostCfg::default())
+        RcpSender::new(0, FlowSize::from_bytes(pkts * 1000, 1000), 1000, 40, RcpHostCfg { mode: RcpMode::Ns2, ..RcpHostCfg::default() })
+    }
+
+    fn ps_sender(flow: u32, pkts: u64) -> RcpSender {
+        RcpSender::new(flow, FlowSize::from_bytes(pkts * 1000, 1000), 1000, 40, RcpHostCfg::default())
+    }
+
+    #[test]
+    fn ps_syns_back_off_from_the_first_gap_spread_per_flow() {
+        // Gaps k = 0, 1, 2, ...: 10·2^k ms, at most 500 ms, times a factor in
+        // [1, 2); resent copies carry RETX.
+        for flow in 0..20 {
+            let mut s = ps_sender(flow, 3);
+            let mut out = vec![];
+            s.start(0, &mut out);
+            let mut t = 0;
+            for k in 0..8 {
+                let next = s.next_timer().unwrap();
+                let base = (10.0 * 2f64.powi(k)).min(500.0) * 1e6;
+                let gap = (next - t) as f64;
+                assert!(gap >= base && gap < 2.0 * base, "flow {flow} gap {k}: {gap}");
+                out.clear();
+                s.on_timer(next, &mut out);
+                assert_eq!((out[0].kind, out[0].flags & flags::RETX), (PacketKind::Syn, flags::RETX));
+                t = next;
+            }
+        }
+        // Two flows do not resend in step.
+        let (mut a, mut b) = (ps_sender(1, 3), ps_sender(2, 3));
+        a.start(0, &mut vec![]);
+        b.start(0, &mut vec![]);
+        assert_ne!(a.next_timer(), b.next_timer());
+    }
+
+    #[test]
+    fn ps_resends_a_hole_with_three_packets_acknowledged_above_it_before_new_data() {
+        let mut s = ps_sender(0, 10);
+        let mut out = vec![];
+        s.start(0, &mut out);
+        // RTT 10 ms, R = 8.32 Mb/s: interval 1 ms.
+        s.on_packet(10_000_000, &synack(0, 8.32e6), &mut out);
+        for k in 1..6 {
+            s.on_timer(10_000_000 + k * 1_000_000, &mut out);
+        }
+        assert_eq!(out.iter().filter(|p| p.kind == PacketKind::Data).count(), 6);
+        out.clear();
+        // Packet 1 lost: ACKs for 0, 2, 3 (two above the hole: not yet), then 4.
+        s.on_packet(20_000_000, &ack(10_000_000, 1, 0, 8.32e6), &mut out);
+        s.on_packet(22_000_000, &ack(12_000_000, 1, 2, 8.32e6), &mut out);
+        s.on_packet(23_000_000, &ack(13_000_000, 1, 3, 8.32e6), &mut out);
+        s.on_timer(23_000_000, &mut out);
+        assert_eq!(out.last().unwrap().seq, 6, "two above the hole: new data");
+        s.on_packet(24_000_000, &ack(14_000_000, 1, 4, 8.32e6), &mut out);
+        s.on_timer(s.next_timer().unwrap(), &mut out);
+        let p = out.last().unwrap();
+        assert_eq!((p.seq, p.flags & flags::RETX), (1, flags::RETX));
+        assert_eq!(s.retransmits(), 1);
+        s.on_timer(s.next_timer().unwrap(), &mut out);
+        assert_eq!(out.last().unwrap().seq, 7, "then new data again");
     }
 
     fn synack(ts: Time, rate: f64) -> Packet {

@@ -240,8 +240,9 @@ pub struct Rcp {
     /// Mode `ps`: flows whose first data packet has left this port and whose
     /// last has not (counted per copy of the first, per first copy of the last).
     flows: u64,
-    /// Mode `ps`: arrival times of first SYNs whose flow has sent no data here yet.
-    pending: std::collections::VecDeque<Time>,
+    /// Mode `ps`: flows announced by a SYN that have sent no data here yet,
+    /// with when the SYN came (a copy of a SYN already here is the same flow).
+    pending: std::collections::BTreeMap<u32, Time>,
 }
 
 impl Rcp {
@@ -262,7 +263,7 @@ impl Rcp {
             rtt_weighted: 0.0,
             rtt_bytes: 0.0,
             flows: 0,
-            pending: std::collections::VecDeque::new(),
+            pending: std::collections::BTreeMap::new(),
         }
     }
 
@@ -316,9 +317,7 @@ impl Rcp {
             return;
         }
         let w = (2.0 * self.d0_s * NS_PER_S as f64) as Time;
-        while self.pending.front().is_some_and(|&t| t.saturating_add(w) < now) {
-            self.pending.pop_front();
-        }
+        self.pending.retain(|_, t| t.saturating_add(w) >= now);
     }
 
     /// Apply every slot boundary at or before `now`.
@@ -378,12 +377,14 @@ impl Queue for Rcp {
             self.rtt_weighted += rtt * pkt.size_bytes as f64;
             self.rtt_bytes += pkt.size_bytes as f64;
         }
-        // A new flow's first SYN (not a probe, rtt < 0; not a resent copy):
-        // N <- N + 1, and R at most γC/N (IWQoS 2005: N = C/R).
-        let syn = self.ps() && pkt.kind == PacketKind::Syn && rtt >= 0.0 && pkt.flags & flags::RETX == 0;
+        // A new flow's SYN (not a probe, whose rtt is < 0): N <- N + 1, and
+        // R at most γC/N (IWQoS 2005: N = C/R). A copy of a SYN already
+        // counted is the same flow.
+        let syn = self.ps() && pkt.kind == PacketKind::Syn && rtt >= 0.0;
+        let flow = pkt.flow;
         let d = self.fifo.enqueue(now, pkt);
         if syn && d.is_none() {
-            self.pending.push_back(now);
+            self.pending.insert(flow, now);
             self.rate_bps = self.rate_bps.min(self.share_bps()).max(self.cfg.min_rate_bps);
         }
         d
@@ -395,7 +396,7 @@ impl Queue for Rcp {
         if self.ps() && p.kind == PacketKind::Data {
             if p.seq == 0 {
                 self.flows += 1;
-                self.pending.pop_front();
+                self.pending.remove(&p.flow);
             }
             if p.hdr[HDR_MARK] >= LAST && p.flags & flags::RETX == 0 {
                 self.flows = self.flows.saturating_sub(1);
@@ -431,6 +432,11 @@ mod tests {
 
     const C: f64 = 10e6;
 
+    /// These tests derive the patch's router (mode ns2) by hand.
+    fn ns2() -> RcpCfg {
+        RcpCfg { mode: RcpMode::Ns2, ..RcpCfg::default() }
+    }
+
     fn pkt(kind: PacketKind, bytes: u32, rate: f64, rtt: f64) -> Packet {
         let mut p = Packet::new(0, kind, bytes, 0, 0);
         p.hdr[HDR_RATE] = rate;
@@ -444,19 +450,19 @@ mod tests {
         // y = 8 Mb/s, q = 5000 B = 40 kbit:
         // α(γC − y) = 0.1·2e6 = 2e5; β q/d0 = 4e4/0.1 = 4e5; difference −2e5;
         // ·T/d0 = ·0.1 -> −2e4; /γC -> −0.002; R' = 1e6·0.998 = 998 000.
-        let c = RcpCfg::default();
+        let c = ns2();
         let r = rate_update(&c, C, 1e6, 0.01, 0.1, 8e6, 5000.0);
         assert!((r - 998_000.0).abs() < 1e-6, "{r}");
         // γ = 0.5: γC = 5e6, α(γC − y) = 0.1·(−3e6) = −3e5, minus 4e5 = −7e5,
         // ·0.1 = −7e4, /5e6 = −0.014 -> 986 000.
-        let c2 = RcpCfg { gamma: 0.5, ..RcpCfg::default() };
+        let c2 = RcpCfg { gamma: 0.5, ..ns2() };
         let r = rate_update(&c2, C, 1e6, 0.01, 0.1, 8e6, 5000.0);
         assert!((r - 986_000.0).abs() < 1e-6, "{r}");
     }
 
     #[test]
     fn the_rate_is_clipped_to_min_rate_and_gamma_c() {
-        let c = RcpCfg::default();
+        let c = ns2();
         // An empty link at R = γC would grow by (T/d0)α = 0.1·0.1 = 1 %: clipped to C.
         assert_eq!(rate_update(&c, C, C, 0.01, 0.1, 0.0, 0.0), C);
         // A huge queue (1 MB = 8 Mbit over d0 0.1 s = 80 Mb/s to drain) drives
@@ -475,7 +481,7 @@ mod tests {
 
     #[test]
     fn lazy_catch_up_over_idle_slots_equals_single_updates() {
-        let c = RcpCfg::default();
+        let c = ns2();
         let mut q = Rcp::new(&c, 100, C);
         // Initial: R = 0.05 C = 500 kb/s, d0 = 0.2 s, T = 10 ms, first boundary at 10 ms.
         assert_eq!(q.rate_bps(), 500e3);
@@ -497,7 +503,7 @@ mod tests {
 
     #[test]
     fn the_queue_at_a_boundary_counts_and_rtt_feeds_d0() {
-        let c = RcpCfg::default();
+        let c = ns2();
         let mut q = Rcp::new(&c, 100, C);
         // Two packets wait over the 10 ms boundary; they carry rtt 0.3 s and 0.1 s
         // (sizes 1000 and 3000): s = (0.3·1000 + 0.1·3000)/4000 = 0.15 < d0.
@@ -514,7 +520,7 @@ mod tests {
 
     #[test]
     fn stamps_at_dequeue_the_minimum_of_header_and_rate() {
-        let c = RcpCfg::default();
+        let c = ns2();
         let mut q = Rcp::new(&c, 10, C);
         let r0 = 500e3;
         q.enqueue(0, pkt(PacketKind::Syn, 40, -1.0, 0.0)); // infinity -> R
@@ -536,7 +542,7 @@ mod tests {
 
     #[test]
     fn drops_beyond_the_limit_but_counts_the_arrival() {
-        let c = RcpCfg::default();
+        let c = ns2();
         let mut q = Rcp::new(&c, 1, C);
         assert!(q.enqueue(0, pkt(PacketKind::Data, 1000, -1.0, 0.0)).is_none());
         assert!(q.enqueue(0, pkt(PacketKind::Data, 1000, -1.0, 0.0)).is_some());
