@@ -43,7 +43,8 @@ def test_list_shows_rcp_with_its_parameters(fctlab_cli):
     r = subprocess.run([fctlab_cli, "list"], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0
     assert "rcp" in r.stdout
-    for key in ("alpha", "beta", "upd_timeslot_ms", "init_rate_fact", "min_rate_bps", "initial_rtt_ms", "syn_retx_ms"):
+    for key in ("mode", "alpha", "beta", "upd_timeslot_ms", "init_rate_fact", "min_rate_bps", "initial_rtt_ms", "floor_fact",
+                "syn_first_retx_ms", "syn_retx_ms"):
         assert key in r.stdout
     j = json.loads(subprocess.run([fctlab_cli, "list", "--json"], capture_output=True, text=True, timeout=120).stdout)
     queues = {q["name"]: q for q in j["queues"]}

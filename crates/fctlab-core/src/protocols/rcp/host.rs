@@ -37,6 +37,20 @@
 //! after that round if needed. There is no other retransmission timer: an RCP
 //! flow is paced by its rate, not clocked by ACKs.
 //!
+//! Data packets carry [`super::LAST`] in `hdr[HDR_MARK]` on the flow's last
+//! packet (routers in mode `ps` count flows with it); resent SYNs carry RETX.
+//!
+//! **Mode `ps` (the default)** changes three things, each measured in
+//! `tests/rcp_ps.rs`: the SYN is resent after `syn_first_retx_ms`·(1 + u),
+//! doubling each time up to `syn_retx_ms`, u in [0, 1) drawn from the flow id
+//! and the attempt (the patch's fixed 0.5 s made every flow whose SYN a full
+//! buffer dropped wait 0.5 s, and all came back in step); a hole with three
+//! packets acknowledged above it is resent once before new data (the patch
+//! waits for the end of the flow, costing ~3 RTTs per loss); no rate probes
+//! (with many flows at C/N the interval exceeds the RTT, and a probe every
+//! RTT from each filled the link; the routers' floor keeps flows from being
+//! stuck). **Mode `ns2`**: the patch's hosts as described above.
+//!
 //! `cwnd_pkts` reports R·RTT / ((mss + header)·8).
 
 pub use super::HDR_SACK;

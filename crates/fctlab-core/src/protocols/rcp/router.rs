@@ -39,6 +39,37 @@
 //! end is not split by serialization time as in ns-2; it counts in the slot
 //! where it arrives.)
 //!
+//! **Mode `ps` (the default).** The rate equation above is kept; around it
+//! fctlab adds what the papers leave open, each measured in
+//! `tests/rcp_ps.rs` (N equal flows started together within 10 % of PS):
+//! - d0: the first slot with RTT samples sets d0 to its sample (a fixed
+//!   initial 0.2 s, averaged down with gain (R/C)(s/d0)(T/d0), kept a 1 ms
+//!   path at d0 ≈ 0.2 s for seconds, so R grew by 0.5 % per 10 ms slot);
+//!   after that d0 <- (1 − g)d0 + g·s with g = min(T/d0, 1) both ways (the
+//!   paper: d0 is a moving average of the RTTs).
+//! - y as a fluid: each arrival's bytes are spread over its serialisation
+//!   time at the link rate, across slot boundaries (ns-2 splits a packet
+//!   over two slots the same way; counting it whole in one slot makes a
+//!   slot shorter than a packet see 0 or several packets, and R, updated
+//!   multiplicatively, drifts down).
+//! - Flows counted: a SYN (not a probe) announces a flow, kept by flow id
+//!   until its first data packet passes (a copy of a SYN is the same flow;
+//!   once d0 is measured, an announcement older than 2·d0 is forgotten);
+//!   a copy of the first data packet passing adds the flow, the first copy
+//!   of the last (marked by the host) removes it. With N the flows counted
+//!   plus those announced: on each SYN, R <- min(R, γC/N) (the IWQoS 2005
+//!   estimate N = C/R read backwards: an idle link whose R grew to C would
+//!   otherwise give C to every SYN of a burst); while announced flows have
+//!   not started, R stays at most γC/N (the input does not show them yet);
+//!   SYNs are stamped at most γC/N; and R never falls below
+//!   `floor_fact`·γC/N (after a burst the queue term drove R to its minimum
+//!   and α = 0.1 climbed back over tens of RTTs with the link idle; with the
+//!   floor the queue drains at (1 − floor_fact)·C and a departing flow's
+//!   share is handed out at once). Errors in the count err towards too many
+//!   flows, which only lowers the floor.
+//!
+//! **Mode `ns2`**: the router above exactly as the released patch has it.
+//!
 //! Header fields: see [`super`].
 
 pub use super::{HDR_MARK, HDR_RATE, HDR_RTT, LAST};
