@@ -579,7 +579,8 @@ def fig5(out: Path, scale: str) -> list:
                "as the paper does (FCT - 1.5 RTT, PS: about 1 RTT), "
                + ", ".join(f"{k} {v:.1f}x" for k, v in transfer.items())
                + ". TCP's flows cannot beat slow start from 2 packets: 8 rounds for 300 packets. RCP gives each new flow "
-               "the full rate at once, so they finish as under PS, but the long flow's rate then drops and recovers slowly. "
+               "a fair share at once: its routers count the new flows from their SYNs and offer every flow, the long one included, "
+               "C/4 until the three finish, so they finish as under PS and the long flow then gets the link back. "
                "Parameters: " + params_caption(params) + ".")
     return [Reproduction(name="dukkipati2006-fig5", title="A long flow keeps new flows from their share (2006, Fig. 5)",
                          source=f"{SOURCE}, Fig. 5", figures=[Figure(png, caption)], tables=[table],
