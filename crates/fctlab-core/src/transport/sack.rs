@@ -126,6 +126,7 @@ impl SackReport {
     }
 
     /// Data packet `seq` arrived; `rcv_nxt` is the cumulative ACK after it.
+    #[inline(never)]
     pub fn on_data(&mut self, seq: u64, rcv_nxt: u64) {
         let mut head = None;
         if seq >= rcv_nxt {
@@ -165,6 +166,7 @@ impl SackReport {
     }
 
     /// The SACK option of an ACK of `rcv_nxt`.
+    #[inline(never)]
     pub fn option(&self, rcv_nxt: u64) -> SackBlocks {
         SackBlocks::new(rcv_nxt, self.recent.iter().copied())
     }
