@@ -76,7 +76,7 @@ impl Default for SackParams {
 impl Params for SackParams {
     const DOCS: &'static [ParamDoc] = &[
         ParamDoc::new("blocks", "RFC 2018 section 3: at most 3 SACK blocks fit beside the timestamp option, which fctlab's ACKs carry (1 to 3)"),
-        ParamDoc::new("rescue", "RFC 6675 section 4, NextSeg rule 4 (a SHOULD); ns-3's TcpTxBuffer and Linux leave it out"),
+        ParamDoc::new("rescue", "RFC 6675 section 4, NextSeg rule 4 (a SHOULD); ns-3 leaves it out (tcp-tx-buffer.cc, TcpTxBuffer::NextSeg)"),
     ];
 
     fn validate(&self, field: &str) -> Result<(), ConfigError> {
