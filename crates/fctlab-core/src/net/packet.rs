@@ -44,11 +44,11 @@ pub struct Packet {
     /// Data and SYN: when the sender sent it. ACK and SYN-ACK: the echo of the
     /// timestamp of the packet that triggered it (RFC 7323 style).
     pub ts: Time,
-    /// Router-feedback fields for router-assisted schemes (rate, window and
-    /// feedback headers); unused by plain TCP.
+    /// Header words. Router-assisted schemes: the router-feedback fields
+    /// (rate, window and feedback headers; see `protocols/<name>/mod.rs`).
+    /// ACKs of a SACK receiver: the SACK option ([`SackBlocks`]). Plain TCP
+    /// leaves them zero.
     pub hdr: [f64; 3],
-    /// ACK of a SACK receiver: its SACK blocks (RFC 2018); empty otherwise.
-    pub sack: SackBlocks,
 }
 
 /// The SACK option of an ACK (RFC 2018 section 3): up to [`SackBlocks::MAX`]
@@ -59,50 +59,70 @@ pub struct Packet {
 /// Three blocks: an option of n blocks takes 2 + 8n bytes of the 40 bytes of
 /// TCP option space, less the 10 (+2 padding) of the timestamp option that
 /// fctlab's ACKs carry (they echo the data packet's send time), so RFC 2018
-/// section 3 allows at most 3. Each edge is stored as a `u32` offset from the
-/// ACK's cumulative acknowledgement (it is always above it), so the option
-/// costs every packet 24 bytes; a block whose end lies 2^32 packets or more
-/// above the acknowledgement is not reported.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// section 3 allows at most 3.
+///
+/// The option travels in the ACK's header words (`Packet::hdr`), one block
+/// per word, so that it costs the packets of every other scheme nothing: a
+/// block is `start - ack` (below 2^27) and its length (below 2^26), packed
+/// into one integer below 2^53, which an `f64` holds exactly; 0 marks an
+/// unused word. A block that does not fit (more than 2^27 packets above the
+/// acknowledgement) is not reported, nor are those after it. Routers write
+/// header words only into SYN and data packets, and the schemes that use
+/// router feedback do not use SACK, so the two uses never meet.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SackBlocks {
-    /// (start, end) offsets per block; end = 0 marks an unused slot (a block
-    /// is never empty, so its end offset is at least 1).
-    edges: [[u32; 2]; SackBlocks::MAX],
+    words: [f64; SackBlocks::MAX],
 }
 
 impl SackBlocks {
     /// Blocks an ACK can carry.
     pub const MAX: usize = 3;
+    const LEN_BITS: u32 = 26;
+    const START_BITS: u32 = 27;
 
     /// The blocks `[start, end)` (absolute sequence numbers, each above
-    /// `ack`) in the order given, as many as fit: at most [`Self::MAX`], and
-    /// none after one whose offsets do not fit in 32 bits.
+    /// `ack`) in the order given, as many as fit.
     pub fn new(ack: u64, blocks: impl IntoIterator<Item = (u64, u64)>) -> Self {
         let mut b = SackBlocks::default();
-        for (slot, (start, end)) in b.edges.iter_mut().zip(blocks) {
+        for (word, (start, end)) in b.words.iter_mut().zip(blocks) {
             debug_assert!(ack < start && start < end, "SACK block [{start}, {end}) not above ACK {ack}");
-            match (u32::try_from(start - ack), u32::try_from(end - ack)) {
-                (Ok(s), Ok(e)) => *slot = [s, e],
-                _ => break,
+            let (off, len) = (start - ack, end - start);
+            if off >> Self::START_BITS != 0 || len >> Self::LEN_BITS != 0 {
+                break;
             }
+            *word = ((off << Self::LEN_BITS) | len) as f64;
         }
         b
+    }
+
+    /// The option as header words (for `Packet::hdr`).
+    pub fn words(&self) -> [f64; 3] {
+        self.words
+    }
+
+    /// The option an ACK's header words carry.
+    pub fn from_words(words: &[f64; 3]) -> Self {
+        SackBlocks { words: *words }
     }
 
     /// The blocks as absolute `[start, end)` ranges, given the ACK's cumulative
     /// acknowledgement `ack`.
     pub fn blocks(&self, ack: u64) -> impl Iterator<Item = (u64, u64)> + '_ {
-        self.edges.iter().take_while(|e| e[1] != 0).map(move |e| (ack + e[0] as u64, ack + e[1] as u64))
+        self.words.iter().take_while(|&&w| w >= 1.0).map(move |&w| {
+            let v = w as u64;
+            let start = ack + (v >> Self::LEN_BITS);
+            (start, start + (v & ((1 << Self::LEN_BITS) - 1)))
+        })
     }
 
     pub fn is_empty(&self) -> bool {
-        self.edges[0][1] == 0
+        self.words[0] < 1.0
     }
 }
 
 impl Packet {
     pub fn new(flow: u32, kind: PacketKind, size_bytes: u32, seq: u64, ts: Time) -> Self {
-        Packet { flow, path: 0, hop: 0, kind, flags: 0, size_bytes, seq, ts, hdr: [0.0; 3], sack: SackBlocks::default() }
+        Packet { flow, path: 0, hop: 0, kind, flags: 0, size_bytes, seq, ts, hdr: [0.0; 3] }
     }
 
     pub fn is_data(&self) -> bool {

@@ -549,10 +549,18 @@ mod tests {
         let b = SackBlocks::new(100, [(105, 110), (101, 103)]);
         assert_eq!(b.blocks(100).collect::<Vec<_>>(), vec![(105, 110), (101, 103)]);
         assert!(SackBlocks::default().is_empty() && !b.is_empty());
-        // At most three; a block beyond 2^32 packets is left out with those after it.
+        // Through the header words, exactly, up to the largest block that fits
+        // (offset 2^27 - 1, length 2^26 - 1, far above any cumulative ACK).
+        let ack = 1u64 << 40;
+        let big = (ack + (1 << 27) - 1, ack + (1 << 27) - 1 + (1 << 26) - 1);
+        let b = SackBlocks::from_words(&SackBlocks::new(ack, [big, (ack + 1, ack + 2)]).words());
+        assert_eq!(b.blocks(ack).collect::<Vec<_>>(), vec![big, (ack + 1, ack + 2)]);
+        // At most three; a block that does not fit is left out with those after it.
         let b = SackBlocks::new(0, [(1, 2), (3, 4), (5, 6), (7, 8)]);
         assert_eq!(b.blocks(0).count(), 3);
-        let b = SackBlocks::new(0, [(1, 2), (1 << 33, (1 << 33) + 1), (5, 6)]);
+        let b = SackBlocks::new(0, [(1, 2), (1 << 27, (1 << 27) + 1), (5, 6)]);
         assert_eq!(b.blocks(0).collect::<Vec<_>>(), vec![(1, 2)]);
+        let b = SackBlocks::new(0, [(1, 1 + (1 << 26)), (5, 6)]);
+        assert!(b.is_empty());
     }
 }

@@ -20,6 +20,7 @@
 use super::cc::{AckSample, CongestionControl, Recovery, Window};
 use super::rtt::RttEstimator;
 use super::sack::{Rule, SackReport, Scoreboard};
+use crate::net::packet::SackBlocks;
 use super::{EndpointBuilder, FlowSize, Receiver, Sender, TransportParams};
 use crate::net::packet::flags;
 use crate::net::{Packet, PacketKind};
@@ -60,8 +61,8 @@ pub struct TcpSender {
     rto_deadline: Option<Time>,
     retransmits: u64,
     done: bool,
-    /// With SACK: the scoreboard. Loss recovery is then RFC 6675's, whatever
-    /// the controller's recovery style.
+    /// With SACK ([`TcpSackSender`]): the scoreboard. Loss recovery is then
+    /// RFC 6675's, whatever the controller's recovery style.
     sack: Option<Box<Scoreboard>>,
 }
 
@@ -79,8 +80,8 @@ pub fn sack_endpoints(p: &TransportParams, blocks: usize, rescue: bool, cc: impl
     let p = p.clone();
     std::sync::Arc::new(move |id, size| {
         (
-            Box::new(TcpSender::new(id, size, p.clone(), cc()).with_sack(rescue)) as Box<dyn Sender>,
-            Box::new(TcpReceiver::new(id, size, &p).with_sack(blocks)) as Box<dyn Receiver>,
+            Box::new(TcpSackSender::new(TcpSender::new(id, size, p.clone(), cc()), rescue)) as Box<dyn Sender>,
+            Box::new(TcpSackReceiver::new(TcpReceiver::new(id, size, &p), blocks)) as Box<dyn Receiver>,
         )
     })
 }
@@ -117,11 +118,6 @@ impl TcpSender {
         }
     }
 
-    /// This sender with SACK loss recovery (RFC 6675; `rescue`: NextSeg rule 4).
-    pub fn with_sack(mut self, rescue: bool) -> Self {
-        self.sack = Some(Box::new(Scoreboard::new(self.p.dupack_threshold, rescue)));
-        self
-    }
 
     fn arm_rto(&mut self, now: Time) {
         self.rto_deadline = Some(now + self.rtt.backed_off(self.backoff));
@@ -329,9 +325,7 @@ impl TcpSender {
 
     // ---- SACK (RFC 2018) and RFC 6675 loss recovery; see `super::sack`. ----
 
-    /// An ACK, with SACK (RFC 6675 section 5). Kept out of line so that the
-    /// other schemes' ACK path stays as small as before.
-    #[inline(never)]
+    /// An ACK, with SACK (RFC 6675 section 5).
     fn on_sack_ack(&mut self, now: Time, pkt: &Packet, ece_reduced: bool, out: &mut Vec<Packet>) {
         let ack = pkt.seq;
         if ack < self.snd_una {
@@ -339,7 +333,7 @@ impl TcpSender {
         }
         let Some(sb) = self.sack.as_mut() else { return };
         // Update (): the scoreboard takes the cumulative ACK and the blocks.
-        let newly_sacked = sb.update(ack, pkt.sack.blocks(ack), self.high_data);
+        let newly_sacked = sb.update(ack, SackBlocks::from_words(&pkt.hdr).blocks(ack), self.high_data);
         if ack > self.snd_una {
             let acked = ack - self.snd_una;
             let flight = self.outstanding();
@@ -375,8 +369,9 @@ impl TcpSender {
                     min_rtt_ns: self.rtt.min_rtt().unwrap_or(rtt),
                     flight_pkts: flight,
                 };
+                // The header words carry the SACK option, not router
+                // feedback: no `on_router_feedback`.
                 self.cc.on_ack(&mut self.w, &s);
-                self.cc.on_router_feedback(&mut self.w, &s, &pkt.hdr);
             }
         }
         if self.in_recovery {
@@ -491,9 +486,7 @@ impl Sender for TcpSender {
             }
             PacketKind::Ack if self.established => {
                 let ece = pkt.flags & flags::ECE != 0 && self.on_ece(pkt.seq);
-                if self.sack.is_some() {
-                    self.on_sack_ack(now, pkt, ece, out);
-                } else if pkt.seq > self.snd_una {
+                if pkt.seq > self.snd_una {
                     self.on_new_ack(now, pkt.seq, pkt.ts, ece, &pkt.hdr, out);
                 } else if pkt.seq == self.snd_una && self.snd_nxt > self.snd_una {
                     self.on_dupack(now, out);
@@ -532,6 +525,106 @@ impl Sender for TcpSender {
     }
 }
 
+/// A [`TcpSender`] with SACK: its ACKs drive RFC 6675 loss recovery on a
+/// scoreboard ([`super::sack`]). A type of its own, so that the other schemes'
+/// ACK path carries no SACK test.
+pub struct TcpSackSender(pub TcpSender);
+
+impl TcpSackSender {
+    /// `rescue`: NextSeg rule 4.
+    pub fn new(mut s: TcpSender, rescue: bool) -> Self {
+        s.sack = Some(Box::new(Scoreboard::new(s.p.dupack_threshold, rescue)));
+        TcpSackSender(s)
+    }
+}
+
+impl Sender for TcpSackSender {
+    fn start(&mut self, now: Time, out: &mut Vec<Packet>) {
+        self.0.start(now, out)
+    }
+
+    fn on_packet(&mut self, now: Time, pkt: &Packet, out: &mut Vec<Packet>) {
+        let s = &mut self.0;
+        if pkt.kind == PacketKind::Ack && s.established && !s.done {
+            let ece = pkt.flags & flags::ECE != 0 && s.on_ece(pkt.seq);
+            s.on_sack_ack(now, pkt, ece, out);
+        } else {
+            s.on_packet(now, pkt, out);
+        }
+    }
+
+    fn on_timer(&mut self, now: Time, out: &mut Vec<Packet>) {
+        self.0.on_timer(now, out)
+    }
+
+    fn next_timer(&self) -> Option<Time> {
+        self.0.next_timer()
+    }
+
+    fn done(&self) -> bool {
+        self.0.done()
+    }
+
+    fn retransmits(&self) -> u64 {
+        self.0.retransmits()
+    }
+
+    fn cwnd_pkts(&self) -> f64 {
+        self.0.cwnd_pkts()
+    }
+
+    fn srtt_ns(&self) -> Option<Time> {
+        self.0.srtt_ns()
+    }
+}
+
+/// A [`TcpReceiver`] whose ACKs carry SACK blocks (RFC 2018), in their header
+/// words ([`SackBlocks`]).
+pub struct TcpSackReceiver {
+    inner: TcpReceiver,
+    report: SackReport,
+}
+
+impl TcpSackReceiver {
+    /// Up to `blocks` SACK blocks per ACK.
+    pub fn new(inner: TcpReceiver, blocks: usize) -> Self {
+        TcpSackReceiver { inner, report: SackReport::new(blocks) }
+    }
+
+    /// The SACK option on the ACKs the receiver just added to `out`.
+    fn stamp(&self, out: &mut [Packet]) {
+        let words = self.report.option(self.inner.rcv_nxt).words();
+        for a in out.iter_mut().filter(|p| p.kind == PacketKind::Ack) {
+            a.hdr = words;
+        }
+    }
+}
+
+impl Receiver for TcpSackReceiver {
+    fn on_packet(&mut self, now: Time, pkt: &Packet, out: &mut Vec<Packet>) {
+        let n = out.len();
+        self.inner.on_packet(now, pkt, out);
+        if pkt.kind == PacketKind::Data {
+            self.report.on_data(pkt.seq, self.inner.rcv_nxt);
+        }
+        self.stamp(&mut out[n..]);
+    }
+
+    fn on_timer(&mut self, now: Time, out: &mut Vec<Packet>) {
+        let n = out.len();
+        self.inner.on_timer(now, out);
+        self.stamp(&mut out[n..]);
+    }
+
+    fn next_timer(&self) -> Option<Time> {
+        self.inner.next_timer()
+    }
+
+    fn finished_at(&self) -> Option<Time> {
+        self.inner.finished_at()
+    }
+}
+
 /// A TCP receiver: cumulative ACKs, out-of-order buffering, optional delayed ACKs.
 ///
 /// ECN echo: the ACK that follows a CE-marked data packet carries ECE (with
@@ -558,8 +651,6 @@ pub struct TcpReceiver {
     /// Router-assisted schemes: the last data packet's header, feedback
     /// summed over the data packets not yet acknowledged; echoed in the ACK.
     echo_hdr: [f64; 3],
-    /// With SACK: the blocks to report (RFC 2018).
-    sack: Option<Box<SackReport>>,
 }
 
 impl TcpReceiver {
@@ -577,14 +668,7 @@ impl TcpReceiver {
             finished: None,
             ecn_echo: false,
             echo_hdr: [0.0; 3],
-            sack: None,
         }
-    }
-
-    /// This receiver reporting up to `blocks` SACK blocks per ACK (RFC 2018).
-    pub fn with_sack(mut self, blocks: usize) -> Self {
-        self.sack = Some(Box::new(SackReport::new(blocks)));
-        self
     }
 
     fn ack(&mut self, ts: Time, out: &mut Vec<Packet>) {
@@ -594,9 +678,6 @@ impl TcpReceiver {
             self.ecn_echo = false;
         }
         a.hdr = std::mem::take(&mut self.echo_hdr);
-        if let Some(r) = self.sack.as_ref() {
-            a.sack = r.option(self.rcv_nxt);
-        }
         out.push(a);
         self.pending = None;
         self.delack_deadline = None;
@@ -624,9 +705,6 @@ impl Receiver for TcpReceiver {
                     }
                 } else if seq > self.rcv_nxt {
                     self.ooo.insert(seq);
-                }
-                if let Some(r) = self.sack.as_mut() {
-                    r.on_data(seq, self.rcv_nxt);
                 }
                 if self.finished.is_none() && self.rcv_nxt >= self.end_seq {
                     self.finished = Some(now);
@@ -800,10 +878,9 @@ mod sack_tests {
     //! starting recovery on the first duplicate ACK, and the timeout (section
     //! 5.1).
     use super::*;
-    use crate::net::packet::SackBlocks;
     use crate::transport::cc::NewReno;
 
-    fn sender() -> (TcpSender, Vec<Packet>) {
+    fn sender() -> (TcpSackSender, Vec<Packet>) {
         let p = TransportParams {
             mss_bytes: 1000,
             header_bytes: 40,
@@ -818,7 +895,7 @@ mod sack_tests {
             max_cwnd_pkts: f64::MAX,
             ecn: false,
         };
-        let mut s = TcpSender::new(0, FlowSize::Finite { bytes: 20_000, pkts: 20 }, p, Box::new(NewReno)).with_sack(true);
+        let mut s = TcpSackSender::new(TcpSender::new(0, FlowSize::Finite { bytes: 20_000, pkts: 20 }, p, Box::new(NewReno)), true);
         let mut out = Vec::new();
         s.start(0, &mut out);
         (s, out)
@@ -826,7 +903,7 @@ mod sack_tests {
 
     fn ack(seq: u64, blocks: &[(u64, u64)]) -> Packet {
         let mut a = Packet::new(0, PacketKind::Ack, 40, seq, 0);
-        a.sack = SackBlocks::new(seq, blocks.iter().copied());
+        a.hdr = SackBlocks::new(seq, blocks.iter().copied()).words();
         a
     }
 
@@ -845,7 +922,7 @@ mod sack_tests {
         assert_eq!(out.len(), 10);
         let mut out = Vec::new();
         s.on_packet(1, &ack(0, &[(2, 5)]), &mut out);
-        assert_eq!((s.w.ssthresh, s.w.cwnd), (5.0, 5.0));
+        assert_eq!((s.0.w.ssthresh, s.0.w.cwnd), (5.0, 5.0));
         assert_eq!(seqs(&out), vec![(0, true)]);
         // The ACK of 5 SACKs one more packet: pipe = 4 (6..9) + 1 = 5: nothing.
         // The ACK of 6: pipe = 3 + 1 = 4 <= 5 - 1: rule 1 resends 1 (lost, above
@@ -868,7 +945,7 @@ mod sack_tests {
         let t = s.next_timer().unwrap();
         s.on_timer(t, &mut out);
         assert_eq!(seqs(&out), vec![(0, true)]);
-        assert_eq!(s.w.cwnd, 1.0);
+        assert_eq!(s.0.w.cwnd, 1.0);
         // ACK 1 without blocks: slow start, cwnd 2: 1 and 2 go; 2 was SACKed
         // before the timeout and is resent.
         out.clear();
@@ -881,7 +958,7 @@ mod sack_tests {
         out.clear();
         s.on_packet(t + 2, &ack(2, &[(3, 10)]), &mut out);
         assert!(out.is_empty(), "{:?}", seqs(&out));
-        assert!(!s.in_recovery);
+        assert!(!s.0.in_recovery);
         // ACK 10: cwnd 4; FlightSize 0: 10..13 go, new data.
         s.on_packet(t + 3, &ack(10, &[]), &mut out);
         assert_eq!(seqs(&out), vec![(10, false), (11, false), (12, false), (13, false)]);
