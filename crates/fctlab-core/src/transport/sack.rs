@@ -32,23 +32,25 @@
 //!   grow during recovery); otherwise SetPipe, and while cwnd - pipe >= 1 the
 //!   packet NextSeg picks is sent: (1) the first lost packet above HighRxt,
 //!   (2) new data, (3) the first unSACKed packet above HighRxt below the
-//!   highest SACKed one, (4) the rescue: once per recovery, once the
-//!   cumulative ACK has passed the first retransmission, the highest
-//!   unSACKed packet (`rescue = false` leaves rule 4 out).
+//!   highest SACKed one, (4) the rescue: once per recovery, once HighACK >
+//!   RescueRxt (the highest packet cumulatively acknowledged lies beyond the
+//!   first retransmitted one), the highest unSACKed packet (`rescue = false`
+//!   leaves rule 4 out).
 //! - The retransmission timer follows RFC 6298: started when data leaves and
 //!   none is pending, restarted by every ACK that advances the cumulative ACK
 //!   (in recovery too) and, as for the other schemes here, on entering
 //!   recovery. A retransmission that is lost again is found by the rescue if
-//!   it is the highest unSACKed packet and the cumulative ACK has passed the
-//!   first retransmission, and otherwise by the timer.
-//! - A timeout (RFC 6675 section 5.1): RecoveryPoint = HighData, ssthresh as
-//!   for the other schemes, cwnd = 1, go back N from the cumulative ACK. The
-//!   SACK information gathered before the timeout is discarded (RFC 2018
-//!   section 8: the receiver may have reneged, and RFC 6675 section 5.1 says
-//!   to ignore prior SACK information in deciding what to resend), so
-//!   everything unacknowledged is resent, except what ACKs arriving after the
-//!   timeout SACK (RFC 6675 section 5.1: use the SACK information that arrives
-//!   during the recovery after the timeout).
+//!   it is the highest unSACKed packet and HighACK > RescueRxt, and otherwise
+//!   by the timer (no rule resends a packet at or below HighRxt).
+//! - A timeout: RecoveryPoint = HighData, and recovery is not entered again
+//!   until it is acknowledged (RFC 6675 section 5.1); ssthresh as for the
+//!   other schemes, cwnd = 1, go back N from the cumulative ACK. RFC 6675
+//!   section 5.1 would allow keeping the scoreboard; fctlab empties it, as
+//!   RFC 2018 asks (section 5: turn off the SACKed bits after a timeout, the
+//!   receiver may have reneged; section 5.1: ignore prior SACK information in
+//!   determining which data to retransmit). So everything unacknowledged is
+//!   resent, except what ACKs arriving after the timeout SACK, which go-back-N
+//!   skips (as FreeBSD's `tcp_sack_adjust` in sys/netinet/tcp_sack.c does).
 
 use crate::config::{documented, ConfigError, Entry, ParamDoc, Params};
 use crate::net::packet::SackBlocks;
@@ -380,7 +382,7 @@ impl Scoreboard {
 mod tests {
     use super::*;
 
-    /// RFC 2018 section 5, case 3 ("the 2nd, 4th, 6th, and 8th (last)
+    /// RFC 2018 section 7, case 3 ("the 2nd, 4th, 6th, and 8th (last)
     /// segments are dropped") and its continuation, with 500-byte segments
     /// from 5000: segment k is packet k, byte 5000 + 500 k.
     #[test]

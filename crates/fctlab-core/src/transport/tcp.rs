@@ -311,8 +311,8 @@ impl TcpSender {
         self.recover = self.high_data;
         self.snd_nxt = self.snd_una;
         if let Some(sb) = self.sack.as_mut() {
-            // RFC 2018 section 8, RFC 6675 section 5.1: SACKs from before the
-            // timeout no longer decide what is resent.
+            // RFC 2018 sections 5 and 5.1: SACKs from before the timeout
+            // no longer decide what is resent (see `super::sack`).
             sb.clear();
             self.send_window_sack(now, out);
         } else {
