@@ -183,6 +183,31 @@ fn without_losses_sack_is_newreno() {
     assert_eq!(a.flows, b.flows);
 }
 
+#[test]
+fn router_assisted_queues_leave_sack_acks_alone() {
+    // An ACK's SACK blocks travel in its header words, which RCP and XCP
+    // routers read and write on the packets of their own protocols. TCP
+    // traffic through those queues is forwarded as by DropTail, SACK ACKs
+    // included: a lossy tcp-sack run gives the same flows, record for record,
+    // over droptail, rcp and xcp ports. (The words are negative, so RCP's RTT
+    // average, which samples positive RTT words, ignores them: see the unit
+    // test `sack_blocks_round_trip_as_offsets`.)
+    let v = |queue: &str| {
+        json!({
+            "seed": 9,
+            "network": {"topology": "dumbbell", "senders": 3, "bottleneck_bps": 10e6, "bottleneck_delay_ms": 5.0, "access_delay_ms": [1.0, 2.0, 3.0], "buffer_pkts": 8, "queue": queue},
+            "transport": {"scheme": "tcp-sack"},
+            "traffic": [{"arrivals": "poisson", "load": 0.9, "sizes": {"dist": "pareto", "mean_pkts": 20, "shape": 1.3}, "count": 150}],
+            "metrics": {"series": false}
+        })
+    };
+    let base = run_json(&v("droptail"));
+    assert!(base.counters.packets_dropped > 50, "the run should exercise SACK recovery");
+    for q in ["rcp", "xcp"] {
+        assert_eq!(run_json(&v(q)).flows, base.flows, "{q}");
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Bad input.
 

@@ -64,11 +64,13 @@ pub struct Packet {
 /// The option travels in the ACK's header words (`Packet::hdr`), one block
 /// per word, so that it costs the packets of every other scheme nothing: a
 /// block is `start - ack` (below 2^27) and its length (below 2^26), packed
-/// into one integer below 2^53, which an `f64` holds exactly; 0 marks an
-/// unused word. A block that does not fit (more than 2^27 packets above the
-/// acknowledgement) is not reported, nor are those after it. Routers write
-/// header words only into SYN and data packets, and the schemes that use
-/// router feedback do not use SACK, so the two uses never meet.
+/// into one integer below 2^53, which an `f64` holds exactly, stored negated;
+/// 0 marks an unused word. A block that does not fit (more than 2^27 packets
+/// above the acknowledgement) is not reported, nor are those after it.
+/// Routers write header words only into SYN and data packets, and the
+/// schemes that use router feedback do not use SACK; a router that reads the
+/// words of every passing packet (RCP's takes a positive RTT field as a
+/// sample) finds only negative numbers in a SACK ACK, which it ignores.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SackBlocks {
     words: [f64; SackBlocks::MAX],
@@ -90,7 +92,7 @@ impl SackBlocks {
             if off >> Self::START_BITS != 0 || len >> Self::LEN_BITS != 0 {
                 break;
             }
-            *word = ((off << Self::LEN_BITS) | len) as f64;
+            *word = -(((off << Self::LEN_BITS) | len) as f64);
         }
         b
     }
@@ -108,15 +110,15 @@ impl SackBlocks {
     /// The blocks as absolute `[start, end)` ranges, given the ACK's cumulative
     /// acknowledgement `ack`.
     pub fn blocks(&self, ack: u64) -> impl Iterator<Item = (u64, u64)> + '_ {
-        self.words.iter().take_while(|&&w| w >= 1.0).map(move |&w| {
-            let v = w as u64;
+        self.words.iter().take_while(|&&w| w <= -1.0).map(move |&w| {
+            let v = -w as u64;
             let start = ack + (v >> Self::LEN_BITS);
             (start, start + (v & ((1 << Self::LEN_BITS) - 1)))
         })
     }
 
     pub fn is_empty(&self) -> bool {
-        self.words[0] < 1.0
+        self.words[0] > -1.0
     }
 }
 

@@ -557,6 +557,7 @@ mod tests {
         let big = (ack + (1 << 27) - 1, ack + (1 << 27) - 1 + (1 << 26) - 1);
         let b = SackBlocks::from_words(&SackBlocks::new(ack, [big, (ack + 1, ack + 2)]).words());
         assert_eq!(b.blocks(ack).collect::<Vec<_>>(), vec![big, (ack + 1, ack + 2)]);
+        assert!(b.words().iter().all(|&w| w <= 0.0), "negative: not a positive RTT field");
         // At most three; a block that does not fit is left out with those after it.
         let b = SackBlocks::new(0, [(1, 2), (3, 4), (5, 6), (7, 8)]);
         assert_eq!(b.blocks(0).count(), 3);
