@@ -10,6 +10,7 @@ use crate::net::queue::{self, QueueEntry};
 use crate::net::topology::{self, TopologyEntry};
 use crate::protocols::{rcp, xcp};
 use crate::transport::cc::{hstcp, newreno, reno, scalable, tahoe};
+use crate::transport::sack;
 use crate::transport::SchemeEntry;
 use crate::workload::arrivals::{self, ArrivalEntry};
 use crate::workload::sizes::{self, SizeEntry};
@@ -21,6 +22,7 @@ pub const SCHEMES: &[SchemeEntry] = &[
     tahoe::ENTRY,
     hstcp::ENTRY,
     scalable::ENTRY,
+    sack::ENTRY,
     xcp::host::ENTRY,
     rcp::host::ENTRY,
 ];

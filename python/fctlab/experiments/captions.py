@@ -10,7 +10,7 @@ import fctlab
 
 #: How the captions name the transports.
 SCHEME_NAMES = {"tcp-newreno": "NewReno", "tcp-reno": "Reno", "tcp-tahoe": "Tahoe", "tcp-hstcp": "HighSpeed TCP",
-                "tcp-scalable": "Scalable TCP", "xcp": "XCP", "rcp": "RCP"}
+                "tcp-scalable": "Scalable TCP", "tcp-sack": "SACK", "xcp": "XCP", "rcp": "RCP"}
 
 
 @functools.lru_cache(maxsize=1)

@@ -8,6 +8,7 @@
 
 pub mod cc;
 pub mod rtt;
+pub mod sack;
 pub mod tcp;
 
 use crate::config::{ConfigError, Entry, Table};
