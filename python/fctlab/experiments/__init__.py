@@ -15,6 +15,7 @@ REGISTRY = {
     "dukkipati2006-fig4": dukkipati2006.fig4,
     "dukkipati2006-fig5": dukkipati2006.fig5,
     "baselines-tcp-ps-srpt": dukkipati2006.baselines,
+    "dukkipati2006-fig8": dukkipati2006.fig8,
     "dukkipati2006-fig10": dukkipati2006.fig10,
     "dukkipati2006-fig12": dukkipati2006.fig12,
     "dukkipati2006-fig13": dukkipati2006.fig13,

@@ -713,21 +713,20 @@ def fig10_scenario(transport: dict, network: dict, shape: float, count: int) -> 
     }
 
 
-def fig10(out: Path, scale: str) -> list:
-    """Figs 10 and 11: HSTCP over DropTail, adaptive gentle RED (5 ms target) and RED with ECN: FCT and queue."""
-    from ..report import Table
-
+def _fct_queue_runs(out: Path, scale: str, configs, fig_fct: str, fig_queue: str):
+    """Run each configuration of the Figs 8-11 set-up for both Pareto shapes;
+    draw average FCT by size and the queue over time. Returns the two PNGs,
+    the table rows, the scenarios run (first shape), and the flow count."""
     full = scale == "full"
     count = FIG10_FLOWS["full" if full else "quick"]
-    t0 = time.monotonic()
     plt = pyplot()
     f10, ax = plt.subplots(figsize=(7, 4.5))
-    f11, qax = plt.subplots(len(FIG10_CONFIGS), 1, figsize=(7, 7), sharex=True)
+    f11, qax = plt.subplots(len(configs), 1, figsize=(7, 2.4 * len(configs) + 0.5), sharex=True)
     rows, ran, top = [], {}, 10
     for shape in FIG10_SHAPES:
-        for i, (name, tr, net) in enumerate(FIG10_CONFIGS):
+        for i, (name, tr, net) in enumerate(configs):
             cfg = fig10_scenario(tr, net, shape, count)
-            prog = RunProgress(label=f"  fig10 {name}, shape {shape:g}: ")
+            prog = RunProgress(label=f"  {fig_fct} {name}, shape {shape:g}: ")
             try:
                 res = fctlab.run(cfg, progress=prog)
             finally:
@@ -748,24 +747,68 @@ def fig10(out: Path, scale: str) -> list:
                 qax[i].set_ylabel("queue (pkts)")
                 qax[i].set_title(name, fontsize=9)
     L = np.unique(np.round(np.logspace(0, np.log10(top), 300)).astype(int))
-    cfg = ran["HSTCP, DropTail"]
+    cfg = next(iter(ran.values()))
     pkt = captions.packet_bytes(cfg)
     ax.plot(L, ideal.ps_fct_ns(L * pkt, FIG10_C_BPS, FIG10_LOAD, FIG10_RTT_S * 1e9) / 1e9, "k-", lw=1, label="PS")
     ax.plot(L, ideal.slow_start_fct_ns(L, FIG10_C_BPS, FIG10_RTT_S * 1e9, pkt_bytes=pkt, init_cwnd_pkts=2) / 1e9, "k--", lw=1,
             label="slow start from IW 2 (no queueing)")
     loglog(ax, "flow size (packets)", "average FCT (s)")
     qax[-1].set_xlabel("time (s)")
-    png10 = save(f10, out, "dukkipati2006-fig10.png")
-    png11 = save(f11, out, "dukkipati2006-fig11.png")
+    return save(f10, out, f"dukkipati2006-{fig_fct}.png"), save(f11, out, f"dukkipati2006-{fig_queue}.png"), rows, ran, count
+
+
+def _fct_queue_params(cfg: dict, count: int) -> dict:
+    pkt = captions.packet_bytes(cfg)
     bdp = FIG10_C_BPS * FIG10_RTT_S / 8 / pkt
-    params = {"C": captions.rate(FIG10_C_BPS), "RTT": captions.rtt(cfg), "load": FIG10_LOAD,
-              "flow sizes": f"Pareto, mean {FIG10_MEAN} pkts, shape {FIG10_SHAPES[0]:g} (not stated in the paper, chosen; "
-                            f"{FIG10_SHAPES[1]:g} in the table)",
-              "packet": captions.packet(cfg), "buffer": f"1 BDP = {bdp:,.0f} pkts (the paper)", "flows per run": count,
-              "HSTCP": captions.table(cfg, "transport.hstcp", ("low_window", "high_window", "high_p", "high_decrease")),
-              "TCP": captions.tcp(cfg),
-              "RED": "gentle, adaptive, target delay 5 ms (the paper), thresholds and weight automatic (ns-2 defaults)",
-              "seed": cfg["seed"]}
+    return {"C": captions.rate(FIG10_C_BPS), "RTT": captions.rtt(cfg), "load": FIG10_LOAD,
+            "flow sizes": f"Pareto, mean {FIG10_MEAN} pkts, shape {FIG10_SHAPES[0]:g} (not stated in the paper, chosen; "
+                          f"{FIG10_SHAPES[1]:g} in the table)",
+            "packet": captions.packet(cfg), "buffer": f"1 BDP = {bdp:,.0f} pkts (the paper)", "flows per run": count,
+            "HSTCP": captions.table(cfg, "transport.hstcp", ("low_window", "high_window", "high_p", "high_decrease")),
+            "TCP": captions.tcp(cfg), "seed": cfg["seed"]}
+
+
+FIG8_CONFIGS = (
+    ("TCP SACK, DropTail", {"scheme": "tcp-sack"}, {"queue": "droptail"}),
+    ("HSTCP, DropTail", {"scheme": "tcp-hstcp"}, {"queue": "droptail"}),
+)
+
+
+def fig8(out: Path, scale: str) -> list:
+    """Figs 8 and 9: HighSpeed TCP against TCP SACK over DropTail: FCT and queue."""
+    from ..report import Table
+
+    t0 = time.monotonic()
+    png8, png9, rows, ran, count = _fct_queue_runs(out, scale, FIG8_CONFIGS, "fig8", "fig9")
+    params = _fct_queue_params(ran["HSTCP, DropTail"], count)
+    params["TCP SACK"] = "RFC 2018 SACK blocks, RFC 6675 loss recovery, NewReno growth (tcp-sack)"
+    by = {r[0]: r for r in rows if r[1] == f"{FIG10_SHAPES[0]:g}"}
+    summary = "; ".join(f"{k}: mean FCT {v[2]:.2f} s, the smaller half of the flows {v[3]:.2f} s, mean queue {v[5]:.0f} pkts"
+                        for k, v in by.items())
+    table = Table(title="Means over the run", columns=["configuration", "Pareto shape", "mean FCT (s)", "mean FCT, smaller half (s)",
+                                                        "mean FCT / PS", "mean queue (pkts)", "drops", "ECN marks"],
+                  rows=rows, key_columns=2)
+    scaled = f"{'full' if scale == 'full' else 'quick'}: {count:,} flows per run (full: {FIG10_FLOWS['full']:,})"
+    c8 = (f"{SOURCE}, Fig. 8: average FCT by flow size of HighSpeed TCP and TCP SACK, both over DropTail. {summary}. "
+          "The paper: HSTCP's flows take about as long as TCP's, because most flows end in slow start, where HSTCP is "
+          f"standard TCP. Scale: {scaled}. Parameters: {params_caption(params)}.")
+    c9 = (f"{SOURCE}, Fig. 9: the bottleneck queue over time (sampled every 10 ms) for TCP SACK and HSTCP. "
+          "Parameters as Fig. 8.")
+    return [Reproduction(name="dukkipati2006-fig8", title="HighSpeed TCP against TCP SACK (2006, Figs 8 and 9)",
+                         source=f"{SOURCE}, Figs 8 and 9", figures=[Figure(png8, c8), Figure(png9, c9)], tables=[table],
+                         params=ran, seed=params["seed"], wall_s=time.monotonic() - t0, scale=scale)]
+
+
+def fig10(out: Path, scale: str) -> list:
+    """Figs 10 and 11: HSTCP over DropTail, adaptive gentle RED (5 ms target) and RED with ECN: FCT and queue."""
+    from ..report import Table
+
+    t0 = time.monotonic()
+    png10, png11, rows, ran, count = _fct_queue_runs(out, scale, FIG10_CONFIGS, "fig10", "fig11")
+    full = scale == "full"
+    cfg = ran["HSTCP, DropTail"]
+    params = _fct_queue_params(cfg, count)
+    params["RED"] = "gentle, adaptive, target delay 5 ms (the paper), thresholds and weight automatic (ns-2 defaults)"
     by = {r[0]: r for r in rows if r[1] == f"{FIG10_SHAPES[0]:g}"}
     summary = "; ".join(f"{k}: mean FCT {v[2]:.2f} s, the smaller half of the flows {v[3]:.2f} s, mean queue {v[5]:.0f} pkts"
                         for k, v in by.items())
