@@ -12,7 +12,9 @@ class ConfigError(ValueError):
     """A refused scenario: args are (message, field)."""
 
 def run(config_json: str, progress: Optional[Callable[[dict], Any]] = None) -> dict:
-    """Run a JSON scenario; returns {"flows": {column: ndarray}, "series": {...}, "stats": {...}}."""
+    """Run a JSON scenario; returns {"flows": {column: ndarray}, "series": {...}, "stats": {...},
+    "prefixes": {"flow_id", "k", "fct_ns": ndarray}, "size_stats": None or {column: ndarray,
+    "quantile_columns": [...], "alpha": float}}."""
 
 def validate(config_json: str) -> int:
     """Check a JSON scenario; returns the resolved buffer size in packets."""

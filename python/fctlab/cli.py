@@ -40,6 +40,7 @@ def cmd_run(args) -> int:
             f"{m['flows_completed']}/{m['flows_total']} flows completed; simulated {st['end_ns'] / 1e9:.3f} s "
             f"in {m['wall_s']:.2f} s wall ({m['events_processed']} events, {rate:,.0f} data pkts/s); "
             f"wrote {out}/flows.parquet, series.parquet, meta.json"
+            + "".join(f", {n}.parquet" for n in ("prefixes", "size_stats") if (out / f"{n}.parquet").exists())
         )
     if m["flows_total"] and m["flows_completed"] == 0:
         print(
@@ -167,7 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="store_true", help="print the version and exit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
-    r = sub.add_parser("run", help="run one scenario file", description="Run SCENARIO.toml; write flows.parquet, series.parquet and meta.json to --out.")
+    r = sub.add_parser("run", help="run one scenario file", description="Run SCENARIO.toml; write flows.parquet, series.parquet and meta.json to --out (and prefixes.parquet, size_stats.parquet when the scenario has measuring flows or asks for size statistics).")
     r.add_argument("scenario", help="the scenario TOML file")
     r.add_argument("--out", default="out", help="output directory (default: out)")
     r.add_argument("--seed", type=int, help="override the scenario's seed")

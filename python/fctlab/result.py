@@ -23,26 +23,56 @@ FLOW_COLUMNS = [
 ]
 
 
+#: Columns of the ``prefixes`` table (measuring flows).
+PREFIX_COLUMNS = ["flow_id", "k", "fct_ns"]
+#: The fixed columns of the ``size_stats`` table; one ``p<percent>_fct_ns``
+#: column per requested quantile follows them.
+SIZE_STATS_COLUMNS = ["size_pkts", "flows_started", "flows_completed", "mean_fct_ns", "min_fct_ns", "max_fct_ns"]
+#: Tables written only when they have rows (``<name>.parquet``).
+OPTIONAL_TABLES = ("prefixes", "size_stats")
+
+
 class NoCompletedFlowWarning(UserWarning):
     """A run finished without any flow completing."""
 
 
+def empty_prefixes() -> pd.DataFrame:
+    return pd.DataFrame({c: pd.Series([], dtype="int64") for c in PREFIX_COLUMNS})
+
+
+def empty_size_stats() -> pd.DataFrame:
+    df = pd.DataFrame({c: pd.Series([], dtype="int64") for c in SIZE_STATS_COLUMNS})
+    df["mean_fct_ns"] = df["mean_fct_ns"].astype("float64")
+    for c in ("min_fct_ns", "max_fct_ns"):
+        df[c] = df[c].astype("Int64")
+    return df
+
+
 @dataclass
 class Result:
-    """One run: ``flows`` and ``series`` (pandas DataFrames) and ``meta`` (dict)."""
+    """One run: ``flows`` and ``series`` (pandas DataFrames), ``meta`` (dict),
+    and, when the scenario asks for them, ``prefixes`` (the prefix times of
+    measuring flows) and ``size_stats`` (streaming FCT statistics per flow
+    size); those two are empty DataFrames otherwise."""
 
     flows: pd.DataFrame
     series: pd.DataFrame
     meta: dict = field(default_factory=dict)
+    prefixes: pd.DataFrame = field(default_factory=empty_prefixes)
+    size_stats: pd.DataFrame = field(default_factory=empty_size_stats)
 
     def write(self, out_dir: os.PathLike | str) -> Path:
-        """Write ``flows.parquet``, ``series.parquet`` and ``meta.json`` under ``out_dir``."""
+        """Write ``flows.parquet``, ``series.parquet`` and ``meta.json`` under
+        ``out_dir``, and ``prefixes.parquet`` and ``size_stats.parquet`` when
+        those tables have rows."""
         import pyarrow as pa
         import pyarrow.parquet as pq
 
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
-        for name, df in (("flows", self.flows), ("series", self.series)):
+        tables = [("flows", self.flows), ("series", self.series)]
+        tables += [(n, getattr(self, n)) for n in OPTIONAL_TABLES if len(getattr(self, n))]
+        for name, df in tables:
             tmp = out / f".{name}.parquet.tmp"
             pq.write_table(pa.Table.from_pandas(df, preserve_index=False), tmp)
             os.replace(tmp, out / f"{name}.parquet")
@@ -55,10 +85,13 @@ class Result:
     def read(cls, out_dir: os.PathLike | str) -> "Result":
         """Read a result written by :meth:`write` (or ``fctlab run --out``)."""
         d = Path(out_dir)
+        p, s = d / "prefixes.parquet", d / "size_stats.parquet"
         return cls(
             flows=pd.read_parquet(d / "flows.parquet"),
             series=pd.read_parquet(d / "series.parquet"),
             meta=json.loads((d / "meta.json").read_text()),
+            prefixes=pd.read_parquet(p) if p.exists() else empty_prefixes(),
+            size_stats=pd.read_parquet(s) if s.exists() else empty_size_stats(),
         )
 
     @property
@@ -140,6 +173,26 @@ def _series_frame(s: dict) -> pd.DataFrame:
     )
 
 
+def _prefixes_frame(p: dict) -> pd.DataFrame:
+    return pd.DataFrame({c: np.asarray(p[c], dtype="int64") for c in PREFIX_COLUMNS})
+
+
+def _size_stats_frame(t: Optional[dict]) -> pd.DataFrame:
+    if t is None:
+        return empty_size_stats()
+    cols = {
+        "size_pkts": t["size_pkts"],
+        "flows_started": t["flows_started"],
+        "flows_completed": t["flows_completed"],
+        "mean_fct_ns": t["mean_fct_ns"],
+        "min_fct_ns": _nullable(t["min_fct_ns"]),
+        "max_fct_ns": _nullable(t["max_fct_ns"]),
+    }
+    for name in t["quantile_columns"]:
+        cols[name] = t[name]
+    return pd.DataFrame(cols)
+
+
 def run(config: ConfigLike, *, progress: Optional[Callable[[dict], Any]] = None, warn: bool = True) -> Result:
     """Run one scenario (a dict, a TOML path or TOML text) and return its :class:`Result`.
 
@@ -170,6 +223,8 @@ def run(config: ConfigLike, *, progress: Optional[Callable[[dict], Any]] = None,
         "flows_completed": int(flows["completed"].sum()),
         "stats": stats,
     }
+    if raw["size_stats"] is not None:
+        meta["size_stats"] = {"alpha": raw["size_stats"]["alpha"], "quantile_columns": list(raw["size_stats"]["quantile_columns"])}
     if warn and len(flows) and meta["flows_completed"] == 0:
         warnings.warn(
             f"no flow completed in this run ({len(flows)} started, simulated until "
@@ -177,4 +232,5 @@ def run(config: ConfigLike, *, progress: Optional[Callable[[dict], Any]] = None,
             NoCompletedFlowWarning,
             stacklevel=2,
         )
-    return Result(flows=flows, series=series, meta=meta)
+    return Result(flows=flows, series=series, meta=meta, prefixes=_prefixes_frame(raw["prefixes"]),
+                  size_stats=_size_stats_frame(raw["size_stats"]))

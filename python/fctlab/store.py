@@ -7,8 +7,10 @@ Layout of a store directory::
       runs/ab/<key>/        one finished run (the key is 32 hex digits, ab its first two)
         flows.parquet       exactly as ``fctlab run --out`` writes them
         series.parquet
+        prefixes.parquet    only for runs with measuring flows
+        size_stats.parquet  only for runs that asked for metrics.size_stats
         meta.json           config, seed, fctlab version, wall time, ... (+ "store" block)
-        manifest.json       size and SHA-256 of the three files above; written last
+        manifest.json       size and SHA-256 of the files above; written last
       sweeps/<name>.json    the points of each sweep run into this store
       tmp/                  runs being written (never read)
       corrupt/              results that failed verification, moved aside and rerun
@@ -47,6 +49,8 @@ from .config import to_json
 
 FORMAT = 1
 FILES = ("flows.parquet", "series.parquet", "meta.json")
+#: Files a run has only when it produced those tables; the manifest lists them.
+OPTIONAL_FILES = ("prefixes.parquet", "size_stats.parquet")
 MANIFEST = "manifest.json"
 
 #: Flow-table columns; config aliases never shadow them.
@@ -55,6 +59,8 @@ _FLOW_COLS = {
     "acked_ns", "retransmits", "drops", "completed", "ideal_ns",
 }
 _SERIES_COLS = {"t_ns", "metric", "element", "value"}
+_PREFIX_COLS = {"flow_id", "k", "fct_ns"}
+_SIZE_STATS_COLS = {"size_pkts", "flows_started", "flows_completed", "mean_fct_ns", "min_fct_ns", "max_fct_ns"}
 #: Columns of the ``runs`` table that come from meta.json rather than the config.
 _RUN_COLS = [
     "run_key", "seed", "fctlab_version", "wall_s", "flows_total", "flows_completed",
@@ -247,7 +253,8 @@ class Store:
         if not isinstance(man, dict) or man.get("key") != key or not isinstance(man.get("files"), dict):
             return "manifest does not describe this run"
         sig = []
-        for name in FILES:
+        names = list(FILES) + [n for n in OPTIONAL_FILES if n in man["files"]]
+        for name in names:
             ent = man["files"].get(name)
             p = d / name
             if not isinstance(ent, dict):
@@ -262,7 +269,7 @@ class Store:
         sig = tuple(sig)
         if self._ok_cache.get(key) == sig:
             return None
-        for name in FILES:
+        for name in names:
             if _sha256(d / name) != man["files"][name].get("sha256"):
                 return f"{name} fails its SHA-256 check"
         self._ok_cache[key] = sig
@@ -290,7 +297,8 @@ class Store:
     # -- writing
     def put(self, key: str, files: Mapping[str, bytes]) -> Path:
         """Store one run atomically from its file contents (``flows.parquet``,
-        ``series.parquet``, ``meta.json``). If an intact copy is already there (a
+        ``series.parquet``, ``meta.json``, and ``prefixes.parquet`` and
+        ``size_stats.parquet`` if given). If an intact copy is already there (a
         concurrent writer), it is kept and this one dropped; a damaged one is
         moved to ``corrupt/`` first. Returns the run's directory."""
         missing = [n for n in FILES if n not in files]
@@ -302,7 +310,7 @@ class Store:
         tmp.mkdir()
         try:
             man = {"format": FORMAT, "key": key, "files": {}}
-            for name in FILES:
+            for name in list(FILES) + [n for n in OPTIONAL_FILES if n in files]:
                 data = files[name]
                 _fsync_write(tmp / name, data)
                 man["files"][name] = {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
@@ -431,6 +439,10 @@ class Store:
           store's config keys and clashes with no flow column, by that last part
           alone (``scheme``, ``load``, ``init_cwnd_pkts``).
         - ``series``: the time series of every run, with the same run columns.
+        - ``prefixes``: the prefix times of the measuring flows of every run
+          (``flow_id``, ``k``, ``fct_ns``), with the same run columns.
+        - ``size_stats``: the per-size FCT statistics of every run that kept
+          them, with the same run columns (quantile columns of all runs).
         - ``sweep_points``: (sweep, point, replication, run_key) for every sweep.
         """
         import duckdb
@@ -518,13 +530,15 @@ def _build_catalog(store: Store):
     last: dict = {}
     for col, dotted in config_keys.items():
         last.setdefault(_leaf(dotted), []).append(col)
-    taken = set(run_cols) | _FLOW_COLS | _SERIES_COLS | {"filename"}
+    taken = set(run_cols) | _FLOW_COLS | _SERIES_COLS | _PREFIX_COLS | _SIZE_STATS_COLS | {"filename"}
     aliases = {leaf: cols[0] for leaf, cols in last.items() if len(cols) == 1 and leaf not in taken}
     sel_runs = ", ".join(f"r.{_ident(c)}" for c in run_cols)
     sel_alias = "".join(f", r.{_ident(src)} AS {_ident(a)}" for a, src in sorted(aliases.items()))
 
-    for table, cols in (("flows", _FLOW_COLS), ("series", _SERIES_COLS)):
+    for table in ("flows", "series", "prefixes", "size_stats"):
         files = [str(Path(p) / f"{table}.parquet") for p in runs["path"]] if len(runs) else []
+        if table in ("prefixes", "size_stats"):
+            files = [f for f in files if Path(f).exists()]
         if files:
             lst = "[" + ", ".join(_sql_str(f) for f in files) + "]"
             con.execute(
@@ -547,6 +561,10 @@ def _leaf(dotted: str) -> str:
 
 
 def _empty_frame(table: str) -> pd.DataFrame:
+    if table in ("prefixes", "size_stats"):
+        from .result import empty_prefixes, empty_size_stats
+
+        return empty_prefixes() if table == "prefixes" else empty_size_stats()
     if table == "flows":
         from .result import FLOW_COLUMNS
 

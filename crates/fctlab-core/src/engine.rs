@@ -8,7 +8,9 @@
 //! and flows, not with packets in flight.
 
 use crate::ideal::line_rate_fct_ns;
+use crate::metrics::prefixes::Prefixes;
 use crate::metrics::ps::{fill_ps_fct, PsInputs};
+use crate::metrics::size_stats::{SizeStats, SizeStatsTable};
 use crate::metrics::{Counters, FlowRecord, MetricIds, Series};
 use crate::net::packet::flags;
 use crate::net::queue::{DropTail, PortParams, Queue};
@@ -30,6 +32,10 @@ struct FlowSlot {
     /// Closed-loop generator that owns this flow, if any.
     generator: Option<u32>,
     long_lived: bool,
+    /// A measuring flow: its in-order deliveries are recorded.
+    measure: bool,
+    /// Packets 1..prefix_done of a measuring flow are recorded.
+    prefix_done: u64,
 }
 
 /// Progress of a running simulation, handed to the progress callback.
@@ -57,6 +63,10 @@ pub struct RunOutput {
     pub buffer_pkts: usize,
     /// Packets still in queues or on wires at the end.
     pub in_network: u64,
+    /// Prefix times of the measuring flows, by flow then k (empty without them).
+    pub prefixes: Prefixes,
+    /// Streaming FCT statistics per flow size, if the scenario asked for them.
+    pub size_stats: Option<SizeStatsTable>,
 }
 
 /// One simulation.
@@ -89,6 +99,8 @@ pub struct Engine {
     losses: Vec<((u64, u64, u32), u32)>,
     /// Wall time between calls of the progress callback.
     report_every_s: f64,
+    prefixes: Prefixes,
+    size_stats: Option<SizeStats>,
 }
 
 impl Engine {
@@ -128,6 +140,7 @@ impl Engine {
         let sources = Sources::new(plan.generators.clone(), plan.seed, topo.senders.len());
         let mut series = Series::default();
         let metric = MetricIds::register(&mut series);
+        let size_stats = plan.size_stats.clone().map(SizeStats::new);
         Engine {
             plan,
             q: EventQueue::new(),
@@ -150,6 +163,8 @@ impl Engine {
             long_lived: 0,
             losses: plan_losses,
             report_every_s: 1.0,
+            prefixes: Prefixes::default(),
+            size_stats,
         }
     }
 
@@ -160,7 +175,7 @@ impl Engine {
     }
 
     /// Create a flow that starts at `start_ns`.
-    fn add_flow(&mut self, sender: u32, start_ns: Time, size: FlowSize, generator: Option<u32>) {
+    fn add_flow(&mut self, sender: u32, start_ns: Time, size: FlowSize, generator: Option<u32>, measure: bool) {
         let id = self.slots.len() as u32;
         let tp = &self.plan.transport;
         let (bytes, pkts) = match size {
@@ -189,11 +204,16 @@ impl Engine {
             rcv_sched: None,
             generator,
             long_lived: size.is_long_lived(),
+            measure,
+            prefix_done: 0,
         });
         if size.is_long_lived() {
             self.long_lived += 1;
         } else {
             self.pending += 1;
+            if let Some(s) = self.size_stats.as_mut() {
+                s.started(pkts);
+            }
         }
         self.q.schedule(start_ns, Event::FlowStart(id));
     }
@@ -201,7 +221,7 @@ impl Engine {
     fn setup(&mut self) {
         let flows = self.plan.flows.clone();
         for f in flows {
-            self.add_flow(f.sender, f.start_ns, f.size, None);
+            self.add_flow(f.sender, f.start_ns, f.size, None, f.measure);
         }
         for g in 0..self.plan.generators.len() {
             let gen = self.plan.generators[g].clone();
@@ -217,7 +237,8 @@ impl Engine {
                 }
                 Arrivals::LongLived => {
                     for &s in &gen.senders {
-                        self.add_flow(s, gen.start_ns, FlowSize::LongLived, None);
+                        let measure = self.sources.next_is_measured(g as u32);
+                        self.add_flow(s, gen.start_ns, FlowSize::LongLived, None, measure);
                     }
                 }
             }
@@ -230,16 +251,16 @@ impl Engine {
     /// Start the next flow of closed-loop generator `g` on sender `s` at `t`, if
     /// its count and stop time allow.
     fn closed_loop_next(&mut self, g: u32, s: u32, t: Time) {
-        if let Some(pkts) = self.sources.closed_loop(g, s, t) {
+        if let Some((pkts, measure)) = self.sources.closed_loop(g, s, t) {
             let size = FlowSize::of_pkts(pkts, self.plan.transport.mss_bytes);
-            self.add_flow(s, t, size, Some(g));
+            self.add_flow(s, t, size, Some(g), measure);
         }
     }
 
     fn generate(&mut self, g: u32, now: Time) {
         let Some(a) = self.sources.poisson(g, now, self.plan.stop_ns) else { return };
         let size = FlowSize::of_pkts(a.pkts, self.plan.transport.mss_bytes);
-        self.add_flow(a.sender, now, size, None);
+        self.add_flow(a.sender, now, size, None, a.measure);
         match a.next_ns {
             Some(next) => self.q.schedule(next, Event::Generate(g)),
             None => self.pending -= 1,
@@ -314,6 +335,7 @@ impl Engine {
     fn arrive(&mut self, l: usize, now: Time) {
         let link = &mut self.links[l];
         let (_, mut pkt) = link.in_flight.pop_front().expect("arrival event with an empty wire");
+        link.data_arrived += (pkt.kind == PacketKind::Data) as u64;
         if let Some(&(t, _)) = link.in_flight.front() {
             self.q.schedule(t, Event::Arrive(l as u32));
         }
@@ -375,14 +397,26 @@ impl Engine {
                         self.records[f as usize].marks += 1;
                     }
                 }
-                let Some(rcv) = self.slots[f as usize].rcv.as_mut() else { return };
+                let slot = &mut self.slots[f as usize];
+                let Some(rcv) = slot.rcv.as_mut() else { return };
                 rcv.on_packet(now, &pkt, &mut self.out);
                 let fin = rcv.finished_at();
+                if slot.measure {
+                    let upto = rcv.in_order_pkts();
+                    if upto > slot.prefix_done {
+                        self.prefixes.record(f as u64, slot.prefix_done, upto, now - self.records[f as usize].start_ns);
+                        slot.prefix_done = upto;
+                    }
+                }
                 self.inject(f, now);
                 if fin.is_some() && self.records[f as usize].finish_ns.is_none() {
-                    self.records[f as usize].finish_ns = fin;
+                    let rec = &mut self.records[f as usize];
+                    rec.finish_ns = fin;
                     self.active -= 1;
                     self.counters.flows_completed += 1;
+                    if let Some(s) = self.size_stats.as_mut() {
+                        s.completed(rec.size_pkts, rec.fct_ns().unwrap_or(0));
+                    }
                 }
                 self.sync_receiver_timer(f, now);
             }
@@ -490,9 +524,14 @@ impl Engine {
             let link = &mut self.links[l];
             let qlen = link.queue.len_pkts() as f64;
             let util = link.utilisation_since_last(now, interval);
+            let delivered = link.data_arrived_since_last();
+            let line_pkts = link.rate_bps * interval as f64 / 8e9 / self.plan.transport.pkt_bytes() as f64;
             self.series.push(now, m.queue_pkts, el, qlen);
             if now > 0 {
                 self.series.push(now, m.utilization, el, util);
+                if self.plan.utilization_pkts {
+                    self.series.push(now, m.utilization_pkts, el, delivered as f64 / line_pkts);
+                }
             }
         }
         let el = self.series.element_id("network");
@@ -565,6 +604,7 @@ impl Engine {
             self.ps_fcts(end_ns);
         }
         let in_network = self.links.iter().map(|l| l.in_network()).sum();
+        self.prefixes.sort();
         RunOutput {
             flows: self.records,
             series: self.series,
@@ -574,6 +614,8 @@ impl Engine {
             interrupted,
             buffer_pkts: self.plan.buffer_pkts,
             in_network,
+            prefixes: self.prefixes,
+            size_stats: self.size_stats.map(|s| s.table()),
         }
     }
 

@@ -14,6 +14,7 @@ use crate::transport::sack;
 use crate::transport::SchemeEntry;
 use crate::workload::arrivals::{self, ArrivalEntry};
 use crate::workload::sizes::{self, SizeEntry};
+use crate::workload::{empirical, mixture};
 
 /// `transport.scheme`.
 pub const SCHEMES: &[SchemeEntry] = &[
@@ -41,7 +42,7 @@ pub const QUEUES: &[QueueEntry] = &[
 pub const TOPOLOGIES: &[TopologyEntry] = &[topology::SINGLE_LINK, topology::DUMBBELL, topology::HALF_DUMBBELL, topology::GRAPH];
 
 /// `traffic[i].sizes.dist`.
-pub const SIZES: &[SizeEntry] = &[sizes::PARETO, sizes::FIXED, sizes::UNIFORM, sizes::EXPONENTIAL];
+pub const SIZES: &[SizeEntry] = &[sizes::PARETO, sizes::FIXED, sizes::UNIFORM, sizes::EXPONENTIAL, mixture::ENTRY, empirical::ENTRY];
 
 /// `traffic[i].arrivals`.
 pub const ARRIVALS: &[ArrivalEntry] = &[arrivals::POISSON, arrivals::CLOSED_LOOP, arrivals::LONG_LIVED];

@@ -121,6 +121,37 @@ fn run<'py>(py: Python<'py>, config_json: &str, progress: Option<Py<PyAny>>) -> 
     series.set_item("metric_names", s.metric_names)?;
     series.set_item("element_names", s.element_names)?;
 
+    let pf = &out.prefixes;
+    let prefixes = PyDict::new(py);
+    prefixes.set_item("flow_id", pf.flow_id.iter().map(|&x| x as i64).collect::<Vec<_>>().into_pyarray(py))?;
+    prefixes.set_item("k", pf.k.iter().map(|&x| x as i64).collect::<Vec<_>>().into_pyarray(py))?;
+    prefixes.set_item("fct_ns", pf.fct_ns.iter().map(|&x| x as i64).collect::<Vec<_>>().into_pyarray(py))?;
+
+    // Nullable columns: -1 (integers) or NaN (reals) where a size has no completed flow.
+    let size_stats = match &out.size_stats {
+        None => None,
+        Some(t) => {
+            let d = PyDict::new(py);
+            let ints = |v: &[u64]| v.iter().map(|&x| x as i64).collect::<Vec<_>>();
+            let opt_int = |v: &[Option<u64>]| v.iter().map(|x| x.map_or(-1, |x| x as i64)).collect::<Vec<_>>();
+            let opt_real = |v: &[Option<f64>]| v.iter().map(|x| x.unwrap_or(f64::NAN)).collect::<Vec<_>>();
+            d.set_item("size_pkts", ints(&t.size_pkts).into_pyarray(py))?;
+            d.set_item("flows_started", ints(&t.flows_started).into_pyarray(py))?;
+            d.set_item("flows_completed", ints(&t.flows_completed).into_pyarray(py))?;
+            d.set_item("mean_fct_ns", opt_real(&t.mean_fct_ns).into_pyarray(py))?;
+            d.set_item("min_fct_ns", opt_int(&t.min_fct_ns).into_pyarray(py))?;
+            d.set_item("max_fct_ns", opt_int(&t.max_fct_ns).into_pyarray(py))?;
+            let mut names = Vec::new();
+            for (name, col) in &t.quantiles {
+                d.set_item(name, opt_real(col).into_pyarray(py))?;
+                names.push(name.clone());
+            }
+            d.set_item("quantile_columns", names)?;
+            d.set_item("alpha", t.alpha)?;
+            Some(d)
+        }
+    };
+
     let c = &out.counters;
     let stats = PyDict::new(py);
     stats.set_item("events", c.events)?;
@@ -148,6 +179,8 @@ fn run<'py>(py: Python<'py>, config_json: &str, progress: Option<Py<PyAny>>) -> 
     d.set_item("flows", flows)?;
     d.set_item("series", series)?;
     d.set_item("stats", stats)?;
+    d.set_item("prefixes", prefixes)?;
+    d.set_item("size_stats", size_stats)?;
     Ok(d)
 }
 

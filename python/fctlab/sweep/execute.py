@@ -103,7 +103,10 @@ def _run_task(task: dict) -> dict:
     }
     with tempfile.TemporaryDirectory(prefix="fctlab-run-") as d:
         res.write(d)
-        files = {n: (Path(d) / n).read_bytes() for n in ("flows.parquet", "series.parquet", "meta.json")}
+        from ..store import FILES, OPTIONAL_FILES
+
+        files = {n: (Path(d) / n).read_bytes() for n in FILES}
+        files.update({n: (Path(d) / n).read_bytes() for n in OPTIONAL_FILES if (Path(d) / n).exists()})
     m = res.meta
     return {
         "key": key,

@@ -1,6 +1,9 @@
-//! Observers: the per-flow records and the sampled time series.
+//! Observers: the per-flow records, the sampled time series, the prefix
+//! times of measuring flows and the streaming statistics per flow size.
 
+pub mod prefixes;
 pub mod ps;
+pub mod size_stats;
 
 use crate::sim::Time;
 
@@ -49,6 +52,10 @@ pub struct MetricIds {
     pub active_flows: u16,
     /// A flow's congestion window, packets.
     pub cwnd_pkts: u16,
+    /// Data packets a link delivered in the interval over the number of
+    /// full-sized data packets its line rate carries in an interval
+    /// (Mussmann 2012, section 5.2).
+    pub utilization_pkts: u16,
 }
 
 impl MetricIds {
@@ -59,6 +66,7 @@ impl MetricIds {
             utilization: series.metric_id("utilization"),
             active_flows: series.metric_id("active_flows"),
             cwnd_pkts: series.metric_id("cwnd_pkts"),
+            utilization_pkts: series.metric_id("utilization_pkts"),
         }
     }
 }

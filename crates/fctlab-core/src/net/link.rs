@@ -31,12 +31,15 @@ pub struct Link {
     /// the part still to come, it is the time the link has been busy.
     busy_ns: u64,
     busy_at_sample: u64,
+    /// Data packets that reached the far end (counted by the engine).
+    pub data_arrived: u64,
+    data_at_sample: u64,
 }
 
 impl Link {
     pub fn new(name: String, rate_bps: f64, delay_ns: Time, queue: Box<dyn Queue>) -> Self {
         let limited = queue.limit_pkts().is_some();
-        Link { name, rate_bps, delay_ns, queue, limited, busy_until: 0, txdone_pending: false, in_flight: VecDeque::new(), tx_cache: (u32::MAX, 0), busy_ns: 0, busy_at_sample: 0 }
+        Link { name, rate_bps, delay_ns, queue, limited, busy_until: 0, txdone_pending: false, in_flight: VecDeque::new(), tx_cache: (u32::MAX, 0), busy_ns: 0, busy_at_sample: 0, data_arrived: 0, data_at_sample: 0 }
     }
 
     /// Put `pkt` on the wire at `now`. Returns its arrival time at the far end
@@ -71,6 +74,13 @@ impl Link {
         let util = (busy - self.busy_at_sample) as f64 / interval_ns as f64;
         self.busy_at_sample = busy;
         util
+    }
+
+    /// Data packets that reached the far end since the last call.
+    pub fn data_arrived_since_last(&mut self) -> u64 {
+        let n = self.data_arrived - self.data_at_sample;
+        self.data_at_sample = self.data_arrived;
+        n
     }
 
     /// Packets in the queue or on the wire.

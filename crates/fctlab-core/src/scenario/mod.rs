@@ -182,6 +182,10 @@ pub struct FlowCfg {
     pub size_bytes: Option<u64>,
     #[serde(default)]
     pub long_lived: bool,
+    /// A measuring flow: the time each prefix of it is delivered in order is
+    /// recorded (the `prefixes` table).
+    #[serde(default)]
+    pub measure: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -197,11 +201,30 @@ pub struct MetricsCfg {
     pub cwnd_flows: Vec<u64>,
     /// Compute each flow's FCT under ideal processor sharing (fluid max-min).
     pub ps_fct: bool,
+    /// Sample `utilization_pkts` (data packets delivered over the line rate in
+    /// packets, Mussmann 2012 section 5.2) on the series links.
+    pub utilization_pkts: bool,
+    /// Keep streaming FCT statistics per flow size (the `size_stats` table).
+    pub size_stats: bool,
+    /// The quantiles of FCT `size_stats` reports, each in [0, 1].
+    pub size_stats_quantiles: Vec<f64>,
+    /// Relative accuracy of those quantiles.
+    pub size_stats_alpha: f64,
 }
 
 impl Default for MetricsCfg {
     fn default() -> Self {
-        MetricsCfg { series: true, interval_ms: 10.0, links: vec!["bottleneck".into()], cwnd_flows: vec![], ps_fct: true }
+        MetricsCfg {
+            series: true,
+            interval_ms: 10.0,
+            links: vec!["bottleneck".into()],
+            cwnd_flows: vec![],
+            ps_fct: true,
+            utilization_pkts: false,
+            size_stats: false,
+            size_stats_quantiles: vec![0.5, 0.9, 0.99],
+            size_stats_alpha: 0.005,
+        }
     }
 }
 

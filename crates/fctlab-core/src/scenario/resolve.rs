@@ -8,6 +8,7 @@ use crate::registry::Registries;
 use crate::sim::{ms_to_ns, secs_to_ns, Time};
 use crate::transport::{EndpointBuilder, FlowSize, TransportParams};
 use crate::workload::arrivals::{Context, MAX_FLOWS};
+use crate::metrics::size_stats::SizeStatsSpec;
 use crate::workload::Generator;
 
 /// The most senders a topology may have: routes are computed per sender.
@@ -20,6 +21,8 @@ pub struct FlowPlan {
     pub sender: u32,
     pub start_ns: Time,
     pub size: FlowSize,
+    /// A measuring flow (its prefixes are recorded).
+    pub measure: bool,
 }
 
 /// What the engine runs: every default applied and every value checked.
@@ -42,6 +45,10 @@ pub struct Plan {
     pub series_links: Vec<u32>,
     pub cwnd_flows: Vec<u64>,
     pub ps_fct: bool,
+    /// Sample `utilization_pkts` on the series links.
+    pub utilization_pkts: bool,
+    /// Streaming FCT statistics per flow size, if asked for.
+    pub size_stats: Option<SizeStatsSpec>,
     /// Forced losses: (flow, seq, transmission).
     pub losses: Vec<(u64, u64, u32)>,
 }
@@ -211,7 +218,7 @@ fn flows(sc: &Scenario, senders: u32, mss: u32, stops: bool) -> Result<Vec<FlowP
         if size.is_long_lived() && !stops {
             return err("stop_s", format!("{field} is long-lived, so the run needs a stop_s"));
         }
-        out.push(FlowPlan { sender: f.sender, start_ns, size });
+        out.push(FlowPlan { sender: f.sender, start_ns, size, measure: f.measure });
     }
     Ok(out)
 }
@@ -231,7 +238,9 @@ fn generators(sc: &Scenario, senders: u32, bottleneck_bps: f64, p: &TransportPar
             run_stop_ns,
             sizes: reg.sizes,
         };
-        out.push((process.factory)(g, &cx)?);
+        let mut gen = (process.factory)(g, &cx)?;
+        gen.measure = crate::workload::Measure::of(g, &field)?;
+        out.push(gen);
     }
     Ok(out)
 }
@@ -292,6 +301,15 @@ pub fn plan_with(sc: Scenario, reg: &Registries) -> Result<Plan, ConfigError> {
     }
     let interval_ns = ms_to_ns(interval_ms).max(1);
     let series_links = series_links(m, &net.topology)?;
+    if m.utilization_pkts && !m.series {
+        return err("metrics.utilization_pkts", "is a series metric: it needs metrics.series = true");
+    }
+    let size_stats = if m.size_stats {
+        Some(SizeStatsSpec::new(&m.size_stats_quantiles, m.size_stats_alpha, "metrics")?)
+    } else {
+        SizeStatsSpec::new(&m.size_stats_quantiles, m.size_stats_alpha, "metrics")?;
+        None
+    };
     let mut losses = Vec::new();
     for (i, l) in sc.losses.iter().enumerate() {
         if l.transmission == 0 {
@@ -315,6 +333,8 @@ pub fn plan_with(sc: Scenario, reg: &Registries) -> Result<Plan, ConfigError> {
         series_links,
         cwnd_flows: m.cwnd_flows.clone(),
         ps_fct: m.ps_fct,
+        utilization_pkts: m.utilization_pkts,
+        size_stats,
         scenario: sc,
     })
 }

@@ -43,6 +43,9 @@ pub trait Receiver: Send {
     fn next_timer(&self) -> Option<Time>;
     /// When the last payload byte arrived, once it has.
     fn finished_at(&self) -> Option<Time>;
+    /// The cumulative in-order point: data packets 0..n have all arrived
+    /// (TCP's RCV.NXT in packets). Measuring flows record when it advances.
+    fn in_order_pkts(&self) -> u64;
 }
 
 /// A flow's size as the transport sees it.
@@ -122,6 +125,13 @@ pub struct TransportParams {
     /// Receiver-window cap on the congestion window, in packets.
     pub max_cwnd_pkts: f64,
     pub ecn: bool,
+}
+
+impl TransportParams {
+    /// Bytes on the wire of a full-sized data packet.
+    pub fn pkt_bytes(&self) -> u32 {
+        self.mss_bytes + self.header_bytes
+    }
 }
 
 /// A flow's two endpoints.

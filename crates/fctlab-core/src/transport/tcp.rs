@@ -623,6 +623,10 @@ impl Receiver for TcpSackReceiver {
     fn finished_at(&self) -> Option<Time> {
         self.inner.finished_at()
     }
+
+    fn in_order_pkts(&self) -> u64 {
+        self.inner.rcv_nxt
+    }
 }
 
 /// A TCP receiver: cumulative ACKs, out-of-order buffering, optional delayed ACKs.
@@ -739,6 +743,10 @@ impl Receiver for TcpReceiver {
 
     fn finished_at(&self) -> Option<Time> {
         self.finished
+    }
+
+    fn in_order_pkts(&self) -> u64 {
+        self.rcv_nxt
     }
 }
 

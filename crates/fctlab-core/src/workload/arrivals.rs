@@ -2,8 +2,8 @@
 //! the keys of a `[[traffic]]` entry it uses and resolves it into a
 //! [`Generator`].
 
-use super::sizes::{SizeDist, SizeEntry};
-use crate::config::{documented, duration_s, err, find, positive, ConfigError, Entry, NoParams};
+use super::sizes::{SizeContext, SizeDist, SizeEntry};
+use crate::config::{documented, duration_s, err, positive, ConfigError, Entry, NoParams};
 use crate::sim::{secs_to_ns, Time};
 use serde::{Deserialize, Serialize};
 
@@ -40,6 +40,40 @@ pub struct TrafficCfg {
     /// Closed loop: the pause between a flow's last ACK and the next flow.
     #[serde(default)]
     pub think_s: f64,
+    /// Make every N-th flow of this generator a measuring flow (N = 1: all).
+    #[serde(default)]
+    pub measure_every: Option<u64>,
+    /// Make each flow of this generator a measuring flow with this probability.
+    #[serde(default)]
+    pub measure_fraction: Option<f64>,
+}
+
+/// Which flows of a generator are measuring flows: flows whose every
+/// in-order delivery is recorded (the `prefixes` table; Mussmann 2012,
+/// section 4.2).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum Measure {
+    #[default]
+    Never,
+    /// Flows number N, 2N, 3N, ... of the generator, in creation order.
+    Every(u64),
+    /// Each flow independently with probability p, drawn from a random stream
+    /// of its own, so the workload is the same with or without it.
+    Fraction(f64),
+}
+
+impl Measure {
+    /// The `measure_every` / `measure_fraction` keys of a traffic entry at `field`.
+    pub fn of(g: &TrafficCfg, field: &str) -> Result<Measure, ConfigError> {
+        match (g.measure_every, g.measure_fraction) {
+            (None, None) => Ok(Measure::Never),
+            (Some(0), None) => err(format!("{field}.measure_every"), "must be at least 1 (1: every flow)"),
+            (Some(n), None) => Ok(Measure::Every(n)),
+            (None, Some(p)) if p.is_finite() && (0.0..=1.0).contains(&p) => Ok(if p == 0.0 { Measure::Never } else { Measure::Fraction(p) }),
+            (None, Some(p)) => err(format!("{field}.measure_fraction"), format!("must be a probability in [0, 1], got {p}")),
+            (Some(_), Some(_)) => err(format!("{field}.measure_fraction"), "give measure_every or measure_fraction, not both"),
+        }
+    }
 }
 
 /// How a traffic generator creates flows.
@@ -67,6 +101,9 @@ pub struct Generator {
     pub stop_ns: Option<Time>,
     /// Flows to create (Poisson: in total; closed loop: per sender).
     pub count: Option<u64>,
+    /// Which of its flows are measuring flows (set by the scenario layer from
+    /// `measure_every` / `measure_fraction`, whatever the arrival process).
+    pub measure: Measure,
 }
 
 impl Generator {
@@ -107,17 +144,7 @@ impl Context<'_> {
     fn sizes(&self, g: &TrafficCfg) -> Result<SizeDist, ConfigError> {
         let field = self.key("sizes");
         let Some(v) = &g.sizes else { return err(field, "required key is missing") };
-        let Some(obj) = v.as_object() else { return err(field, "expected a table { dist = ..., ... }") };
-        let dist = match obj.get("dist") {
-            Some(serde_json::Value::String(d)) => d.as_str(),
-            Some(_) => return err(format!("{field}.dist"), "expected a string"),
-            None => return err(format!("{field}.dist"), "required key is missing"),
-        };
-        let entry = find(self.sizes, &format!("{field}.dist"), dist)?;
-        let mut rest = obj.clone();
-        rest.remove("dist");
-        let rest = serde_json::Value::Object(rest);
-        (entry.factory)(crate::config::Table::new(Some(&rest), &field), self.mss_bytes)
+        SizeContext { mss_bytes: self.mss_bytes, sizes: self.sizes }.resolve(v, &field)
     }
 
     /// The senders, start and stop common to every process.
@@ -192,7 +219,7 @@ pub const POISSON: ArrivalEntry = Entry {
         if g.count.is_none() && stop_ns.is_none() && !cx.run_stop_ns.is_some() {
             return err(cx.key("count"), "poisson arrivals need count, stop_s, or a run stop_s");
         }
-        Ok(Generator { arrivals: Arrivals::Poisson { mean_gap_ns: 1e9 / lambda }, sizes: Some(d), senders, start_ns, stop_ns, count: g.count })
+        Ok(Generator { arrivals: Arrivals::Poisson { mean_gap_ns: 1e9 / lambda }, sizes: Some(d), senders, start_ns, stop_ns, count: g.count, measure: Measure::Never })
     },
 };
 
@@ -209,7 +236,7 @@ pub const CLOSED_LOOP: ArrivalEntry = Entry {
         }
         let think_ns = secs_to_ns(duration_s(&cx.key("think_s"), g.think_s, false)?);
         let d = cx.sizes(g)?;
-        Ok(Generator { arrivals: Arrivals::ClosedLoop { think_ns }, sizes: Some(d), senders, start_ns, stop_ns, count: g.count })
+        Ok(Generator { arrivals: Arrivals::ClosedLoop { think_ns }, sizes: Some(d), senders, start_ns, stop_ns, count: g.count, measure: Measure::Never })
     },
 };
 
@@ -224,6 +251,6 @@ pub const LONG_LIVED: ArrivalEntry = Entry {
         if !cx.run_stop_ns.is_some() {
             return err("stop_s", format!("{} is long-lived, so the run needs a stop_s", cx.field));
         }
-        Ok(Generator { arrivals: Arrivals::LongLived, sizes: None, senders, start_ns, stop_ns, count: g.count })
+        Ok(Generator { arrivals: Arrivals::LongLived, sizes: None, senders, start_ns, stop_ns, count: g.count, measure: Measure::Never })
     },
 };

@@ -2,10 +2,12 @@
 //! generators that turn them into flows during a run.
 
 pub mod arrivals;
+pub mod empirical;
+pub mod mixture;
 pub mod sizes;
 pub mod sources;
 
-pub use arrivals::{Arrivals, Generator, TrafficCfg};
+pub use arrivals::{Arrivals, Generator, Measure, TrafficCfg};
 pub use sizes::SizeDist;
 pub use sources::Sources;
 

@@ -1,7 +1,9 @@
 //! Flow-size distributions, sampled by inversion from one uniform draw each.
 //!
 //! Each distribution is a registry entry whose parameter table is the
-//! traffic entry's `sizes` table without its `dist` key.
+//! traffic entry's `sizes` table without its `dist` key. The laws built from
+//! other laws or from data, `mixture` and `empirical`, have files of their own
+//! ([`super::mixture`], [`super::empirical`]).
 
 use crate::config::{at_most, documented, err, positive, ConfigError, Entry, ParamDoc, Params, Table, MAX_FLOW_PKTS};
 use crate::sim::Rng;
@@ -20,10 +22,44 @@ pub enum SizeDist {
     Uniform { min_pkts: u64, max_pkts: u64 },
     /// Exponential with the given mean, rounded up to whole packets.
     Exponential { mean_pkts: f64 },
+    /// Uniform over min_pkts, min_pkts + step_pkts, ..., max_pkts (step > 1;
+    /// `uniform` with `step_pkts`).
+    Lattice { min_pkts: u64, step_pkts: u64, max_pkts: u64 },
+    /// Components drawn with given weights ([`super::mixture`]).
+    Mixture(super::mixture::Mixture),
+    /// Values with probabilities, or a CDF table ([`super::empirical`]).
+    Empirical(super::empirical::Empirical),
 }
 
-/// Checks a distribution's table and returns it; `mss` converts bytes to packets.
-pub type SizeFactory = fn(Table, u32) -> Result<SizeDist, ConfigError>;
+/// What a size distribution's factory may need besides its table.
+#[derive(Clone, Copy)]
+pub struct SizeContext {
+    /// Payload bytes per packet, to turn byte sizes into packets.
+    pub mss_bytes: u32,
+    /// The size registry, for laws built from other laws (`mixture`).
+    pub sizes: &'static [SizeEntry],
+}
+
+/// Checks a distribution's table and returns it.
+pub type SizeFactory = fn(Table, &SizeContext) -> Result<SizeDist, ConfigError>;
+
+impl SizeContext {
+    /// Resolve a sizes table `{ dist = "<name>", ...its parameters }` given at
+    /// `field` through the size registry.
+    pub fn resolve(&self, v: &serde_json::Value, field: &str) -> Result<SizeDist, ConfigError> {
+        let Some(obj) = v.as_object() else { return err(field, "expected a table { dist = ..., ... }") };
+        let dist = match obj.get("dist") {
+            Some(serde_json::Value::String(d)) => d.as_str(),
+            Some(_) => return err(format!("{field}.dist"), "expected a string"),
+            None => return err(format!("{field}.dist"), "required key is missing"),
+        };
+        let entry = crate::config::find(self.sizes, &format!("{field}.dist"), dist)?;
+        let mut rest = obj.clone();
+        rest.remove("dist");
+        let rest = serde_json::Value::Object(rest);
+        (entry.factory)(Table::new(Some(&rest), field), self)
+    }
+}
 
 /// A registered size distribution (see `crate::registry::SIZES`).
 pub type SizeEntry = Entry<SizeFactory>;
@@ -65,13 +101,13 @@ pub const PARETO: SizeEntry = Entry {
     table: None,
     params: documented::<ParetoCfg>,
     requires: None,
-    factory: |t, mss| {
+    factory: |t, cx| {
         let c: ParetoCfg = t.parse()?;
         let shape = c.shape.ok_or_else(|| ConfigError::new(t.key("shape"), "required key is missing"))?;
         if !(shape.is_finite() && shape > 1.0) {
             return err(t.key("shape"), format!("must be > 1 (the mean is infinite otherwise), got {shape}"));
         }
-        Ok(SizeDist::Pareto { mean_pkts: mean_of(&t, c.mean_pkts, c.mean_bytes, mss)?, shape })
+        Ok(SizeDist::Pareto { mean_pkts: mean_of(&t, c.mean_pkts, c.mean_bytes, cx.mss_bytes)?, shape })
     },
 };
 
@@ -96,9 +132,9 @@ pub const EXPONENTIAL: SizeEntry = Entry {
     table: None,
     params: documented::<ExponentialCfg>,
     requires: None,
-    factory: |t, mss| {
+    factory: |t, cx| {
         let c: ExponentialCfg = t.parse()?;
-        Ok(SizeDist::Exponential { mean_pkts: mean_of(&t, c.mean_pkts, c.mean_bytes, mss)? })
+        Ok(SizeDist::Exponential { mean_pkts: mean_of(&t, c.mean_pkts, c.mean_bytes, cx.mss_bytes)? })
     },
 };
 
@@ -123,11 +159,11 @@ pub const FIXED: SizeEntry = Entry {
     table: None,
     params: documented::<FixedCfg>,
     requires: None,
-    factory: |t, mss| {
+    factory: |t, cx| {
         let c: FixedCfg = t.parse()?;
         let pkts = match (c.pkts, c.bytes) {
             (Some(p), None) => p,
-            (None, Some(b)) => b.div_ceil(mss as u64),
+            (None, Some(b)) => b.div_ceil(cx.mss_bytes as u64),
             _ => return err(t.key("pkts"), "give exactly one of pkts or bytes"),
         };
         if pkts == 0 {
@@ -139,23 +175,31 @@ pub const FIXED: SizeEntry = Entry {
 };
 
 /// `sizes = { dist = "uniform", ... }`.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct UniformCfg {
     pub min_pkts: Option<u64>,
     pub max_pkts: Option<u64>,
+    pub step_pkts: u64,
+}
+
+impl Default for UniformCfg {
+    fn default() -> Self {
+        UniformCfg { min_pkts: None, max_pkts: None, step_pkts: 1 }
+    }
 }
 
 impl Params for UniformCfg {
     const DOCS: &'static [ParamDoc] = &[
         ParamDoc::new("min_pkts", "required, >= 1"),
-        ParamDoc::new("max_pkts", "required, >= min_pkts"),
+        ParamDoc::new("max_pkts", "required, >= min_pkts (with step_pkts: min_pkts plus a multiple of it)"),
+        ParamDoc::new("step_pkts", "spacing of the values: 1 is every whole packet; Mussmann 2012 draws its marker flows from every 25th size, 100..1075"),
     ];
 }
 
 pub const UNIFORM: SizeEntry = Entry {
     name: "uniform",
-    description: "uniform over whole packets in [min, max]",
+    description: "uniform over whole packets in [min, max], or over min, min + step, ..., max",
     table: None,
     params: documented::<UniformCfg>,
     requires: None,
@@ -169,7 +213,13 @@ pub const UNIFORM: SizeEntry = Entry {
             return err(t.key("max_pkts"), format!("need 1 <= min_pkts <= max_pkts, got {lo}..{hi}"));
         }
         at_most(&t.key("max_pkts"), hi, MAX_FLOW_PKTS, "10^12 packets")?;
-        Ok(SizeDist::Uniform { min_pkts: lo, max_pkts: hi })
+        match c.step_pkts {
+            0 => err(t.key("step_pkts"), "must be at least 1"),
+            // Step 1 keeps the plain law (and its draws) exactly.
+            1 => Ok(SizeDist::Uniform { min_pkts: lo, max_pkts: hi }),
+            s if (hi - lo) % s != 0 => err(t.key("max_pkts"), format!("must be min_pkts plus a multiple of step_pkts = {s}, got {lo}..{hi}")),
+            s => Ok(SizeDist::Lattice { min_pkts: lo, step_pkts: s, max_pkts: hi }),
+        }
     },
 };
 
@@ -190,16 +240,23 @@ impl SizeDist {
                 let x = super::exponential(rng, mean_pkts);
                 (x.ceil() as u64).clamp(1, MAX_FLOW_PKTS)
             }
+            SizeDist::Lattice { min_pkts, step_pkts, max_pkts } => min_pkts + step_pkts * rng.random_range(0..=(max_pkts - min_pkts) / step_pkts),
+            SizeDist::Mixture(ref m) => m.sample(rng),
+            SizeDist::Empirical(ref e) => e.sample(rng),
         }
     }
 
     /// The nominal mean in packets (before rounding up), used to set the
-    /// arrival rate for a target load.
+    /// arrival rate for a target load. Laws of whole packets (fixed, uniform,
+    /// empirical) give the exact mean of their draws; a mixture the weighted
+    /// mean of its components' means.
     pub fn mean_pkts(&self) -> f64 {
         match *self {
             SizeDist::Pareto { mean_pkts, .. } | SizeDist::Exponential { mean_pkts } => mean_pkts,
             SizeDist::Fixed { pkts } => pkts as f64,
-            SizeDist::Uniform { min_pkts, max_pkts } => (min_pkts + max_pkts) as f64 / 2.0,
+            SizeDist::Uniform { min_pkts, max_pkts } | SizeDist::Lattice { min_pkts, max_pkts, .. } => (min_pkts + max_pkts) as f64 / 2.0,
+            SizeDist::Mixture(ref m) => m.mean_pkts(),
+            SizeDist::Empirical(ref e) => e.mean_pkts(),
         }
     }
 }

@@ -1,8 +1,10 @@
 //! The generators at run time: each draws from its own random stream
 //! (stream g + 1 of the run seed), so adding a generator never changes
 //! another's flows. The engine asks for flows; it never draws itself.
+//! Choosing measuring flows by `measure_fraction` draws from a further stream
+//! per generator (2^32 + g + 1), so it never changes the flows themselves.
 
-use super::arrivals::{Arrivals, Generator};
+use super::arrivals::{Arrivals, Generator, Measure};
 use super::exponential;
 use crate::sim::{stream_rng, Rng, Time};
 use rand::Rng as _;
@@ -12,7 +14,14 @@ struct State {
     created: u64,
     /// Flows created per sender (closed-loop counts are per sender).
     per_sender: Vec<u64>,
+    /// Flows of any kind created so far, for `measure_every`.
+    numbered: u64,
+    /// The stream `measure_fraction` draws from.
+    measure_rng: Option<Rng>,
 }
+
+/// The random stream of generator `g`'s `measure_fraction` draws.
+const MEASURE_STREAM: u64 = 1 << 32;
 
 /// Every generator of a run with its state.
 pub struct Sources {
@@ -24,14 +33,36 @@ pub struct Sources {
 pub struct PoissonArrival {
     pub sender: u32,
     pub pkts: u64,
+    /// Whether the flow is a measuring flow.
+    pub measure: bool,
     /// None: the generator is done (count reached or past a stop time).
     pub next_ns: Option<Time>,
 }
 
 impl Sources {
     pub fn new(gens: Vec<Generator>, seed: u64, senders: usize) -> Self {
-        let state = (0..gens.len()).map(|g| State { rng: stream_rng(seed, g as u64 + 1), created: 0, per_sender: vec![0; senders] }).collect();
+        let state = (0..gens.len())
+            .map(|g| State {
+                rng: stream_rng(seed, g as u64 + 1),
+                created: 0,
+                per_sender: vec![0; senders],
+                numbered: 0,
+                measure_rng: matches!(gens[g].measure, Measure::Fraction(_)).then(|| stream_rng(seed, MEASURE_STREAM + g as u64 + 1)),
+            })
+            .collect();
         Sources { gens, state }
+    }
+
+    /// Whether the next flow generator `g` creates is a measuring flow (call
+    /// once per flow it creates, in creation order).
+    pub fn next_is_measured(&mut self, g: u32) -> bool {
+        let st = &mut self.state[g as usize];
+        st.numbered += 1;
+        match self.gens[g as usize].measure {
+            Measure::Never => false,
+            Measure::Every(n) => st.numbered % n == 0,
+            Measure::Fraction(p) => st.measure_rng.as_mut().is_some_and(|r| r.random::<f64>() < p),
+        }
     }
 
     pub fn generators(&self) -> &[Generator] {
@@ -51,12 +82,14 @@ impl Sources {
         let gap = exponential(&mut st.rng, mean_gap_ns).round() as Time;
         let next = now + gap;
         let more = gen.count.is_none_or(|c| st.created < c) && gen.stop_ns.is_none_or(|s| next < s) && run_stop_ns.is_none_or(|s| next <= s);
-        Some(PoissonArrival { sender, pkts, next_ns: more.then_some(next) })
+        let measure = self.next_is_measured(g);
+        Some(PoissonArrival { sender, pkts, measure, next_ns: more.then_some(next) })
     }
 
     /// The size of the next flow of closed-loop generator `g` on sender `s`,
-    /// starting at `t`, if its count and stop time allow one.
-    pub fn closed_loop(&mut self, g: u32, s: u32, t: Time) -> Option<u64> {
+    /// starting at `t`, if its count and stop time allow one, and whether it
+    /// is a measuring flow.
+    pub fn closed_loop(&mut self, g: u32, s: u32, t: Time) -> Option<(u64, bool)> {
         let gen = &self.gens[g as usize];
         if gen.stop_ns.is_some_and(|stop| t >= stop) {
             return None;
@@ -68,7 +101,7 @@ impl Sources {
         let pkts = gen.sizes.as_ref()?.sample(&mut st.rng);
         st.created += 1;
         st.per_sender[s as usize] += 1;
-        Some(pkts)
+        Some((pkts, self.next_is_measured(g)))
     }
 
     /// The think time of closed-loop generator `g`.

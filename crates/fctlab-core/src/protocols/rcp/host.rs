@@ -521,6 +521,10 @@ impl Receiver for RcpReceiver {
     fn finished_at(&self) -> Option<Time> {
         self.finished
     }
+
+    fn in_order_pkts(&self) -> u64 {
+        self.rcv_nxt
+    }
 }
 
 #[cfg(test)]
