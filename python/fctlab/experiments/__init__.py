@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from . import dukkipati2006
+from . import dukkipati2006, mussmann2012
 
 #: name -> callable(out_dir: Path, scale: str) -> list[Reproduction]
 REGISTRY = {
@@ -20,6 +20,8 @@ REGISTRY = {
     "dukkipati2006-fig12": dukkipati2006.fig12,
     "dukkipati2006-fig13": dukkipati2006.fig13,
     "replicated-fig1-workload": dukkipati2006.replicated,
+    "mussmann2012-fig5-1": mussmann2012.fig51,
+    "mussmann2012-fig5-3": mussmann2012.fig53,
 }
 
 
