@@ -184,11 +184,37 @@ fn run<'py>(py: Python<'py>, config_json: &str, progress: Option<Py<PyAny>>) -> 
     Ok(d)
 }
 
+/// Live mode: run one host's flows (senders and receivers) over UDP with the
+/// wall clock. Takes and returns JSON (see `fctlab_live::host`).
+#[pyfunction]
+fn live_host(py: Python<'_>, cfg_json: &str) -> PyResult<String> {
+    let cfg: fctlab_live::host::HostCfg = serde_json::from_str(cfg_json).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let out = py.detach(|| fctlab_live::host::run(&cfg)).map_err(PyValueError::new_err)?;
+    Ok(serde_json::to_string(&out).expect("host output serialises"))
+}
+
+/// Live mode: the user-space router port on the bottleneck (see `fctlab_live::router`).
+#[pyfunction]
+fn live_router(py: Python<'_>, cfg_json: &str) -> PyResult<String> {
+    let cfg: fctlab_live::router::RouterCfg = serde_json::from_str(cfg_json).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let out = py.detach(|| fctlab_live::router::run(&cfg)).map_err(PyValueError::new_err)?;
+    Ok(serde_json::to_string(&out).expect("router output serialises"))
+}
+
+/// Live mode's datagram decoder: None for a good datagram, else the reason it is refused.
+#[pyfunction]
+fn live_refusal(datagram: &[u8]) -> Option<&'static str> {
+    fctlab_live::wire::decode(datagram).err().map(|b| b.name())
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ConfigError", m.py().get_type::<ConfigError>())?;
     m.add("__version__", fctlab_core::VERSION)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(live_host, m)?)?;
+    m.add_function(wrap_pyfunction!(live_router, m)?)?;
+    m.add_function(wrap_pyfunction!(live_refusal, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(catalog, m)?)?;
     ideal::register(m)?;

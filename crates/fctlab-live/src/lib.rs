@@ -1,0 +1,69 @@
+//! fctlab's transports and router queues over real UDP sockets.
+//!
+//! The sans-IO senders and receivers of `fctlab-core` run here unchanged:
+//! [`host::run`] hands them the wall clock (`CLOCK_MONOTONIC`, minus a common
+//! epoch, so every namespace of a run shares one time axis) and the datagrams
+//! that arrive, sends what they return, and sleeps until their next timer.
+//! [`router::run`] applies a queue discipline of the core (RCP's and XCP's
+//! router halves included) to real datagrams and serialises them at the
+//! bottleneck's rate. [`wire`] is the datagram format.
+
+pub mod host;
+pub mod router;
+pub mod sock;
+pub mod wire;
+
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Nanoseconds of `CLOCK_MONOTONIC`.
+pub fn mono_ns() -> u64 {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime writes the timespec it is given.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
+
+/// A run's clock: nanoseconds since the epoch every process of the run was given.
+#[derive(Clone, Copy, Debug)]
+pub struct Clock {
+    pub epoch_ns: u64,
+}
+
+impl Clock {
+    pub fn now(&self) -> u64 {
+        mono_ns().saturating_sub(self.epoch_ns)
+    }
+    /// Sleep until the epoch (processes start a little before it).
+    pub fn wait_epoch(&self) {
+        loop {
+            let now = mono_ns();
+            if now >= self.epoch_ns {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_nanos((self.epoch_ns - now).min(50_000_000)));
+        }
+    }
+}
+
+/// Datagrams refused, by reason (every [`wire::Bad`] reason, plus checks
+/// against the flow's state: unknown flow, wrong direction, impossible
+/// sequence number or timestamp).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Refused {
+    pub counts: BTreeMap<String, u64>,
+}
+
+impl Refused {
+    pub fn add(&mut self, why: &str) {
+        *self.counts.entry(why.to_string()).or_insert(0) += 1;
+    }
+    pub fn total(&self) -> u64 {
+        self.counts.values().sum()
+    }
+}
+
+/// Whether a stop file exists (how a run tells its processes to finish).
+pub fn stop_requested(path: &Option<String>) -> bool {
+    path.as_deref().is_some_and(|p| std::path::Path::new(p).exists())
+}
