@@ -4,12 +4,13 @@
 //! [`host::run`] hands them the wall clock (`CLOCK_MONOTONIC`, minus a common
 //! epoch, so every namespace of a run shares one time axis) and the datagrams
 //! that arrive, sends what they return, and sleeps until their next timer.
-//! [`router::run`] applies a queue discipline of the core (RCP's and XCP's
-//! router halves included) to real datagrams and serialises them at the
-//! bottleneck's rate. [`wire`] is the datagram format.
+//! [`link::run`] emulates the links: delays, and on the bottleneck a queue
+//! discipline of the core (RCP's and XCP's router halves included) applied to
+//! real frames, serialised at the bottleneck's rate. [`wire`] is the datagram
+//! format.
 
 pub mod host;
-pub mod router;
+pub mod link;
 pub mod sock;
 pub mod wire;
 

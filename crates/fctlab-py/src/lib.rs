@@ -193,12 +193,13 @@ fn live_host(py: Python<'_>, cfg_json: &str) -> PyResult<String> {
     Ok(serde_json::to_string(&out).expect("host output serialises"))
 }
 
-/// Live mode: the user-space router port on the bottleneck (see `fctlab_live::router`).
+/// Live mode: the link emulator (delays, and the bottleneck's queue and rate;
+/// see `fctlab_live::link`).
 #[pyfunction]
-fn live_router(py: Python<'_>, cfg_json: &str) -> PyResult<String> {
-    let cfg: fctlab_live::router::RouterCfg = serde_json::from_str(cfg_json).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let out = py.detach(|| fctlab_live::router::run(&cfg)).map_err(PyValueError::new_err)?;
-    Ok(serde_json::to_string(&out).expect("router output serialises"))
+fn live_link(py: Python<'_>, cfg_json: &str) -> PyResult<String> {
+    let cfg: fctlab_live::link::EmuCfg = serde_json::from_str(cfg_json).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let out = py.detach(|| fctlab_live::link::run(&cfg)).map_err(PyValueError::new_err)?;
+    Ok(serde_json::to_string(&out).expect("emulator output serialises"))
 }
 
 /// Live mode's datagram decoder: None for a good datagram, else the reason it is refused.
@@ -213,7 +214,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", fctlab_core::VERSION)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(live_host, m)?)?;
-    m.add_function(wrap_pyfunction!(live_router, m)?)?;
+    m.add_function(wrap_pyfunction!(live_link, m)?)?;
     m.add_function(wrap_pyfunction!(live_refusal, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(catalog, m)?)?;
