@@ -131,6 +131,7 @@ pub fn run(cfg: &HostCfg) -> Result<HostOut, String> {
     let plan = fctlab_core::scenario::from_json(&cfg.scenario.to_string()).map_err(|e| e.to_string())?;
     let sock = Sock::bind(addr("bind", &cfg.bind)?).map_err(|e| format!("bind {}: {e}", cfg.bind))?;
     let clock = Clock { epoch_ns: cfg.epoch_ns };
+    crate::tune_process(50);
     let size = |f: &FlowSpec| FlowSize::Finite { bytes: f.size_bytes, pkts: f.size_pkts };
     let mut tx: Vec<Tx> = Vec::new();
     for f in &cfg.send {

@@ -264,6 +264,7 @@ pub fn run(cfg: &EmuCfg) -> Result<EmuOut, String> {
             dirs.push(Dir { cfg: dc.clone(), out: 2 * k + 1 - d, queue, pre: BinaryHeap::new(), post: BinaryHeap::new(), serving: None, busy_ns: 0, busy_at_sample: 0 });
         }
     }
+    crate::tune_process(60);
     let sampled = dirs.iter().position(|d| d.cfg.scenario_queue);
     let mut slab = Slab { frames: Vec::new(), free: Vec::new() };
     let clock = Clock { epoch_ns: cfg.epoch_ns };

@@ -26,9 +26,6 @@ impl Sock {
             setopt(fd, force, 8 << 20);
             setopt(fd, plain, 8 << 20);
         }
-        // Timers as precise as the kernel allows (default slack is 50 us).
-        // SAFETY: prctl with integer arguments.
-        unsafe { libc::prctl(libc::PR_SET_TIMERSLACK, 1 as libc::c_ulong, 0, 0, 0) };
         Ok(Sock { udp })
     }
 

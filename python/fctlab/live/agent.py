@@ -154,6 +154,10 @@ def main(argv: list[str]) -> int:
         cfg = json.load(fh)
     mode = cfg.pop("mode")
     if mode == "tcp":
+        try:  # as the engine's endpoints do (fctlab_live::tune_process)
+            os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(50))
+        except (OSError, AttributeError):
+            pass
         res = asyncio.run(tcp_main(cfg))
         text = json.dumps(res)
     else:
