@@ -51,6 +51,44 @@ def cmd_run(args) -> int:
     return 0
 
 
+def cmd_live(args) -> int:
+    import fctlab
+    from .live import LiveError, require_root
+    from .live.run import run as live_run
+
+    try:
+        require_root()
+        cfg = fctlab.load_config(args.scenario)
+        if args.seed is not None:
+            cfg["seed"] = args.seed
+        res = live_run(cfg, stack=args.stack, cc=args.cc, sack=args.sack, bottleneck=args.bottleneck, timeout_s=args.timeout)
+    except LiveError as e:
+        raise CliError(str(e)) from None
+    out = res.write(args.out)
+    m = res.meta
+    if not args.quiet:
+        st = m["live"].get("flow_status", {})
+        print(f"{m['flows_completed']}/{m['flows_total']} flows completed live ({', '.join(f'{k} {v}' for k, v in st.items())}) "
+              f"in {m['wall_s']:.1f} s wall; wrote {out}/flows.parquet, series.parquet, meta.json")
+    return 0
+
+
+def cmd_compare(args) -> int:
+    import pandas as pd
+    from .live.compare import compare_dirs
+
+    for d in (args.dir_a, args.dir_b):
+        if not (Path(d) / "flows.parquet").exists():
+            raise CliError(f"{d}: not a run directory (no flows.parquet)")
+    t, fig = compare_dirs(args.dir_a, args.dir_b, args.out)
+    show = t[["size_pkts", "flows_a", "median_ms_a", "flows_b", "median_ms_b", "ratio_b_a"]]
+    with pd.option_context("display.width", 200, "display.max_rows", None):
+        print(show.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+    if fig is not None:
+        print(f"wrote {Path(args.out) / 'compare.csv'}, {fig}")
+    return 0
+
+
 def cmd_list(args) -> int:
     import fctlab
 
@@ -174,6 +212,26 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--seed", type=int, help="override the scenario's seed")
     r.add_argument("-q", "--quiet", action="store_true", help="no progress or summary")
     r.set_defaults(func=cmd_run)
+
+    lv = sub.add_parser("live", help="run a scenario's flows as real traffic (root: network namespaces)",
+                        description="Run SCENARIO.toml's flows (the simulated run's own arrivals and sizes) as real traffic through network namespaces and a user-space link emulator; write flows.parquet, series.parquet and meta.json to --out. Needs root.")
+    lv.add_argument("scenario")
+    lv.add_argument("--out", required=True)
+    lv.add_argument("--seed", type=int)
+    lv.add_argument("--stack", choices=["fctlab", "kernel"], default="fctlab", help="fctlab: the scenario's scheme over UDP (default); kernel: Linux TCP")
+    lv.add_argument("--cc", choices=["reno", "cubic"], help="kernel TCP congestion control (default reno)")
+    lv.add_argument("--sack", action=argparse.BooleanOptionalAction, default=None, help="kernel TCP SACK (default: on for tcp-sack only)")
+    lv.add_argument("--bottleneck", choices=["fctlab", "tc"], default="fctlab", help="fctlab: the scenario's queue in the link emulator (default); tc: tbf + pfifo (droptail)")
+    lv.add_argument("--timeout", type=float, default=30.0, help="seconds after the last flow's start before unfinished flows are cut (default 30)")
+    lv.add_argument("--quiet", action="store_true")
+    lv.set_defaults(func=cmd_live)
+
+    cp = sub.add_parser("compare", help="two runs' FCT by flow size, side by side",
+                        description="Median and p90 FCT per flow-size bin (powers of two, in packets) of two run directories; prints the table, and with --out writes compare.csv and compare.png.")
+    cp.add_argument("dir_a")
+    cp.add_argument("dir_b")
+    cp.add_argument("--out")
+    cp.set_defaults(func=cmd_compare)
 
     ls = sub.add_parser("list", help="list schemes, queues, topologies, distributions and defaults")
     ls.add_argument("--json", action="store_true", help="machine-readable output")
