@@ -267,12 +267,17 @@ pub fn run(cfg: &EmuCfg) -> Result<EmuOut, String> {
     crate::tune_process(60);
     let sampled = dirs.iter().position(|d| d.cfg.scenario_queue);
     let mut slab = Slab { frames: Vec::new(), free: Vec::new() };
-    let clock = Clock { epoch_ns: cfg.epoch_ns };
+    // The emulator's own time axis starts now, before the run's epoch, so that
+    // frames sent before the epoch (probes, ARP) get their delays too; the
+    // samples are reported on the run's axis.
+    let origin = crate::mono_ns().min(cfg.epoch_ns);
+    let clock = Clock { epoch_ns: origin };
+    let lead = cfg.epoch_ns - origin;
     let mut buf = vec![0u8; 65536];
     let mut order = 0u64;
     let mut late_sum = 0.0;
     let mut late_n = 0u64;
-    let mut next_sample = cfg.sample_ns;
+    let mut next_sample = lead + cfg.sample_ns;
     let mut last_stop_check = 0u64;
     let mut pfds: Vec<libc::pollfd> = socks.iter().map(|s| libc::pollfd { fd: s.fd, events: libc::POLLIN, revents: 0 }).collect();
     loop {
@@ -383,7 +388,7 @@ pub fn run(cfg: &EmuCfg) -> Result<EmuOut, String> {
         while now >= next_sample {
             if let Some(k) = sampled {
                 let d = &mut dirs[k];
-                out.t_ns.push(next_sample);
+                out.t_ns.push(next_sample - lead);
                 out.queue_pkts.push(d.queue.len_pkts() as u64);
                 out.utilization.push(((d.busy_ns - d.busy_at_sample) as f64 / cfg.sample_ns as f64).min(1.0));
                 d.busy_at_sample = d.busy_ns;
@@ -393,7 +398,7 @@ pub fn run(cfg: &EmuCfg) -> Result<EmuOut, String> {
         wake = wake.min(next_sample);
         if now.saturating_sub(last_stop_check) >= 20_000_000 {
             last_stop_check = now;
-            if stop_requested(&cfg.stop_file) || now >= cfg.deadline_ns {
+            if stop_requested(&cfg.stop_file) || now >= lead + cfg.deadline_ns {
                 break;
             }
         }

@@ -162,11 +162,11 @@ def _cleanup_on_signals(net: Net):
 
 def require_root() -> None:
     if os.geteuid() != 0:
-        raise LiveError("live mode needs root (network namespaces, veth pairs and tc)")
+        raise LiveError("live mode needs root (network namespaces, veth pairs, raw sockets)")
 
 
 def run(config, *, stack: str = "fctlab", cc: Optional[str] = None, sack: Optional[bool] = None,
-        bottleneck: str = "fctlab", timeout_s: float = 30.0, sim=None, quiet: bool = True):
+        bottleneck: str = "fctlab", timeout_s: float = 30.0, sim=None, quiet: bool = True, probe=None, lead_s: float = 0.0):
     """Run ``config``'s flows live; returns a :class:`fctlab.Result`.
 
     ``stack``: ``"fctlab"`` (the scenario's scheme over UDP) or ``"kernel"``
@@ -175,6 +175,9 @@ def run(config, *, stack: str = "fctlab", cc: Optional[str] = None, sack: Option
     simulator's own code, in the link emulator) or ``"tc"`` (the kernel's tbf
     rate limiter with a pfifo buffer at r0; droptail only).
     ``timeout_s``: flows still running this long after the last start are cut.
+    ``probe``: called with a dict of namespaces and addresses once every
+    process is started, ``lead_s`` seconds before the first flow may start
+    (tests measure the emulated links with it, or send forged datagrams).
     """
     import fctlab
     from ..result import Result, _flows_frame
@@ -285,7 +288,7 @@ def run(config, *, stack: str = "fctlab", cc: Optional[str] = None, sack: Option
         info["namespaces"] = len(net.made)
         # --- the processes ----------------------------------------------
         nproc = len(hosts_s) + len(hosts_d) + 1
-        epoch = time.monotonic_ns() + int((0.5 + 0.05 * nproc) * 1e9)
+        epoch = time.monotonic_ns() + int((0.5 + 0.05 * nproc + lead_s) * 1e9)
         last_start = int(sched["start_ns"].max()) if len(sched) else 0
         deadline = last_start + int(timeout_s * 1e9)
         if cfg.get("stop_s") is not None:
@@ -330,6 +333,10 @@ def run(config, *, stack: str = "fctlab", cc: Optional[str] = None, sack: Option
             for h, s in enumerate(hosts_s):
                 launch(f"s{h}", s, {**hcommon, "send": sends[h]})
         sampler = None
+        if probe is not None:
+            probe({"senders": hosts_s, "receivers": hosts_d, "r0": r0, "r1": r1, "link": em, "epoch_ns": epoch,
+                   "sender_ip": [f"10.1.{h}.1" for h in range(lay.n_send)], "receiver_ip": [f"10.2.{j}.1" for j in range(lay.n_recv)],
+                   "port": HOST_PORT})
         if router == "kernel":
             every = int(max(100.0, float(cfg.get("metrics", {}).get("interval_ms", 10.0))) * 1e6)
             sampler = _Sampler(r0, "core", epoch, every)
@@ -361,13 +368,19 @@ def run(config, *, stack: str = "fctlab", cc: Optional[str] = None, sack: Option
         restore()
     # --- the tables ---------------------------------------------------------
     outs = {}
+    lost = {}
     for name, p in procs.items():
         f = tmp / f"{name}.out.json"
         if f.exists():
             outs[name] = json.loads(f.read_text())
         else:
             log = (tmp / f"{name}.log").read_text().strip().splitlines()
-            raise LiveError(f"live {name} process ended without a result: {log[-1] if log else 'no output'}")
+            lost[name] = log[-1] if log else f"no output (exit status {p.returncode})"
+    if lost:
+        # A process that vanished (killed, crashed): its flows have no record.
+        info["processes_without_result"] = lost
+        if len(lost) == len(procs):
+            raise LiveError(f"no live process left a result: {next(iter(lost.values()))}")
     sent, got = {}, {}
     refused: dict = {}
     for name, o in outs.items():
