@@ -177,13 +177,16 @@ def test_emulated_rate_and_delay_measured():
     def probe(net):
         s, d, dip = net["senders"][0], net["receivers"][0], net["receiver_ip"][0]
         server = subprocess.Popen(["ip", "netns", "exec", d, sys.executable, "-c", f"""
-import socket, time
+import socket, struct, time
 t = socket.socket(); t.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); t.bind(('0.0.0.0', 5001)); t.listen(16)
 u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.bind(('0.0.0.0', 5002)); u.settimeout(3)
+u.setsockopt(socket.SOL_SOCKET, 35, 1)  # SO_TIMESTAMPNS: the kernel's arrival time of each datagram
 times = []
 try:
     while len(times) < 300:
-        u.recv(2048); times.append(time.monotonic_ns())
+        _, anc, _, _ = u.recvmsg(2048, 64)
+        sec, nsec = struct.unpack("qq", anc[0][2][:16])
+        times.append(sec * 10**9 + nsec)
 except OSError:
     pass
 print(len(times), times[0] if times else 0, times[-1] if times else 0, flush=True)
