@@ -18,7 +18,7 @@
 //!
 //! All integers little-endian. A datagram that is short, has another magic or
 //! version, an unknown kind or flag, a non-zero reserved byte, a bad checksum,
-//! or a header word that is not a finite number of magnitude at most 2^53 is
+//! or a header word that is not a finite number of magnitude at most 1e30 is
 //! refused with the reason ([`Bad`]); nothing in it can make a decoder panic.
 
 use fctlab_core::net::packet::flags;
@@ -30,8 +30,9 @@ pub const VERSION: u8 = 1;
 pub const HEADER_LEN: usize = 60;
 /// IPv4 and UDP headers, which the datagram's size on the wire includes.
 pub const IP_UDP: usize = 28;
-/// The largest magnitude a header word may have (f64 integers are exact below).
-pub const MAX_WORD: f64 = 9_007_199_254_740_992.0;
+/// The largest magnitude a header word may have. XCP's "no limit" feedback is
+/// 1e24 (ns-2 `MAX_THROUGHPUT`); anything beyond 1e30, or not finite, is forged.
+pub const MAX_WORD: f64 = 1e30;
 const ALL_FLAGS: u8 = flags::ECT | flags::CE | flags::ECE | flags::RETX;
 
 /// Why a datagram was refused.

@@ -71,7 +71,7 @@ fn each_bad_field_is_refused_with_its_reason() {
     fix(&mut b);
     assert_eq!(wire::decode(&b).err(), Some(Bad::Reserved));
     // A forged rate: NaN, infinity, or beyond 2^53, with a valid checksum.
-    for v in [f64::NAN, f64::INFINITY, -1e300, 1e16] {
+    for v in [f64::NAN, f64::INFINITY, -1e300, 1e31] {
         let mut b = buf.clone();
         b[32..40].copy_from_slice(&v.to_le_bytes());
         fix(&mut b);
