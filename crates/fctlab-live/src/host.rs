@@ -79,6 +79,8 @@ struct Tx {
     /// One past the highest data sequence number sent.
     sent_end: u64,
     heard_ns: u64,
+    /// The latest time handed to the endpoint (its clock never goes back).
+    last_ns: u64,
     acked_ns: Option<u64>,
     status: Option<String>,
 }
@@ -136,7 +138,7 @@ pub fn run(cfg: &HostCfg) -> Result<HostOut, String> {
     let mut tx: Vec<Tx> = Vec::new();
     for f in &cfg.send {
         let (s, _) = (plan.endpoints)(f.flow, size(f));
-        tx.push(Tx { spec: f.clone(), peer: addr("send.peer", &f.peer)?, ep: s, started: false, sent_end: 0, heard_ns: 0, acked_ns: None, status: None });
+        tx.push(Tx { spec: f.clone(), peer: addr("send.peer", &f.peer)?, ep: s, started: false, sent_end: 0, heard_ns: 0, last_ns: 0, acked_ns: None, status: None });
     }
     tx.sort_by_key(|t| (t.spec.start_ns, t.spec.flow));
     let mut rx: Vec<Rx> = Vec::new();
@@ -186,6 +188,7 @@ pub fn run(cfg: &HostCfg) -> Result<HostOut, String> {
                         continue;
                     }
                     t.heard_ns = now;
+                    t.last_ns = now;
                     match catch_unwind(AssertUnwindSafe(|| t.ep.on_packet(now, &p, &mut pkts))) {
                         Ok(()) => io.send_all(&mut pkts, t.peer, Some(&mut t.sent_end)),
                         Err(e) => {
@@ -225,10 +228,13 @@ pub fn run(cfg: &HostCfg) -> Result<HostOut, String> {
             let t = &mut tx[next_start];
             t.started = true;
             t.heard_ns = now;
-            // The flow starts when it was due, as in the simulator; the
-            // sender is late by at most the wake-up latency.
+            // The flow starts when it was due, as in the simulator: a timer
+            // that fires late is handled at its own time (the sender's clock
+            // never runs ahead of the wall clock), so wake-up latency delays
+            // packets but does not accumulate into a paced sender's gaps.
             let at = t.spec.start_ns;
-            match catch_unwind(AssertUnwindSafe(|| t.ep.start(at.max(now), &mut pkts))) {
+            t.last_ns = at;
+            match catch_unwind(AssertUnwindSafe(|| t.ep.start(at, &mut pkts))) {
                 Ok(()) => io.send_all(&mut pkts, t.peer, Some(&mut t.sent_end)),
                 Err(e) => {
                     pkts.clear();
@@ -248,7 +254,9 @@ pub fn run(cfg: &HostCfg) -> Result<HostOut, String> {
             if t.status.is_none() {
                 if let Some(at) = t.ep.next_timer() {
                     if at <= now {
-                        if let Err(e) = catch_unwind(AssertUnwindSafe(|| t.ep.on_timer(now, &mut pkts))) {
+                        let at = at.max(t.last_ns);
+                        t.last_ns = at;
+                        if let Err(e) = catch_unwind(AssertUnwindSafe(|| t.ep.on_timer(at, &mut pkts))) {
                             pkts.clear();
                             t.status = Some(format!("error: {}", panic_text(e)));
                         }

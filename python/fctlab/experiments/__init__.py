@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 
 from . import dukkipati2006, mussmann2012
+from . import live
 
 #: name -> callable(out_dir: Path, scale: str) -> list[Reproduction]
 REGISTRY = {
@@ -22,6 +23,7 @@ REGISTRY = {
     "replicated-fig1-workload": dukkipati2006.replicated,
     "mussmann2012-fig5-1": mussmann2012.fig51,
     "mussmann2012-fig5-3": mussmann2012.fig53,
+    "live-vs-sim": live.live_vs_sim,
 }
 
 

@@ -4,4 +4,11 @@
 from .netns import LiveError, sweep
 from .run import run, require_root
 
-__all__ = ["run", "sweep", "LiveError", "require_root"]
+__all__ = ["run", "sweep", "LiveError", "require_root", "by_size_table"]
+
+
+def by_size_table(flows_a, flows_b, edges=None):
+    """Median FCT per size bin of two runs' flows (see :func:`compare.by_size`)."""
+    from .compare import by_size
+
+    return by_size(flows_a, flows_b, edges)

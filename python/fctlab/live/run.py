@@ -273,7 +273,7 @@ def run(config, *, stack: str = "fctlab", cc: Optional[str] = None, sack: Option
         sysctl = {r0: ["net.ipv4.ip_forward=1"], r1: ["net.ipv4.ip_forward=1"]}
         if stack == "kernel":
             tcp = ["net.ipv4.tcp_timestamps=0", f"net.ipv4.tcp_sack={int(bool(sack))}", "net.ipv4.tcp_dsack=0",
-                   "net.ipv4.tcp_no_metrics_save=1", f"net.ipv4.tcp_congestion_control={cc}",
+                   "net.ipv4.tcp_no_metrics_save=1",
                    f"net.ipv4.tcp_ecn={1 if tr.get('ecn') else 0}", "net.ipv4.tcp_early_retrans=0", "net.ipv4.tcp_recovery=0",
                    "net.ipv4.tcp_frto=0", "net.ipv4.tcp_slow_start_after_idle=0",
                    "net.ipv4.tcp_rmem=4096 4194304 33554432", "net.ipv4.tcp_wmem=4096 4194304 33554432"]
