@@ -241,3 +241,212 @@ def fig53(out: Path, scale: str) -> list:
     return [Reproduction(name="mussmann2012-fig5-3", title="Utilisation with mouse flows only (Mussmann 2012, Fig. 5.3)",
                          source=f"{SOURCE}, Fig. 5.3", figures=[Figure(png, caption)], tables=[table], params=cfgs,
                          seed=list(range(1, runs + 1)), wall_s=time.monotonic() - t0, scale=scale)]
+
+
+# ----------------------------------------------------------------- Figure 5.2
+
+#: Section 5.1: "a single 2.4 Gb/s link with 100ms RTT", Poisson arrivals at
+#: load 0.9, Pareto sizes of mean 25 packets and shape 1.2, and 1 flow in 500
+#: a marker flow uniform over {100, 125, ..., 1075} packets; 10^8 flows.
+FIG52_C_BPS = 2.4e9
+FIG52_RTT_S = 0.1
+FIG52_LOAD = 0.9
+FIG52_SIZES = {"dist": "mixture", "components": [
+    {"weight": 499, "dist": "pareto", "mean_pkts": 25, "shape": 1.2},
+    {"weight": 1, "dist": "uniform", "min_pkts": 100, "max_pkts": 1075, "step_pkts": 25},
+]}
+#: Mean size (packets): 499/500 x 25 + 1/500 x 587.5, the thesis's 25 + 1.175 - 0.05.
+FIG52_MEAN_PKTS = 499 / 500 * 25 + 587.5 / 500
+#: Flows per second at load 0.9 (the load counts the 1 KB on the wire).
+FIG52_RATE = FIG52_LOAD * FIG52_C_BPS / (8 * PKT_BYTES * FIG52_MEAN_PKTS)
+#: Buffer: not given in the thesis. 1 BDP chosen, 0.1 BDP as the variation.
+FIG52_BUFFER_BDP, FIG52_BUFFER_ALT = 1.0, 0.1
+#: The thesis's sizes and reading points (section 5.1).
+FIG52_GAP_SIZES = (13, 133, 500, 1000)
+FIG52_QS = (0.5, 0.99)
+FIG52_ALPHA = 0.005
+#: Scale: flows counted per configuration, split into chunks (each a run of
+#: its own seed that starts empty: its first warm_s and the flows arriving in
+#: its last cool_s keep the link loaded but are not counted).
+FIG52_SCALE = {
+    "quick": {"flows": 100_000, "chunks": 1, "warm_s": 2.0, "cool_s": 1.0, "alt_flows": 100_000, "alt_chunks": 1},
+    "full": {"flows": 100_000_000, "chunks": 20, "warm_s": 10.0, "cool_s": 5.0, "alt_flows": 10_000_000, "alt_chunks": 2},
+}
+#: Sizes shown need this many completed flows (the thesis: at least 5000).
+FIG52_MIN_FLOWS = {"quick": 20, "full": 5000}
+
+
+def fig52_chunk(transport: dict, network: dict, seed: int, count_s: float, warm_s: float, cool_s: float,
+                buffer_bdp: float = FIG52_BUFFER_BDP) -> dict:
+    """One chunk of Fig. 5.2: Poisson arrivals for warm_s + count_s + cool_s
+    seconds; size_stats counts the flows that start in [warm_s, warm_s + count_s);
+    no per-flow records are kept."""
+    net = {k: (dict(v) if isinstance(v, dict) else v) for k, v in network.items()}
+    return {
+        "seed": seed,
+        "network": {"topology": "single-link", "bottleneck_bps": FIG52_C_BPS, "bottleneck_delay_ms": FIG52_RTT_S * 1e3 / 2,
+                    "buffer_bdp": buffer_bdp, **net},
+        "transport": _transport(transport),
+        "traffic": [{"arrivals": "poisson", "load": FIG52_LOAD, "sizes": FIG52_SIZES, "stop_s": warm_s + count_s + cool_s}],
+        "metrics": {"series": False, "ps_fct": False, "flows": False, "size_stats": True,
+                    "size_stats_quantiles": list(FIG52_QS), "size_stats_alpha": FIG52_ALPHA,
+                    "size_stats_from_s": warm_s, "size_stats_until_s": warm_s + count_s},
+    }
+
+
+def _slug(name: str) -> str:
+    return name.lower().replace(" ", "-")
+
+
+def fig52_stats(name: str, transport: dict, network: dict, flows: int, chunks: int, warm_s: float, cool_s: float,
+                buffer_bdp: float = FIG52_BUFFER_BDP, store=None, workers=None, progress: bool = True):
+    """The merged size_stats of ``chunks`` chunks counting ``flows`` flows in
+    all (Poisson: the expected number), and the chunk configs. With ``store``
+    the chunks run as a sweep into that results store (in parallel, resumable:
+    chunks already stored are not run again); without it, one after another here."""
+    from .. import sizestats
+
+    count_s = flows / chunks / FIG52_RATE
+    cfgs = [fig52_chunk(transport, network, seed=c + 1, count_s=count_s, warm_s=warm_s, cool_s=cool_s, buffer_bdp=buffer_bdp)
+            for c in range(chunks)]
+    if store is None:
+        tables = [fctlab.run(c, warn=False).size_stats for c in cfgs]
+    else:
+        from ..sweep import run_sweep
+        base = dict(cfgs[0])
+        base.pop("seed")
+        tag = f"{_slug(name)}-buffer{buffer_bdp:g}-{flows}"
+        res = run_sweep({"name": f"mussmann2012-fig5-2-{tag}", "base": base, "seeds": list(range(1, chunks + 1))},
+                        store=store, workers=workers, progress=progress)
+        tables = [res.store.get(r.key).size_stats for p in res.points for r in p.runs]
+    return sizestats.merge(tables, alpha=FIG52_ALPHA, quantiles=FIG52_QS), cfgs
+
+
+def gap_closed(tcp: float, rcp: float, x: float) -> float:
+    """The share of the TCP-to-RCP gap that x closes: (TCP - x) / (TCP - RCP)."""
+    return (tcp - x) / (tcp - rcp)
+
+
+#: The thesis's shares (section 5.1 and chapter 1), for FQ only: "about half"
+#: at the median; 75%, 75%, 85%, 88% at the 99th percentile.
+THESIS_FQ_SHARE = {"median": {s: 0.5 for s in FIG52_GAP_SIZES}, "p99": {13: 0.75, 133: 0.75, 500: 0.85, 1000: 0.88}}
+
+
+def _at(t, size: int, col: str, min_flows: int) -> float:
+    r = t[t["size_pkts"] == size]
+    if not len(r) or int(r["flows_completed"].iloc[0]) < max(min_flows, 1):
+        return float("nan")
+    return float(r[col].iloc[0])
+
+
+def fig52(out: Path, scale: str, *, store=None) -> list:
+    """Fig. 5.2: FCT by size on 2.4 Gb/s, 100 ms, Pareto sizes with marker flows."""
+    t0 = time.monotonic()
+    sc = FIG52_SCALE[scale]
+    if scale == "full" and store is None:
+        store = Path(out) / "mussmann2012-fig5-2-store"
+    min_flows = FIG52_MIN_FLOWS[scale]
+    plt = pyplot()
+    fig, axes = plt.subplots(2, 2, figsize=(11, 7.5))
+    stats, cfgs, alt = {}, {}, {}
+    for name, tp, net in PROTOCOLS:
+        print(f"  {name}: {sc['flows']:,} flows in {sc['chunks']} chunk(s)", flush=True)
+        stats[name], c = fig52_stats(name, tp, net, sc["flows"], sc["chunks"], sc["warm_s"], sc["cool_s"], store=store)
+        cfgs[name] = c[0]
+        alt[name], _ = fig52_stats(name, tp, net, sc["alt_flows"], sc["alt_chunks"], sc["warm_s"], sc["cool_s"],
+                                   buffer_bdp=FIG52_BUFFER_ALT, store=store)
+    small = np.arange(1, 214)
+    for name, t in stats.items():
+        ok = t[t["flows_completed"] >= min_flows]
+        lo, hi = ok[ok["size_pkts"] <= 213], ok[(ok["size_pkts"] >= 100) & ((ok["size_pkts"] - 100) % 25 == 0)]
+        for j, (col, what) in enumerate((("p50_fct_ns", "median"), ("p99_fct_ns", "p99"))):
+            axes[j, 0].plot(lo["size_pkts"], lo[col] / 1e6, lw=1, label=name)
+            axes[j, 1].plot(hi["size_pkts"], hi[col] / 1e6, lw=1, marker=".", ms=3, label=name)
+    rtt_ns = FIG52_RTT_S * 1e9
+    for iw, style in ((2, ":"), (10, "--")):
+        for ax, k in ((axes[0, 0], small), (axes[0, 1], np.arange(100, 1076, 25))):
+            b = ideal.slow_start_fct_ns(k, FIG52_C_BPS, rtt_ns, pkt_bytes=PKT_BYTES, init_cwnd_pkts=iw, handshake=True) / 1e6
+            ax.plot(k, b, "k" + style, lw=0.8, label=f"slow start, IW {iw}")
+    for ax, k in ((axes[0, 0], small), (axes[0, 1], np.arange(100, 1076, 25))):
+        ps = ideal.ps_fct_ns(k * PKT_BYTES, FIG52_C_BPS, FIG52_LOAD, rtt_ns, handshake=True) / 1e6
+        ax.plot(k, ps, color="0.5", lw=0.8, label="PS (mean)")
+    titles = (("(a) median, smaller flows", "(b) median, larger flows (marker sizes)"),
+              ("(c) 99th percentile, smaller flows", "(d) 99th percentile, larger flows (marker sizes)"))
+    for j in range(2):
+        for i in range(2):
+            ax = axes[j, i]
+            ax.set_title(titles[j][i], fontsize=9)
+            ax.set_xlabel("flow size (packets of 1 KB)")
+            ax.set_ylabel(("median" if j == 0 else "99th percentile") + " FCT (ms)")
+            ax.legend(fontsize=6)
+    png = save(fig, out, "mussmann2012-fig5-2.png")
+
+    # The share of the TCP-to-RCP gap each change closes.
+    gap_rows = []
+    for col, what in (("p50_fct_ns", "median"), ("p99_fct_ns", "p99")):
+        for size in FIG52_GAP_SIZES:
+            v = {n: _at(stats[n], size, col, min_flows if scale == "full" else 1) for n in stats}
+            n_done = int(stats["TCP"].loc[stats["TCP"]["size_pkts"] == size, "flows_completed"].sum())
+            row = [what, size, n_done, v["TCP"] / 1e6, v["RCP"] / 1e6]
+            for n in ("TCP IW10", "RED", "FQ"):
+                row.append(100 * gap_closed(v["TCP"], v["RCP"], v[n]))
+            row.append(100 * THESIS_FQ_SHARE[what][size])
+            va = {n: _at(alt[n], size, col, 1) for n in alt}
+            row.append(100 * gap_closed(va["TCP"], va["RCP"], va["FQ"]))
+            gap_rows.append(row)
+    gap = Table(title="Share of the TCP-to-RCP gap closed (%): (TCP - X) / (TCP - RCP)",
+                columns=["statistic", "size (pkts)", "TCP flows of this size", "TCP FCT (ms)", "RCP FCT (ms)",
+                         "IW10 closes", "RED closes", "FQ closes", "thesis: FQ closes", f"FQ closes, buffer {FIG52_BUFFER_ALT:g} BDP"],
+                rows=gap_rows, key_columns=2)
+    rows = []
+    for (name, t), (_, ta) in zip(stats.items(), alt.items()):
+        for size in FIG52_GAP_SIZES:
+            rows.append([name, size, _at(t, size, "flows_completed", 0), _at(t, size, "p50_fct_ns", 1) / 1e6, _at(t, size, "p99_fct_ns", 1) / 1e6,
+                         _at(ta, size, "p50_fct_ns", 1) / 1e6, _at(ta, size, "p99_fct_ns", 1) / 1e6])
+    table = Table(title="FCT (ms) at the thesis's reading points",
+                  columns=["protocol", "size (pkts)", "flows completed", "median", "p99",
+                           f"median, buffer {FIG52_BUFFER_ALT:g} BDP", f"p99, buffer {FIG52_BUFFER_ALT:g} BDP"],
+                  rows=rows, key_columns=2)
+    counted = {n: int(t["flows_completed"].sum()) for n, t in stats.items()}
+    started = {n: int(t["flows_started"].sum()) for n, t in stats.items()}
+    tcp = cfgs["TCP"]
+    buf = fctlab.describe(tcp)["buffer_pkts"]
+    params = {"link": f"{captions.rate(FIG52_C_BPS)}, RTT {FIG52_RTT_S * 1e3:g} ms (one link between two hosts)",
+              "packet": captions.packet(tcp) + " (1 KB on the wire)",
+              "arrivals": f"Poisson, load {FIG52_LOAD} counting headers ({FIG52_RATE:,.0f} flows/s)",
+              "flow sizes": f"Pareto mean 25 pkts, shape 1.2; 1 flow in 500 uniform over 100, 125, ..., 1075 pkts (mean {FIG52_MEAN_PKTS:.3f})",
+              "buffer": f"{FIG52_BUFFER_BDP:g} BDP = {buf:,} pkts (not given in the thesis; chosen); {FIG52_BUFFER_ALT:g} BDP as the variation",
+              "TCP": captions.tcp(tcp), "RED": "ns-2 automatic thresholds (5 ms target) and weight, mean packet 1000 B",
+              "FQ": "DRR over 1000 buckets, quantum 1000 B, overflow drops the tail of the longest queue",
+              "RCP": "ns-2 patch hosts and router (mode ns2), alpha = beta = 1",
+              "flows": f"{sc['flows']:,} counted per configuration (the expected number; counted: {min(counted.values()):,} to {max(counted.values()):,} completed of "
+                       f"{min(started.values()):,} to {max(started.values()):,}), in {sc['chunks']} chunk(s) of their own seeds 1-{sc['chunks']}; each chunk starts "
+                       f"empty, its first {sc['warm_s']:g} s and the arrivals of its last {sc['cool_s']:g} s are not counted; variation: {sc['alt_flows']:,} flows",
+              "statistics": f"streaming per size (metrics.size_stats, DDSketch, quantiles within {FIG52_ALPHA:.1%}), chunks merged exactly (fctlab.sizestats.merge)",
+              "sizes shown": f"with at least {min_flows:,} completed flows"}
+    caption = (f"{SOURCE}, Fig. 5.2: median and 99th-percentile FCT by flow size, RCP's home turf (the 2006 FCT paper's "
+               "single 2.4 Gb/s link). The thesis's method: Pareto sizes give enough flows of each size up to about 213 packets "
+               "at 10^8 flows, and 1 flow in 500 is a marker flow of 100-1075 packets for the larger sizes. Dotted and dashed: "
+               "the slow-start bound on the empty path with IW 2 and 10 (fctlab.ideal.slow_start_fct_ns, handshake included); "
+               "grey: the mean FCT under processor sharing at load 0.9. "
+               + ("Quick scale: a small fraction of the thesis's flows, so the 99th percentiles of the larger sizes rest on few flows; "
+                  "fctlab reproduce mussmann2012-fig5.2 --full runs 10^8 flows per configuration (resumable). " if scale == "quick" else "")
+               + "Parameters: " + params_caption(params) + ".")
+    notes = fig52_notes(gap_rows, scale)
+    return [Reproduction(name="mussmann2012-fig5-2", title="RCP's home turf: FCT by size with Pareto flows (Mussmann 2012, Fig. 5.2)",
+                         source=f"{SOURCE}, Fig. 5.2", figures=[Figure(png, caption)], tables=[gap, table], params=cfgs,
+                         seed=list(range(1, sc["chunks"] + 1)), wall_s=time.monotonic() - t0, scale=scale, notes=notes)]
+
+
+def fig52_notes(gap_rows: list, scale: str) -> str:
+    """How the shares compare with the thesis's (from the table's rows)."""
+    parts = []
+    for what in ("median", "p99"):
+        got = [(r[1], r[7], r[8]) for r in gap_rows if r[0] == what]
+        parts.append(f"FQ closes at the {'median' if what == 'median' else '99th percentile'} "
+                     + ", ".join(f"{g:.0f}% at {s} pkts (thesis {t:.0f}%)" for s, g, t in got))
+    return "; ".join(parts) + ". " + FIG52_WHY.get(scale, "")
+
+
+#: Where the shares differ from the thesis's and why (filled from the runs).
+FIG52_WHY: dict = {}
