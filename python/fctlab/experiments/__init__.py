@@ -23,6 +23,7 @@ REGISTRY = {
     "mussmann2012-fig5-1": mussmann2012.fig51,
     "mussmann2012-fig5-3": mussmann2012.fig53,
     "mussmann2012-fig5-2": mussmann2012.fig52,
+    "mussmann2012-fig5-4": mussmann2012.fig54,
 }
 
 #: Other spellings of reproduction names (the thesis numbers its figures 5.1 ...).

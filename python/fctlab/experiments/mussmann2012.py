@@ -450,3 +450,125 @@ def fig52_notes(gap_rows: list, scale: str) -> str:
 
 #: Where the shares differ from the thesis's and why (filled from the runs).
 FIG52_WHY: dict = {}
+
+
+# ----------------------------------------------------------------- Figure 5.4
+
+#: Section 5.3: Fig. 5.1's set-up (four long-lived flows, a measuring flow
+#: after 250 RTT) "while increasing the RTT and bandwidth". The steps are not
+#: listed; the text names six panels, RED matching RCP at the median in (a) and
+#: (b) and the 99th percentiles in (e) and (f), so three steps with the medians
+#: above and the 99th percentiles below. Chosen: from Fig. 5.1's 10 Mb/s and
+#: 40 ms up to the 100 ms RTT of Fig. 5.2, the bandwidth four times larger at
+#: each step (all links at that bandwidth; the senders' links' latency sets the RTT).
+FIG54_STEPS = ((10e6, 10.0), (40e6, 20.0), (160e6, 40.0))  # (bandwidth, senders' link latency ms)
+FIG54_RUNS = {"quick": (20, 10, 4), "full": (1000, 1000, 1000)}
+#: The measuring flow has 150 RTT to finish (Fig. 5.1: 400); runs where it has not are counted as unfinished.
+FIG54_STOP_RTTS = 150
+FIG54_BUFFER_ALT = 0.25  # BDP, the variation (at the largest step)
+
+
+def fig54_rtt_s(latency_ms: float) -> float:
+    return 2 * (latency_ms + BOTTLENECK_MS) / 1e3
+
+
+def fig54_scenario(transport: dict, network: dict, seed: int, bw: float, latency_ms: float, buffer_bdp: float = 1.0) -> dict:
+    """One run of Fig. 5.4 at one step: as Fig. 5.1 (four long-lived flows
+    within the first RTT, a 200-packet measuring flow at 250 RTT plus 0-10 RTT)
+    with every link at ``bw`` and the senders' links at ``latency_ms``."""
+    rtt = fig54_rtt_s(latency_ms)
+    rng = np.random.default_rng(seed)
+    jitter = rng.uniform(0.0, rtt, FIG51_BACKGROUND)
+    start = 250 * rtt + float(rng.uniform(0.0, 10 * rtt))
+    flows = [{"sender": i, "start_s": float(jitter[i]), "long_lived": True} for i in range(FIG51_BACKGROUND)]
+    flows.append({"sender": FIG51_BACKGROUND, "start_s": start, "size_pkts": FIG51_MEASURE_PKTS, "measure": True})
+    net = _network(FIG51_BACKGROUND + 1, network)
+    net.update(bottleneck_bps=bw, access_bps=bw, access_delay_ms=latency_ms, buffer_bdp=buffer_bdp)
+    return {"seed": seed, "stop_s": start + FIG54_STOP_RTTS * rtt, "network": net, "transport": _transport(transport),
+            "flows": flows, "metrics": {"series": False, "ps_fct": False}}
+
+
+def fig54_prefixes(transport: dict, network: dict, runs: int, bw: float, latency_ms: float, buffer_bdp: float = 1.0) -> np.ndarray:
+    """Prefix FCTs (s), one row per run, one column per k (NaN: not reached)."""
+    out = np.full((runs, FIG51_MEASURE_PKTS), np.nan)
+    for r in range(runs):
+        res = fctlab.run(fig54_scenario(transport, network, r + 1, bw, latency_ms, buffer_bdp), warn=False)
+        p = res.prefixes[res.prefixes["flow_id"] == FIG51_BACKGROUND]
+        out[r, p["k"].to_numpy() - 1] = p["fct_ns"].to_numpy() / 1e9
+    return out
+
+
+def _median_p99(fct: np.ndarray):
+    """Median and 99th percentile per k over the runs; a run that never
+    reached k counts as infinitely slow (so it can only raise the percentiles)."""
+    x = np.where(np.isnan(fct), np.inf, fct)
+    med = np.quantile(x, 0.5, axis=0, method="lower")
+    p99 = np.quantile(x, 0.99, axis=0, method="lower")
+    return np.where(np.isinf(med), np.nan, med), np.where(np.isinf(p99), np.nan, p99)
+
+
+def fig54(out: Path, scale: str) -> list:
+    """Fig. 5.4: Fig. 5.1 at increasing bandwidth-delay products."""
+    t0 = time.monotonic()
+    runs_per_step = FIG54_RUNS[scale]
+    plt = pyplot()
+    fig, axes = plt.subplots(2, 3, figsize=(14, 7.5))
+    k = np.arange(1, FIG51_MEASURE_PKTS + 1)
+    rows, cfgs, alt_rows = [], {}, []
+    letters = "abcdef"
+    for j, ((bw, lat), runs) in enumerate(zip(FIG54_STEPS, runs_per_step)):
+        rtt = fig54_rtt_s(lat)
+        bdp = bw * rtt / (8 * PKT_BYTES)
+        for name, tp, net in PROTOCOLS:
+            fct = fig54_prefixes(tp, net, runs, bw, lat)
+            if j == 0:
+                cfgs[name] = fig54_scenario(tp, net, 1, bw, lat)
+            med, p99 = _median_p99(fct)
+            axes[0, j].plot(k, med * 1e3, lw=1, label=name)
+            axes[1, j].plot(k, p99 * 1e3, lw=1, label=name)
+            done = int(np.sum(~np.isnan(fct[:, -1])))
+            rows.append([f"{captions.rate(bw)}, {rtt * 1e3:g} ms", round(bdp), name, runs, done,
+                         med[11] * 1e3, p99[11] * 1e3, med[132] * 1e3, p99[132] * 1e3])
+            if j == len(FIG54_STEPS) - 1:
+                fa = fig54_prefixes(tp, net, runs, bw, lat, buffer_bdp=FIG54_BUFFER_ALT)
+                ma, pa = _median_p99(fa)
+                alt_rows.append([name, runs, ma[11] * 1e3, pa[11] * 1e3, ma[132] * 1e3, pa[132] * 1e3,
+                                 med[11] * 1e3, p99[11] * 1e3, med[132] * 1e3, p99[132] * 1e3])
+        for iw, style in ((2, ":"), (10, "--")):
+            b = ideal.slow_start_fct_ns(k, bw, rtt * 1e9, pkt_bytes=PKT_BYTES, init_cwnd_pkts=iw, handshake=True) / 1e6
+            axes[0, j].plot(k, b, "k" + style, lw=0.8, label=f"slow start, IW {iw}")
+        for i, what in ((0, "median"), (1, "99th percentile")):
+            ax = axes[i, j]
+            ax.set_title(f"({letters[3 * i + j]}) {what}: {captions.rate(bw)}, RTT {rtt * 1e3:g} ms, BDP {bdp:,.0f} pkts", fontsize=8)
+            ax.set_xlabel("flow size k (packets of 1 KB)")
+            ax.set_ylabel(f"{what} FCT (ms)")
+            ax.legend(fontsize=6)
+    png = save(fig, out, "mussmann2012-fig5-4.png")
+    tcp = cfgs["TCP"]
+    steps = "; ".join(f"{captions.rate(bw)} with the senders' links at {lat:g} ms (RTT {fig54_rtt_s(lat) * 1e3:g} ms)" for bw, lat in FIG54_STEPS)
+    params = {"steps": steps + " (not listed in the thesis; chosen: Fig. 5.1's set-up up to Fig. 5.2's RTT, bandwidth x4 per step)",
+              "packet": captions.packet(tcp) + " (1 KB on the wire)",
+              "background": f"{FIG51_BACKGROUND} long-lived flows starting uniformly within the first RTT",
+              "measuring flow": f"{FIG51_MEASURE_PKTS} packets from its own sender at 250 RTT plus a uniform 0-10 RTT, {FIG54_STOP_RTTS} RTT to finish",
+              "buffer": f"1 BDP at every step (not given in the thesis; chosen); {FIG54_BUFFER_ALT:g} BDP at the largest step as the variation",
+              "TCP": captions.tcp(tcp), "RED, FQ, RCP": "as in Fig. 5.1",
+              "runs": " / ".join(str(r) for r in runs_per_step) + " per protocol at the three steps, seeds from 1"}
+    caption = (f"{SOURCE}, Fig. 5.4: median (top) and 99th-percentile (bottom) FCT of every prefix of a measuring flow "
+               "against four long-lived flows, at three bandwidth-delay products. The thesis finds RCP's gain over TCP growing "
+               "with the bandwidth-delay product (about twice as fast at the median throughout), RED as fast as RCP at the median at "
+               "the smaller products but worst at the 99th percentile at the largest, and FQ between IW 10 and RED at the median but "
+               "better at the 99th percentile, more so as the product grows. Dotted and dashed: the slow-start bound on the empty path. "
+               "A run whose measuring flow has not reached k by the end counts as slowest at k. "
+               + ("Quick scale: few runs per step, so the 99th percentile is the slowest run or close to it. " if scale == "quick" else "")
+               + "Parameters: " + params_caption(params) + ".")
+    table = Table(title="Prefix FCT (ms) at 12 and 133 packets",
+                  columns=["step", "BDP (pkts)", "protocol", "runs", "runs completing 200 pkts", "median, 12", "p99, 12", "median, 133", "p99, 133"],
+                  rows=rows, key_columns=3)
+    alt = Table(title=f"Buffer varied at the largest step: {FIG54_BUFFER_ALT:g} BDP against 1 BDP (ms)",
+                columns=["protocol", "runs", f"median 12, {FIG54_BUFFER_ALT:g} BDP", f"p99 12, {FIG54_BUFFER_ALT:g} BDP",
+                         f"median 133, {FIG54_BUFFER_ALT:g} BDP", f"p99 133, {FIG54_BUFFER_ALT:g} BDP",
+                         "median 12, 1 BDP", "p99 12, 1 BDP", "median 133, 1 BDP", "p99 133, 1 BDP"],
+                rows=alt_rows, key_columns=1)
+    return [Reproduction(name="mussmann2012-fig5-4", title="Increasing the bandwidth-delay product (Mussmann 2012, Fig. 5.4)",
+                         source=f"{SOURCE}, Fig. 5.4", figures=[Figure(png, caption)], tables=[table, alt], params=cfgs,
+                         seed=list(range(1, max(runs_per_step) + 1)), wall_s=time.monotonic() - t0, scale=scale)]
