@@ -130,7 +130,7 @@ def main(argv=None) -> int:
             print(f"{name}: {row['flows_counted']:,} flows counted in {chunks} chunk(s): wall {row['wall_s']:.0f} s, CPU {row['cpu_s']:.0f} s, "
                   f"peak RSS {row['peak_rss_mib_one_process']:.0f} MiB in one process, {row['peak_rss_mib_all']:.0f} MiB all processes together; "
                   f"10^8 flows: about {row['extrapolated_1e8_cpu_s'] / 60:.0f} CPU-minutes "
-                  f"(wall {row['extrapolated_1e8_wall_s'] / 60:.0f} min as run here; CPU / workers with idle cores)" if row["cpu_s"] > 1 else
+                  f"(wall {row['extrapolated_1e8_wall_s'] / 60:.0f} min as run here; CPU / workers with idle cores)" if row["cpu_s"] > 5 else
                   f"{name}: already stored ({row['flows_counted']:,} flows counted)", flush=True)
     if {"TCP", "RCP"} <= set(stats):
         print("\nshare of the TCP-to-RCP gap closed, (TCP - X) / (TCP - RCP), %:")
