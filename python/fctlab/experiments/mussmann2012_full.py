@@ -97,7 +97,7 @@ class Monitor:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m fctlab.experiments.mussmann2012_full", description=__doc__.split("\n\n")[0])
     ap.add_argument("--flows", type=float, default=1e7, help="counted flows per configuration (default 1e7; the thesis: 1e8)")
-    ap.add_argument("--configs", default="all", help="comma-separated: TCP, 'TCP IW10', RED, FQ, RCP (default all)")
+    ap.add_argument("--configs", default="all", help="comma-separated: TCP, 'TCP IW10', RED, FQ, RCP, 'RCP alpha 0.1' (default all: the first five)")
     ap.add_argument("--store", default="store-mussmann2012-fig5-2", help="results store (chunks land here; rerun to resume)")
     ap.add_argument("--workers", type=int, default=None, help="parallel chunk runs (default: every core)")
     ap.add_argument("--buffer-bdp", type=float, default=m.FIG52_BUFFER_BDP)
@@ -105,9 +105,10 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     flows = int(a.flows)
     chunks = max(1, round(flows / CHUNK_FLOWS))
-    want = [p for p in m.PROTOCOLS if a.configs == "all" or p[0] in [c.strip() for c in a.configs.split(",")]]
+    known = list(m.PROTOCOLS) + [m.FIG52_RCP_ALT]
+    want = [p for p in known if (a.configs == "all" and p in m.PROTOCOLS) or p[0] in [c.strip() for c in a.configs.split(",")]]
     if not want:
-        ap.error(f"--configs: none of {a.configs!r} is one of {', '.join(p[0] for p in m.PROTOCOLS)}")
+        ap.error(f"--configs: none of {a.configs!r} is one of {', '.join(p[0] for p in known)}")
     sc = m.FIG52_SCALE["full"]
     stats = {}
     for name, tp, net in want:
