@@ -115,9 +115,9 @@ def cmd_list(args) -> int:
 
 
 def cmd_reproduce(args) -> int:
-    from .experiments import REGISTRY, reproduce
+    from .experiments import REGISTRY, canonical, reproduce
 
-    names = args.names or list(REGISTRY)
+    names = [canonical(n) for n in args.names] or list(REGISTRY)
     unknown = [n for n in names if n not in REGISTRY]
     if unknown:
         raise CliError(f"unknown reproduction {unknown[0]!r}; available: {', '.join(REGISTRY)}")

@@ -26,8 +26,11 @@ FLOW_COLUMNS = [
 #: Columns of the ``prefixes`` table (measuring flows).
 PREFIX_COLUMNS = ["flow_id", "k", "fct_ns"]
 #: The fixed columns of the ``size_stats`` table; one ``p<percent>_fct_ns``
-#: column per requested quantile follows them.
-SIZE_STATS_COLUMNS = ["size_pkts", "flows_started", "flows_completed", "mean_fct_ns", "min_fct_ns", "max_fct_ns"]
+#: column per requested quantile follows them. ``sum_fct_ns`` and the sketch
+#: (``sketch_bucket``, ``sketch_count``: lists) let tables of several runs be
+#: merged exactly (:func:`fctlab.sizestats.merge`).
+SIZE_STATS_COLUMNS = ["size_pkts", "flows_started", "flows_completed", "mean_fct_ns", "min_fct_ns", "max_fct_ns",
+                      "sum_fct_ns", "sketch_bucket", "sketch_count"]
 #: Tables written only when they have rows (``<name>.parquet``).
 OPTIONAL_TABLES = ("prefixes", "size_stats")
 
@@ -45,6 +48,8 @@ def empty_size_stats() -> pd.DataFrame:
     df["mean_fct_ns"] = df["mean_fct_ns"].astype("float64")
     for c in ("min_fct_ns", "max_fct_ns"):
         df[c] = df[c].astype("Int64")
+    for c in ("sketch_bucket", "sketch_count"):
+        df[c] = df[c].astype("object")
     return df
 
 
@@ -187,10 +192,21 @@ def _size_stats_frame(t: Optional[dict]) -> pd.DataFrame:
         "mean_fct_ns": t["mean_fct_ns"],
         "min_fct_ns": _nullable(t["min_fct_ns"]),
         "max_fct_ns": _nullable(t["max_fct_ns"]),
+        "sum_fct_ns": t["sum_fct_ns"],
     }
+    # The sketch comes flat, ordered by size then bucket: one list per size.
+    sizes = np.asarray(t["size_pkts"], dtype="int64")
+    at = np.searchsorted(np.asarray(t["sketch_size"], dtype="int64"), sizes[1:], side="left")
+    cols["sketch_bucket"] = [a.astype("int32") for a in np.split(np.asarray(t["sketch_bucket"], dtype="int32"), at)]
+    cols["sketch_count"] = [a.astype("int64") for a in np.split(np.asarray(t["sketch_count"], dtype="int64"), at)]
     for name in t["quantile_columns"]:
         cols[name] = t[name]
     return pd.DataFrame(cols)
+
+
+def _keeps_flows(cfg: dict) -> bool:
+    m = cfg.get("metrics")
+    return not (isinstance(m, dict) and m.get("flows") is False)
 
 
 def run(config: ConfigLike, *, progress: Optional[Callable[[dict], Any]] = None, warn: bool = True) -> Result:
@@ -219,13 +235,14 @@ def run(config: ConfigLike, *, progress: Optional[Callable[[dict], Any]] = None,
         "wall_s": stats["wall_s"],
         "python": sys.version.split()[0],
         "platform": platform.platform(),
-        "flows_total": int(len(flows)),
-        "flows_completed": int(flows["completed"].sum()),
+        # Without flow records (metrics.flows = false) the engine's counts.
+        "flows_total": int(len(flows)) if _keeps_flows(cfg) else int(stats["flows_started"]),
+        "flows_completed": int(flows["completed"].sum()) if _keeps_flows(cfg) else int(stats["flows_completed"]),
         "stats": stats,
     }
     if raw["size_stats"] is not None:
         meta["size_stats"] = {"alpha": raw["size_stats"]["alpha"], "quantile_columns": list(raw["size_stats"]["quantile_columns"])}
-    if warn and len(flows) and meta["flows_completed"] == 0:
+    if warn and meta["flows_total"] and meta["flows_completed"] == 0:
         warnings.warn(
             f"no flow completed in this run ({len(flows)} started, simulated until "
             f"{stats['end_ns'] / 1e9:.3f} s): check stop_s, the buffer and the link rates",

@@ -19,6 +19,7 @@ use crate::scenario::Plan;
 use crate::sim::{Event, EventQueue, Time};
 use crate::transport::{FlowSize, Receiver, Sender};
 use crate::workload::{Arrivals, Sources};
+use std::collections::HashMap;
 use std::time::Instant;
 
 struct FlowSlot {
@@ -36,6 +37,78 @@ struct FlowSlot {
     measure: bool,
     /// Packets 1..prefix_done of a measuring flow are recorded.
     prefix_done: u64,
+}
+
+/// Every flow's slot and record, by flow id. With `metrics.flows = false`
+/// the oldest entries are dropped once their flows are over, so memory is
+/// bounded by the flows in progress: ids below `base` are either gone or,
+/// still running, kept in `old`.
+#[derive(Default)]
+struct FlowStore {
+    keep: bool,
+    base: u32,
+    slots: Vec<FlowSlot>,
+    records: Vec<FlowRecord>,
+    old: HashMap<u32, (FlowSlot, FlowRecord)>,
+}
+
+/// Entries kept before the oldest half is compacted (without `keep`).
+const FLOW_WINDOW: usize = 1 << 16;
+
+impl FlowStore {
+    fn next_id(&self) -> u32 {
+        self.base + self.slots.len() as u32
+    }
+
+    fn push(&mut self, slot: FlowSlot, rec: FlowRecord) {
+        if !self.keep && self.slots.len() >= 2 * FLOW_WINDOW {
+            self.compact();
+        }
+        self.slots.push(slot);
+        self.records.push(rec);
+    }
+
+    /// Drop the older half's finished flows; move the others to `old`.
+    fn compact(&mut self) {
+        for (k, (slot, rec)) in self.slots.drain(..FLOW_WINDOW).zip(self.records.drain(..FLOW_WINDOW)).enumerate() {
+            if slot.snd.is_some() || slot.rcv.is_some() {
+                self.old.insert(self.base + k as u32, (slot, rec));
+            }
+        }
+        self.base += FLOW_WINDOW as u32;
+    }
+
+    /// A flow's slot and record (None once dropped).
+    #[inline]
+    fn get(&mut self, f: u32) -> Option<(&mut FlowSlot, &mut FlowRecord)> {
+        if f >= self.base {
+            let i = (f - self.base) as usize;
+            match (self.slots.get_mut(i), self.records.get_mut(i)) {
+                (Some(s), Some(r)) => Some((s, r)),
+                _ => None,
+            }
+        } else {
+            self.old.get_mut(&f).map(|(s, r)| (s, r))
+        }
+    }
+
+    #[inline]
+    fn slot(&mut self, f: u32) -> Option<&mut FlowSlot> {
+        self.get(f).map(|(s, _)| s)
+    }
+
+    #[inline]
+    fn rec(&mut self, f: u32) -> Option<&mut FlowRecord> {
+        self.get(f).map(|(_, r)| r)
+    }
+
+    /// A flow whose sender is done: without `keep`, a straggler kept in
+    /// `old` is dropped now.
+    fn finished(&mut self, f: u32) {
+        if !self.keep && f < self.base {
+            self.old.remove(&f);
+        }
+    }
 }
 
 /// Progress of a running simulation, handed to the progress callback.
@@ -82,8 +155,7 @@ pub struct Engine {
     /// Links of each sender's forward route, and its base RTT.
     sender_links: Vec<Vec<u32>>,
     sender_rtt: Vec<Time>,
-    slots: Vec<FlowSlot>,
-    records: Vec<FlowRecord>,
+    flows: FlowStore,
     sources: Sources,
     out: Vec<Packet>,
     counters: Counters,
@@ -141,6 +213,7 @@ impl Engine {
         let mut series = Series::default();
         let metric = MetricIds::register(&mut series);
         let size_stats = plan.size_stats.clone().map(SizeStats::new);
+        let keep_flows = plan.keep_flows;
         Engine {
             plan,
             q: EventQueue::new(),
@@ -151,8 +224,7 @@ impl Engine {
             sender_hops,
             sender_links,
             sender_rtt,
-            slots: Vec::new(),
-            records: Vec::new(),
+            flows: FlowStore { keep: keep_flows, ..Default::default() },
             sources,
             out: Vec::with_capacity(64),
             counters: Counters::default(),
@@ -176,14 +248,14 @@ impl Engine {
 
     /// Create a flow that starts at `start_ns`.
     fn add_flow(&mut self, sender: u32, start_ns: Time, size: FlowSize, generator: Option<u32>, measure: bool) {
-        let id = self.slots.len() as u32;
+        let id = self.flows.next_id();
         let tp = &self.plan.transport;
         let (bytes, pkts) = match size {
             FlowSize::Finite { bytes, pkts } => (bytes, pkts),
             FlowSize::LongLived => (0, 0),
         };
         let ideal_ns = if size.is_long_lived() { 0 } else { line_rate_fct_ns(&self.sender_hops[sender as usize], bytes, pkts, tp.mss_bytes, tp.header_bytes) };
-        self.records.push(FlowRecord {
+        let rec = FlowRecord {
             flow_id: id as u64,
             sender,
             size_bytes: bytes,
@@ -192,9 +264,9 @@ impl Engine {
             start_ns,
             ideal_ns,
             ..Default::default()
-        });
+        };
         let (snd, rcv) = (self.plan.endpoints)(id, size);
-        self.slots.push(FlowSlot {
+        let slot = FlowSlot {
             sender,
             fwd_path: 2 * sender,
             rev_path: 2 * sender + 1,
@@ -206,12 +278,13 @@ impl Engine {
             long_lived: size.is_long_lived(),
             measure,
             prefix_done: 0,
-        });
+        };
+        self.flows.push(slot, rec);
         if size.is_long_lived() {
             self.long_lived += 1;
         } else {
             self.pending += 1;
-            if let Some(s) = self.size_stats.as_mut() {
+            if let Some(s) = self.size_stats.as_mut().filter(|s| s.counts(start_ns)) {
                 s.started(pkts);
             }
         }
@@ -316,7 +389,9 @@ impl Engine {
         if p.kind == PacketKind::Data {
             self.counters.data_dropped += 1;
         }
-        self.records[p.flow as usize].drops += 1;
+        if let Some(r) = self.flows.rec(p.flow) {
+            r.drops += 1;
+        }
     }
 
     fn tx_done(&mut self, l: usize, now: Time) {
@@ -351,7 +426,8 @@ impl Engine {
     /// Put the packets a flow's endpoint produced onto the network.
     fn inject(&mut self, f: u32, now: Time) {
         let mut out = std::mem::take(&mut self.out);
-        let slot = &self.slots[f as usize];
+        // Packets only come from live flows, whose slots are kept.
+        let slot = self.flows.slot(f).expect("a live flow");
         let (fwd, rev) = (slot.fwd_path, slot.rev_path);
         for mut p in out.drain(..) {
             p.path = match p.kind {
@@ -394,34 +470,35 @@ impl Engine {
                     self.counters.data_delivered += 1;
                     if pkt.flags & flags::CE != 0 {
                         self.counters.marks += 1;
-                        self.records[f as usize].marks += 1;
+                        if let Some(r) = self.flows.rec(f) {
+                            r.marks += 1;
+                        }
                     }
                 }
-                let slot = &mut self.slots[f as usize];
+                let Some((slot, rec)) = self.flows.get(f) else { return };
                 let Some(rcv) = slot.rcv.as_mut() else { return };
                 rcv.on_packet(now, &pkt, &mut self.out);
                 let fin = rcv.finished_at();
                 if slot.measure {
                     let upto = rcv.in_order_pkts();
                     if upto > slot.prefix_done {
-                        self.prefixes.record(f as u64, slot.prefix_done, upto, now - self.records[f as usize].start_ns);
+                        self.prefixes.record(f as u64, slot.prefix_done, upto, now - rec.start_ns);
                         slot.prefix_done = upto;
                     }
                 }
-                self.inject(f, now);
-                if fin.is_some() && self.records[f as usize].finish_ns.is_none() {
-                    let rec = &mut self.records[f as usize];
+                if fin.is_some() && rec.finish_ns.is_none() {
                     rec.finish_ns = fin;
                     self.active -= 1;
                     self.counters.flows_completed += 1;
-                    if let Some(s) = self.size_stats.as_mut() {
+                    if let Some(s) = self.size_stats.as_mut().filter(|s| s.counts(rec.start_ns)) {
                         s.completed(rec.size_pkts, rec.fct_ns().unwrap_or(0));
                     }
                 }
+                self.inject(f, now);
                 self.sync_receiver_timer(f, now);
             }
             PacketKind::Ack | PacketKind::SynAck => {
-                let Some(snd) = self.slots[f as usize].snd.as_mut() else { return };
+                let Some(snd) = self.flows.slot(f).and_then(|s| s.snd.as_mut()) else { return };
                 snd.on_packet(now, &pkt, &mut self.out);
                 self.inject(f, now);
                 self.after_sender(f, now);
@@ -430,10 +507,9 @@ impl Engine {
     }
 
     fn after_sender(&mut self, f: u32, now: Time) {
-        let slot = &mut self.slots[f as usize];
+        let Some((slot, rec)) = self.flows.get(f) else { return };
         let Some(snd) = slot.snd.as_ref() else { return };
         if snd.done() {
-            let rec = &mut self.records[f as usize];
             rec.acked_ns = Some(now);
             rec.retransmits = snd.retransmits();
             // The flow is over: free its state (late duplicates are discarded).
@@ -442,8 +518,9 @@ impl Engine {
             if !slot.long_lived {
                 self.pending -= 1;
             }
-            if let Some(g) = slot.generator {
-                let s = slot.sender;
+            let (generator, s) = (slot.generator, slot.sender);
+            self.flows.finished(f);
+            if let Some(g) = generator {
                 if let Some(think_ns) = self.sources.think_ns(g) {
                     self.closed_loop_next(g, s, now + think_ns);
                 }
@@ -454,7 +531,7 @@ impl Engine {
     }
 
     fn sync_sender_timer(&mut self, f: u32, now: Time) {
-        let slot = &mut self.slots[f as usize];
+        let Some(slot) = self.flows.slot(f) else { return };
         if let Some(t) = slot.snd.as_ref().and_then(|s| s.next_timer()) {
             let t = t.max(now);
             if slot.snd_sched.is_none_or(|s| t < s) {
@@ -465,7 +542,7 @@ impl Engine {
     }
 
     fn sync_receiver_timer(&mut self, f: u32, now: Time) {
-        let slot = &mut self.slots[f as usize];
+        let Some(slot) = self.flows.slot(f) else { return };
         if let Some(t) = slot.rcv.as_ref().and_then(|s| s.next_timer()) {
             let t = t.max(now);
             if slot.rcv_sched.is_none_or(|s| t < s) {
@@ -476,7 +553,7 @@ impl Engine {
     }
 
     fn sender_timer(&mut self, f: u32, now: Time) {
-        let slot = &mut self.slots[f as usize];
+        let Some(slot) = self.flows.slot(f) else { return };
         if slot.snd_sched != Some(now) {
             return; // superseded
         }
@@ -492,7 +569,7 @@ impl Engine {
     }
 
     fn receiver_timer(&mut self, f: u32, now: Time) {
-        let slot = &mut self.slots[f as usize];
+        let Some(slot) = self.flows.slot(f) else { return };
         if slot.rcv_sched != Some(now) {
             return;
         }
@@ -508,7 +585,7 @@ impl Engine {
     fn flow_start(&mut self, f: u32, now: Time) {
         self.active += 1;
         self.counters.flows_started += 1;
-        if let Some(snd) = self.slots[f as usize].snd.as_mut() {
+        if let Some(snd) = self.flows.slot(f).and_then(|s| s.snd.as_mut()) {
             snd.start(now, &mut self.out);
         }
         self.inject(f, now);
@@ -538,8 +615,8 @@ impl Engine {
         self.series.push(now, m.active_flows, el, self.active as f64);
         for i in 0..self.plan.cwnd_flows.len() {
             let f = self.plan.cwnd_flows[i] as usize;
-            if let Some(snd) = self.slots.get(f).and_then(|s| s.snd.as_ref()) {
-                if self.records[f].start_ns <= now {
+            if let Some((Some(snd), start_ns)) = self.flows.get(f as u32).map(|(s, r)| (s.snd.as_ref(), r.start_ns)) {
+                if start_ns <= now {
                     let w = snd.cwnd_pkts();
                     let el = self.series.element_id(&format!("flow{f}"));
                     self.series.push(now, m.cwnd_pkts, el, w);
@@ -594,9 +671,10 @@ impl Engine {
             }
         }
         // Record retransmissions of flows still running.
-        for (i, s) in self.slots.iter().enumerate() {
+        let fl = &mut self.flows;
+        for (s, r) in fl.slots.iter().zip(fl.records.iter_mut()).chain(fl.old.values_mut().map(|(s, r)| (&*s, r))) {
             if let Some(snd) = &s.snd {
-                self.records[i].retransmits = snd.retransmits();
+                r.retransmits = snd.retransmits();
             }
         }
         self.counters.events = self.q.processed();
@@ -606,7 +684,7 @@ impl Engine {
         let in_network = self.links.iter().map(|l| l.in_network()).sum();
         self.prefixes.sort();
         RunOutput {
-            flows: self.records,
+            flows: if self.flows.keep { self.flows.records } else { Vec::new() },
             series: self.series,
             counters: self.counters,
             end_ns,
@@ -625,7 +703,7 @@ impl Engine {
         let one_way: Vec<Time> = self.sender_hops.iter().map(|h| h.iter().map(|x| x.1).sum()).collect();
         let tp = &self.plan.transport;
         let inputs = PsInputs { caps: &caps, sender_links: &self.sender_links, one_way_ns: &one_way, rtt_ns: &self.sender_rtt, header_bytes: tp.header_bytes, handshake: tp.handshake };
-        fill_ps_fct(&mut self.records, &inputs, end_ns);
+        fill_ps_fct(&mut self.flows.records, &inputs, end_ns);
     }
 
     fn progress(&self, now: Time, wall_s: f64) -> Progress {

@@ -137,10 +137,83 @@ fn size_stats_keys_are_checked() {
         ("size_stats_quantiles", json!([0.5, 0.5]), "metrics.size_stats_quantiles[1]"),
         ("size_stats_alpha", json!(0.0), "metrics.size_stats_alpha"),
         ("size_stats_alpha", json!(1.0), "metrics.size_stats_alpha"),
+        ("size_stats_from_s", json!(-1.0), "metrics.size_stats_from_s"),
+        ("size_stats_until_s", json!(0.0), "metrics.size_stats_until_s"),
+        ("flows", json!(0), "metrics.flows"),
     ] {
         let mut v = base.clone();
         v["metrics"][k] = val;
         let e = fctlab_core::from_json(&v.to_string()).err().expect("refused");
         assert_eq!(e.field, field, "{e}");
+    }
+}
+
+/// A busy run with many short flows and a heavy tail (flows that outlive
+/// many later ones), a measuring flow in every 1000.
+fn busy(count: u64, keep: bool) -> serde_json::Value {
+    json!({
+        "seed": 11,
+        "network": {"topology": "single-link", "bottleneck_bps": 100e6, "bottleneck_delay_ms": 2.0, "buffer_pkts": 60},
+        "traffic": [{"arrivals": "poisson", "load": 0.9, "measure_every": 1000, "sizes": {"dist": "mixture", "components": [
+            {"weight": 95, "dist": "uniform", "min_pkts": 1, "max_pkts": 4},
+            {"weight": 5, "dist": "pareto", "mean_pkts": 40, "shape": 1.1}]}, "count": count}],
+        "metrics": {"series": false, "size_stats": true, "flows": keep, "size_stats_alpha": 0.01}
+    })
+}
+
+#[test]
+fn without_flow_records_the_streaming_tables_are_the_same() {
+    // 150,000 flows: more than the two windows of 65,536 flow entries the
+    // engine keeps before it drops finished flows (and sets the unfinished
+    // ones of the older window aside), so that path is taken.
+    let kept = run_json(&busy(150_000, true));
+    let lean = run_json(&busy(150_000, false));
+    assert_eq!(kept.flows.len(), 150_000);
+    assert!(lean.flows.is_empty());
+    assert_eq!(lean.size_stats, kept.size_stats);
+    assert_eq!(lean.prefixes, kept.prefixes);
+    assert!(!kept.prefixes.k.is_empty());
+    assert_eq!((lean.counters.events, lean.counters.flows_completed, lean.end_ns), (kept.counters.events, kept.counters.flows_completed, kept.end_ns));
+    // Some flow outlived the next 65,536 flows' arrivals (it was set aside, not dropped).
+    let starts: Vec<u64> = kept.flows.iter().map(|f| f.start_ns).collect();
+    let outlived = kept.flows.iter().enumerate().any(|(i, f)| {
+        let later = starts[i..].partition_point(|&s| s < f.acked_ns.unwrap());
+        later > 65_536
+    });
+    assert!(outlived, "no flow spans a compaction; make the tail heavier");
+}
+
+#[test]
+fn the_window_counts_flows_by_start_time() {
+    let mut v = busy(4000, true);
+    v["metrics"]["size_stats_from_s"] = json!(0.05);
+    v["metrics"]["size_stats_until_s"] = json!(0.2);
+    let out = run_json(&v);
+    let t = out.size_stats.as_ref().unwrap();
+    let inside: Vec<_> = out.flows.iter().filter(|f| f.start_ns >= 50_000_000 && f.start_ns < 200_000_000).collect();
+    assert!(inside.len() > 100 && inside.len() < 4000);
+    let mut sizes: Vec<u64> = inside.iter().map(|f| f.size_pkts).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    assert_eq!(t.size_pkts, sizes);
+    for (i, &size) in t.size_pkts.iter().enumerate() {
+        let of: Vec<_> = inside.iter().filter(|f| f.size_pkts == size).collect();
+        let fct: Vec<u64> = of.iter().filter_map(|f| f.fct_ns()).collect();
+        assert_eq!((t.flows_started[i], t.flows_completed[i]), (of.len() as u64, fct.len() as u64));
+        assert_eq!(t.sum_fct_ns[i], fct.iter().map(|&x| x as u128).sum::<u128>());
+        assert_eq!((t.min_fct_ns[i], t.max_fct_ns[i]), (fct.iter().min().copied(), fct.iter().max().copied()));
+        // The sketch holds each completed flow once, in its bucket.
+        let gamma: f64 = 1.01 / 0.99;
+        let mut want: Vec<(i32, u64)> = Vec::new();
+        for &x in &fct {
+            let b = ((x as f64).ln() / gamma.ln()).ceil() as i32;
+            match want.iter_mut().find(|w| w.0 == b) {
+                Some(w) => w.1 += 1,
+                None => want.push((b, 1)),
+            }
+        }
+        want.sort_unstable();
+        let got: Vec<(i32, u64)> = t.sketch.iter().filter(|r| r.0 == size).map(|r| (r.1, r.2)).collect();
+        assert_eq!(got, want, "size {size}");
     }
 }

@@ -141,6 +141,11 @@ fn run<'py>(py: Python<'py>, config_json: &str, progress: Option<Py<PyAny>>) -> 
             d.set_item("mean_fct_ns", opt_real(&t.mean_fct_ns).into_pyarray(py))?;
             d.set_item("min_fct_ns", opt_int(&t.min_fct_ns).into_pyarray(py))?;
             d.set_item("max_fct_ns", opt_int(&t.max_fct_ns).into_pyarray(py))?;
+            // Sums fit i64 for any run (10^8 flows of 10^9 ns is 10^17).
+            d.set_item("sum_fct_ns", t.sum_fct_ns.iter().map(|&x| x.min(i64::MAX as u128) as i64).collect::<Vec<_>>().into_pyarray(py))?;
+            d.set_item("sketch_size", t.sketch.iter().map(|r| r.0 as i64).collect::<Vec<_>>().into_pyarray(py))?;
+            d.set_item("sketch_bucket", t.sketch.iter().map(|r| r.1).collect::<Vec<_>>().into_pyarray(py))?;
+            d.set_item("sketch_count", t.sketch.iter().map(|r| r.2 as i64).collect::<Vec<_>>().into_pyarray(py))?;
             let mut names = Vec::new();
             for (name, col) in &t.quantiles {
                 d.set_item(name, opt_real(col).into_pyarray(py))?;

@@ -23,8 +23,18 @@ REGISTRY = {
     "replicated-fig1-workload": dukkipati2006.replicated,
     "mussmann2012-fig5-1": mussmann2012.fig51,
     "mussmann2012-fig5-3": mussmann2012.fig53,
+    "mussmann2012-fig5-2": mussmann2012.fig52,
+    "mussmann2012-fig5-4": mussmann2012.fig54,
     "live-vs-sim": live.live_vs_sim,
 }
+
+#: Other spellings of reproduction names (the thesis numbers its figures 5.1 ...).
+ALIASES = {f"mussmann2012-fig5.{i}": f"mussmann2012-fig5-{i}" for i in range(1, 5)}
+
+
+def canonical(name: str) -> str:
+    """The registered name of ``name`` (an alias or the name itself)."""
+    return ALIASES.get(name, name)
 
 
 def reproduce(names, *, scale: str = "quick", out_dir="report") -> Path:
@@ -35,7 +45,7 @@ def reproduce(names, *, scale: str = "quick", out_dir="report") -> Path:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     reps = []
-    for name in names:
+    for name in map(canonical, names):
         t0 = time.monotonic()
         print(f"[{name}] running ({scale})...", flush=True)
         got = REGISTRY[name](out, scale)

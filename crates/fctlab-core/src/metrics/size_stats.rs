@@ -26,6 +26,9 @@ use std::collections::BTreeMap;
 pub struct SizeStatsSpec {
     pub quantiles: Vec<f64>,
     pub alpha: f64,
+    /// Only flows starting in [from_ns, until_ns) are counted.
+    pub from_ns: Time,
+    pub until_ns: Option<Time>,
 }
 
 /// The column name of quantile q: `p50_fct_ns`, `p99_fct_ns`, `p99_9_fct_ns`.
@@ -53,7 +56,20 @@ impl SizeStatsSpec {
         if !(alpha.is_finite() && alpha > 0.0 && alpha < 1.0) {
             return err(format!("{section}.size_stats_alpha"), format!("must be in (0, 1) (0.005: quantiles within 0.5%), got {alpha}"));
         }
-        Ok(SizeStatsSpec { quantiles: quantiles.to_vec(), alpha })
+        Ok(SizeStatsSpec { quantiles: quantiles.to_vec(), alpha, from_ns: 0, until_ns: None })
+    }
+
+    /// Count only flows that start in [from_ns, until_ns).
+    pub fn window(mut self, from_ns: Time, until_ns: Option<Time>) -> SizeStatsSpec {
+        self.from_ns = from_ns;
+        self.until_ns = until_ns;
+        self
+    }
+
+    /// Whether a flow that starts at `start_ns` is counted.
+    #[inline]
+    pub fn counts(&self, start_ns: Time) -> bool {
+        start_ns >= self.from_ns && self.until_ns.is_none_or(|u| start_ns < u)
     }
 }
 
@@ -118,6 +134,14 @@ impl Sketch {
         self.n
     }
 
+    /// The non-empty buckets as (index, count); FCTs of 0 (if any) under
+    /// index `i32::MIN`. Sketches of the same alpha merge by adding counts.
+    pub fn buckets_nonzero(&self) -> impl Iterator<Item = (i32, u64)> + '_ {
+        (self.zeros > 0).then_some((i32::MIN, self.zeros)).into_iter().chain(
+            self.counts.iter().enumerate().filter(|(_, &c)| c > 0).map(move |(k, &c)| (self.offset + k as i32, c)),
+        )
+    }
+
     /// Buckets held (the sketch's memory, in counters).
     pub fn buckets(&self) -> usize {
         self.counts.len()
@@ -178,11 +202,24 @@ pub struct SizeStatsTable {
     pub quantiles: Vec<(String, Vec<Option<f64>>)>,
     /// The relative accuracy of the quantile columns.
     pub alpha: f64,
+    /// Exact sum of the completed flows' FCTs, per size (so runs merge exactly).
+    pub sum_fct_ns: Vec<u128>,
+    /// The sketches themselves, one row per non-empty bucket: (size_pkts,
+    /// bucket index i, count), where bucket i holds the FCTs in
+    /// (gamma^(i-1), gamma^i] ns (FCTs of 0 under `i32::MIN`). Runs with the
+    /// same alpha merge by adding counts per (size, bucket).
+    pub sketch: Vec<(u64, i32, u64)>,
 }
 
 impl SizeStats {
     pub fn new(spec: SizeStatsSpec) -> SizeStats {
         SizeStats { map: Mapping::new(spec.alpha), spec, rows: BTreeMap::new() }
+    }
+
+    /// Whether a flow starting at `start_ns` is counted (the spec's window).
+    #[inline]
+    pub fn counts(&self, start_ns: Time) -> bool {
+        self.spec.counts(start_ns)
     }
 
     /// A flow of `pkts` packets started.
@@ -219,6 +256,8 @@ impl SizeStats {
             t.mean_fct_ns.push(done.then(|| r.sum_ns as f64 / r.completed as f64));
             t.min_fct_ns.push(done.then_some(r.min_ns));
             t.max_fct_ns.push(done.then_some(r.max_ns));
+            t.sum_fct_ns.push(r.sum_ns);
+            t.sketch.extend(r.sketch.buckets_nonzero().map(|(i, c)| (size, i, c)));
             for (k, &q) in self.spec.quantiles.iter().enumerate() {
                 let v = r.sketch.quantile(&self.map, q).map(|v| v.clamp(r.min_ns as f64, r.max_ns as f64));
                 t.quantiles[k].1.push(v);

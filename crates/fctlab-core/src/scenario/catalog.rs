@@ -70,6 +70,9 @@ pub fn catalog_with(reg: &Registries) -> Value {
             {"key": "metrics.size_stats", "default": m.size_stats, "source": "streaming FCT statistics per flow size (the size_stats table)"},
             {"key": "metrics.size_stats_quantiles", "default": m.size_stats_quantiles, "source": "median, 90th and 99th percentile"},
             {"key": "metrics.size_stats_alpha", "default": m.size_stats_alpha, "source": "relative accuracy of the quantiles (DDSketch, Masson, Rim & Lee 2019)"},
+            {"key": "metrics.size_stats_from_s", "default": m.size_stats_from_s, "source": "size_stats counts flows starting from this time (leaves out a warm-up)"},
+            {"key": "metrics.size_stats_until_s", "default": "none", "source": "and before this time (leaves out a draining end)"},
+            {"key": "metrics.flows", "default": m.flows, "source": "keep a record per flow; false keeps only size_stats and prefixes, in memory bounded by the flows in progress"},
         ],
     })
 }

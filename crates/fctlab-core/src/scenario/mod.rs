@@ -210,6 +210,15 @@ pub struct MetricsCfg {
     pub size_stats_quantiles: Vec<f64>,
     /// Relative accuracy of those quantiles.
     pub size_stats_alpha: f64,
+    /// `size_stats` counts only flows that start at or after this time...
+    pub size_stats_from_s: f64,
+    /// ... and before this one (None: no end), so a run's warm-up and its
+    /// draining end can be left out.
+    pub size_stats_until_s: Option<f64>,
+    /// Keep one record per flow (the `flows` table). With false the run keeps
+    /// only the flows in progress, so memory does not grow with the number of
+    /// flows; the streaming tables (`size_stats`, `prefixes`) are still kept.
+    pub flows: bool,
 }
 
 impl Default for MetricsCfg {
@@ -224,6 +233,9 @@ impl Default for MetricsCfg {
             size_stats: false,
             size_stats_quantiles: vec![0.5, 0.9, 0.99],
             size_stats_alpha: 0.005,
+            size_stats_from_s: 0.0,
+            size_stats_until_s: None,
+            flows: true,
         }
     }
 }

@@ -45,6 +45,8 @@ pub struct Plan {
     pub series_links: Vec<u32>,
     pub cwnd_flows: Vec<u64>,
     pub ps_fct: bool,
+    /// Keep every flow's record (`metrics.flows`).
+    pub keep_flows: bool,
     /// Sample `utilization_pkts` on the series links.
     pub utilization_pkts: bool,
     /// Streaming FCT statistics per flow size, if asked for.
@@ -304,8 +306,17 @@ pub fn plan_with(sc: Scenario, reg: &Registries) -> Result<Plan, ConfigError> {
     if m.utilization_pkts && !m.series {
         return err("metrics.utilization_pkts", "is a series metric: it needs metrics.series = true");
     }
+    let from_s = m.size_stats_from_s;
+    if !(from_s.is_finite() && from_s >= 0.0) {
+        return err("metrics.size_stats_from_s", format!("must be a time >= 0 in seconds, got {from_s}"));
+    }
+    if let Some(u) = m.size_stats_until_s {
+        if !(u.is_finite() && u > from_s) {
+            return err("metrics.size_stats_until_s", format!("must be a time in seconds after size_stats_from_s ({from_s}), got {u}"));
+        }
+    }
     let size_stats = if m.size_stats {
-        Some(SizeStatsSpec::new(&m.size_stats_quantiles, m.size_stats_alpha, "metrics")?)
+        Some(SizeStatsSpec::new(&m.size_stats_quantiles, m.size_stats_alpha, "metrics")?.window(secs_to_ns(from_s), m.size_stats_until_s.map(secs_to_ns)))
     } else {
         SizeStatsSpec::new(&m.size_stats_quantiles, m.size_stats_alpha, "metrics")?;
         None
@@ -332,7 +343,8 @@ pub fn plan_with(sc: Scenario, reg: &Registries) -> Result<Plan, ConfigError> {
         interval_ns,
         series_links,
         cwnd_flows: m.cwnd_flows.clone(),
-        ps_fct: m.ps_fct,
+        ps_fct: m.ps_fct && m.flows,
+        keep_flows: m.flows,
         utilization_pkts: m.utilization_pkts,
         size_stats,
         scenario: sc,
