@@ -9,7 +9,7 @@
 use crate::net::queue::{self, QueueEntry};
 use crate::net::topology::{self, TopologyEntry};
 use crate::protocols::{rcp, xcp};
-use crate::transport::cc::{hstcp, newreno, reno, scalable, tahoe};
+use crate::transport::cc::{decbit, dual, hstcp, newreno, reno, scalable, tahoe, tri_s};
 use crate::transport::sack;
 use crate::transport::SchemeEntry;
 use crate::workload::arrivals::{self, ArrivalEntry};
@@ -26,6 +26,9 @@ pub const SCHEMES: &[SchemeEntry] = &[
     sack::ENTRY,
     xcp::host::ENTRY,
     rcp::host::ENTRY,
+    decbit::ENTRY,
+    tri_s::ENTRY,
+    dual::ENTRY,
 ];
 
 /// `network.queue` (router ports; host NICs are always unlimited DropTail).
@@ -36,6 +39,7 @@ pub const QUEUES: &[QueueEntry] = &[
     queue::fq::ENTRY,
     rcp::router::ENTRY,
     xcp::router::ENTRY,
+    queue::decbit::ENTRY,
 ];
 
 /// `network.topology`.
