@@ -11,6 +11,7 @@ use crate::net::topology::{self, TopologyEntry};
 use crate::protocols::{rcp, xcp};
 use crate::transport::cc::{decbit, dual, hstcp, newreno, reno, scalable, tahoe, tri_s};
 use crate::transport::sack;
+use crate::transport::packet_pair;
 use crate::transport::SchemeEntry;
 use crate::workload::arrivals::{self, ArrivalEntry};
 use crate::workload::sizes::{self, SizeEntry};
@@ -29,6 +30,7 @@ pub const SCHEMES: &[SchemeEntry] = &[
     decbit::ENTRY,
     tri_s::ENTRY,
     dual::ENTRY,
+    packet_pair::ENTRY,
 ];
 
 /// `network.queue` (router ports; host NICs are always unlimited DropTail).
