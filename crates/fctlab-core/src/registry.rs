@@ -15,7 +15,7 @@ use crate::transport::packet_pair;
 use crate::transport::SchemeEntry;
 use crate::workload::arrivals::{self, ArrivalEntry};
 use crate::workload::sizes::{self, SizeEntry};
-use crate::workload::{empirical, mixture};
+use crate::workload::{empirical, mixture, open_loop};
 
 /// `transport.scheme`.
 pub const SCHEMES: &[SchemeEntry] = &[
@@ -51,7 +51,7 @@ pub const TOPOLOGIES: &[TopologyEntry] = &[topology::SINGLE_LINK, topology::DUMB
 pub const SIZES: &[SizeEntry] = &[sizes::PARETO, sizes::FIXED, sizes::UNIFORM, sizes::EXPONENTIAL, mixture::ENTRY, empirical::ENTRY];
 
 /// `traffic[i].arrivals`.
-pub const ARRIVALS: &[ArrivalEntry] = &[arrivals::POISSON, arrivals::CLOSED_LOOP, arrivals::LONG_LIVED];
+pub const ARRIVALS: &[ArrivalEntry] = &[arrivals::POISSON, arrivals::CLOSED_LOOP, arrivals::LONG_LIVED, open_loop::POISSON_PACKETS, open_loop::ON_OFF, open_loop::PROBE];
 
 /// A set of registries a scenario is resolved against: [`Registries::BUILTIN`]
 /// (the lists above), or those extended by a program that embeds the engine
