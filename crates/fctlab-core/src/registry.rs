@@ -8,7 +8,7 @@
 
 use crate::net::queue::{self, QueueEntry};
 use crate::net::topology::{self, TopologyEntry};
-use crate::protocols::{rcp, xcp};
+use crate::protocols::{e2e_ef, rcp, xcp};
 use crate::transport::cc::{decbit, dual, hstcp, newreno, reno, scalable, tahoe, tri_s};
 use crate::transport::sack;
 use crate::transport::packet_pair;
@@ -31,6 +31,7 @@ pub const SCHEMES: &[SchemeEntry] = &[
     tri_s::ENTRY,
     dual::ENTRY,
     packet_pair::ENTRY,
+    e2e_ef::host::ENTRY,
 ];
 
 /// `network.queue` (router ports; host NICs are always unlimited DropTail).
@@ -42,6 +43,7 @@ pub const QUEUES: &[QueueEntry] = &[
     rcp::router::ENTRY,
     xcp::router::ENTRY,
     queue::decbit::ENTRY,
+    e2e_ef::router::ENTRY,
 ];
 
 /// `network.topology`.

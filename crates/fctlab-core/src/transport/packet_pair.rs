@@ -26,12 +26,14 @@
 //!
 //! Readings (Keshav's estimator is a fuzzy-logic filter and his set point
 //! and loss handling are not given in the benchmark paper): `mu` is the
-//! latest pair's; `B` defaults to 5 packets (chosen); the first pair goes
+//! smallest pair estimate of the last round trip (a pair that met no
+//! competing packet sees the line rate, so the smallest is the safe one); `B` defaults to 5 packets (chosen); the first pair goes
 //! out at the start and the rate starts at two packets per RTT once it is
 //! acknowledged; losses: the receiver acknowledges every packet
 //! cumulatively, three duplicate ACKs resend the first unacknowledged packet
-//! at once, and a retransmission timeout (RFC 6298 timer) goes back N at the
-//! current rate. ACKs echo the pair's tags from the data header words.
+//! at once, each partial ACK after that resends the next hole (as NewReno,
+//! RFC 6582), and a retransmission timeout (RFC 6298 timer) goes back N at
+//! the current rate. ACKs echo the pair's tags from the data header words.
 
 use super::rtt::RttEstimator;
 use super::tcp::TcpReceiver;
@@ -117,14 +119,22 @@ pub struct PacketPairSender {
     done: bool,
     /// Sending rate, packets per second (0 until the first pair is measured).
     pub rate_pps: f64,
-    /// Estimated service rate at the bottleneck, packets per second.
+    /// Estimated service rate at the bottleneck, packets per second: the
+    /// smallest sample of the last round trip.
     pub mu_pps: Option<f64>,
+    /// The smallest sample since the last control update.
+    mu_round: Option<f64>,
     /// Arrival time of the ACK of a pair's first packet, by pair number.
     first_ack: Option<(u64, Time)>,
     pairs: u64,
     next_send: Option<Time>,
     /// The next control update happens on the ACK that reaches this.
     update_at: u64,
+    /// Explicit feedback (`e2e-ef`): mu and the queue come from the routers'
+    /// stamps (`crate::protocols::e2e_ef`) instead of the pair spacing.
+    explicit: bool,
+    /// The flow's own queue at the bottleneck, as last stamped (explicit mode).
+    fb_queue: f64,
 }
 
 impl PacketPairSender {
@@ -149,11 +159,19 @@ impl PacketPairSender {
             done: false,
             rate_pps: 0.0,
             mu_pps: None,
+            mu_round: None,
             first_ack: None,
             pairs: 0,
             next_send: None,
             update_at: 0,
+            explicit: false,
+            fb_queue: 0.0,
         }
+    }
+
+    /// The same source driven by explicit router feedback (`e2e-ef`).
+    pub fn explicit(flow: u32, size: FlowSize, p: TransportParams, c: PacketPairParams) -> Self {
+        PacketPairSender { explicit: true, ..Self::new(flow, size, p, c) }
     }
 
     fn arm_rto(&mut self, now: Time) {
@@ -167,8 +185,13 @@ impl PacketPairSender {
     fn send_seq(&mut self, now: Time, seq: u64, pos: u8, out: &mut Vec<Packet>) {
         let bytes = self.size.payload_of(seq, self.p.mss_bytes) + self.p.header_bytes;
         let mut pkt = Packet::new(self.flow, PacketKind::Data, bytes, seq, now);
-        pkt.hdr[HDR_POS] = pos as f64;
-        pkt.hdr[HDR_PAIR] = self.pairs as f64;
+        if self.explicit {
+            // Routers lower the rate to theirs and put their queue beside it.
+            pkt.hdr[crate::protocols::e2e_ef::HDR_RATE] = f64::MAX;
+        } else {
+            pkt.hdr[HDR_POS] = pos as f64;
+            pkt.hdr[HDR_PAIR] = self.pairs as f64;
+        }
         if seq < self.high_data {
             self.retransmits += 1;
             pkt.flags |= flags::RETX;
@@ -209,12 +232,26 @@ impl PacketPairSender {
 
     /// The target rate from the latest estimates (packets per second).
     pub fn target_pps(&self, mu: f64, srtt_ns: Time, min_rtt_ns: Time) -> f64 {
-        let n_b = (self.outstanding() as f64 - mu * min_rtt_ns as f64 / NS_PER_S as f64).max(0.0);
+        // Own packets beyond those the pipe holds at rate mu. With explicit
+        // feedback the stamped queue (half a round trip old) is a lower bound.
+        let in_flight = (self.outstanding() as f64 - mu * min_rtt_ns as f64 / NS_PER_S as f64).max(0.0);
+        let n_b = if self.explicit { in_flight.max(self.fb_queue) } else { in_flight };
         mu + (self.c.setpoint_pkts - n_b) / (srtt_ns.max(1) as f64 / NS_PER_S as f64)
+    }
+
+    /// A new estimate of the service rate.
+    fn mu_sample(&mut self, x: f64) {
+        self.mu_round = Some(self.mu_round.map_or(x, |m| m.min(x)));
+        if self.mu_pps.is_none() {
+            self.mu_pps = Some(x);
+        }
     }
 
     /// Once per round trip: move the rate toward the target.
     fn control(&mut self, now: Time, out: &mut Vec<Packet>) {
+        if let Some(m) = self.mu_round.take() {
+            self.mu_pps = Some(m);
+        }
         let (Some(mu), Some(srtt), Some(min_rtt)) = (self.mu_pps, self.rtt.srtt(), self.rtt.min_rtt()) else { return };
         let floor = NS_PER_S as f64 / srtt.max(1) as f64;
         let target = self.target_pps(mu, srtt, min_rtt).max(floor);
@@ -235,14 +272,20 @@ impl PacketPairSender {
 
     fn on_ack(&mut self, now: Time, pkt: &Packet, out: &mut Vec<Packet>) {
         self.rtt.sample(now.saturating_sub(pkt.ts));
-        // The pair's spacing.
+        // The pair's spacing, or the routers' stamps.
         let (pos, pair) = (pkt.hdr[HDR_POS], pkt.hdr[HDR_PAIR] as u64);
-        if pos == 1.0 {
+        if self.explicit {
+            let r = pkt.hdr[crate::protocols::e2e_ef::HDR_RATE];
+            if r > 0.0 && r < f64::MAX {
+                self.mu_sample(r);
+                self.fb_queue = pkt.hdr[crate::protocols::e2e_ef::HDR_QUEUE];
+            }
+        } else if pos == 1.0 {
             self.first_ack = Some((pair, now));
         } else if pos == 2.0 {
             if let Some((p1, t1)) = self.first_ack {
                 if p1 == pair && now > t1 {
-                    self.mu_pps = Some(NS_PER_S as f64 / (now - t1) as f64);
+                    self.mu_sample(NS_PER_S as f64 / (now - t1) as f64);
                 }
             }
         }
@@ -257,6 +300,12 @@ impl PacketPairSender {
                 self.rto_deadline = None;
                 self.next_send = None;
                 return;
+            }
+            if ack < self.recover && self.snd_una < self.high_data {
+                // A partial ACK after a resend (as NewReno's, RFC 6582): the
+                // next hole is lost too; resend it at once.
+                let una = self.snd_una;
+                self.send_seq(now, una, 0, out);
             }
             self.arm_rto(now);
         } else if ack == self.snd_una && self.outstanding() > 0 {
