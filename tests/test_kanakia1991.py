@@ -23,3 +23,19 @@ def test_tahoe_and_decbit_take_their_round_counts():
         for t, n, pkts in zip(times, rounds, k.TABLE43_SIZES):
             assert math.floor(t / rtt) == n, (name, pkts, t)
             assert t - n * rtt < pkts * 0.1 + n * 0.1, (name, pkts, t)
+
+
+def test_experiment_1_optimal_and_idle_probe_by_hand():
+    # 4000 + 10 x 1000 packets of 500 B through 40 Mb/s: 1.4 s; connection 1
+    # finishes last under fair sharing: 1400 + 44 = 1444 ms (the paper's).
+    assert k.table41_optimal_ms() == 1444.0
+    assert k.table41_optimal_ms(gap_s=k.T42_CROSS_GAP_S) == 1444.0
+    # Probe: 44 ms + 500 B at 100, 40, 100 Mb/s (0.18 ms) + 40 B back (0.0144 ms).
+    assert abs(k.idle_probe_rtt_ms() - 44.1944) < 1e-9
+
+
+def test_experiment_1_rows_are_complete_and_the_probe_sees_no_less_than_the_empty_network():
+    for name, tp, net in (k.SCHEMES[0], k.SCHEMES[6]):
+        t, mean, std, _ = k.table41_row(tp, net)
+        assert t > k.table41_optimal_ms(), name
+        assert mean >= 0 and std >= 0, name

@@ -22,6 +22,8 @@ REGISTRY = {
     "replicated-fig1-workload": dukkipati2006.replicated,
     "mussmann2012-fig5-1": mussmann2012.fig51,
     "mussmann2012-fig5-3": mussmann2012.fig53,
+    "kanakia1991-table4-1": kanakia1991.table41,
+    "kanakia1991-table4-2": kanakia1991.table42,
     "kanakia1991-table4-3": kanakia1991.table43,
 }
 

@@ -8,7 +8,7 @@ slow lines 40 Mb/s, fast lines 100 Mb/s; switch buffers of one bandwidth-delay
 product, shared; FCFS switches for TCP, Tri-S, DUAL and DECbit (DECbit's
 marking router), round-robin fair queueing for packet-pair and e2e-ef.
 
-Only Table 4.3 is reproduced so far.
+Tables 4.1, 4.2 and 4.3 are reproduced so far.
 """
 
 from __future__ import annotations
@@ -147,3 +147,138 @@ def table43(out: Path, scale: str) -> list:
     return [Reproduction(name="kanakia1991-table4-3", title="Short files: transfer time of 4, 20 and 200 packets (Kanakia, Keshav & Mishra 1991, Table 4.3)",
                          source=f"{SOURCE}, Table 4.3", tables=[table, alt], params=cfgs, seed=1,
                          wall_s=time.monotonic() - t0, scale=scale, notes=notes)]
+
+
+# ----------------------------------------------------------------- Table 4.1
+
+#: Experiment 1 (section 4.1): connection 1 with 2 MB from time 0; ten
+#: cross-traffic connections of 500 KB each from 100 ms, one every 44 ms; a
+#: probe sends a 500-byte packet every 20 ms across the bottleneck. Figure 1 is
+#: not in the text: every connection (and the probe) on its own 100 Mb/s access
+#: line into S1, the 40 Mb/s line S1-S2, its own 100 Mb/s line out, round trip
+#: 44 ms ("the round-trip propagation delay for all the connections").
+T41_MAIN_PKTS = 2_000_000 // PKT_BYTES
+T41_CROSS_PKTS = 500_000 // PKT_BYTES
+T41_CROSS = 10
+T41_CROSS_START_S, T41_CROSS_GAP_S = 0.100, 0.044
+PROBE_INTERVAL_MS, PROBE_BYTES = 20.0, 500
+
+#: Table 4.1 as published: transfer time of connection 1 (ms), probe delay mean
+#: and standard deviation (ms); None where the paper has '?' or nothing.
+TABLE41_PUBLISHED = {
+    "optimal": (1444, 0, 0),
+    "hbh": (1534, 0.99, 0.41),
+    "pp": (1569, 0.31, 0.17),
+    "e2e-ef": (1621, 0.85, 0.42),
+    "tcp (tahoe)": (4430, None, None),
+    "tcp (reno)": (None, None, None),
+    "tcp (w/red)": (None, None, None),
+    "tri-s": (None, None, None),
+    "dual": (None, None, None),
+    "decbit": (5566, None, None),
+}
+
+
+def table41_scenario(tp: dict, net: dict, gap_s: float = T41_CROSS_GAP_S) -> dict:
+    """Experiment 1 (or 2 with ``gap_s`` = 4 ms) for one scheme."""
+    senders = 1 + T41_CROSS + 1
+    nw = network(net)
+    nw["senders"] = senders
+    flows = [{"size_pkts": T41_MAIN_PKTS, "sender": 0}]
+    flows += [{"size_pkts": T41_CROSS_PKTS, "sender": 1 + i, "start_s": T41_CROSS_START_S + i * gap_s} for i in range(T41_CROSS)]
+    probe = {"arrivals": "probe", "senders": [senders - 1], "interval_ms": PROBE_INTERVAL_MS, "pkt_bytes": PROBE_BYTES, "stop_s": 60.0}
+    return {"seed": 1, "network": nw, "transport": transport(tp), "flows": flows, "traffic": [probe],
+            "metrics": {"series": False, "ps_fct": False}}
+
+
+def idle_probe_rtt_ms() -> float:
+    """A probe's round trip on the empty network: propagation plus the 500-byte
+    probe and the 40-byte answer serialised on 100, 40 and 100 Mb/s lines."""
+    ser = lambda b: b * 8 / FAST_BPS * 2 + b * 8 / SLOW_BPS  # noqa: E731
+    return rtt_ms() + (ser(PROBE_BYTES) + ser(HEADER_BYTES)) * 1e3
+
+
+def table41_optimal_ms(gap_s: float = T41_CROSS_GAP_S) -> float:
+    """Connection 1's optimal transfer time: every file in the bottleneck buffer
+    at its start, served fairly at 40 Mb/s (fctlab.ideal), plus the RTT."""
+    starts = [0] + [int((T41_CROSS_START_S + i * gap_s) * 1e9) for i in range(T41_CROSS)]
+    sizes = [T41_MAIN_PKTS * PKT_BYTES] + [T41_CROSS_PKTS * PKT_BYTES] * T41_CROSS
+    rtts = [int(rtt_ms() * 1e6)] * len(starts)
+    return float(ideal.optimal_transfer_ns(SLOW_BPS, starts, sizes, rtts)[0]) / 1e6
+
+
+def table41_row(tp: dict, net: dict, gap_s: float = T41_CROSS_GAP_S) -> list:
+    """Connection 1's transfer time (ms), then the probe's single packet delay
+    beyond the empty network's (mean, standard deviation, ms) while connection
+    1 runs, and the packets dropped."""
+    res = fctlab.run(table41_scenario(tp, net, gap_s), warn=False)
+    f = res.flows
+    main = f[f.flow_id == 0].iloc[0]
+    t = float(main.acked_ns - main.start_ns) / 1e6 if main.completed else float("nan")
+    p = res.probes
+    p = p[(p.sent_ns <= main.acked_ns) & p.rtt_ns.notna()] if main.completed else p[p.rtt_ns.notna()]
+    d = p.rtt_ns.astype("float64").to_numpy() / 1e6 - idle_probe_rtt_ms()
+    return [t, float(d.mean()) if len(d) else float("nan"), float(d.std()) if len(d) else float("nan"), int(f.drops.sum())]
+
+
+def _table41_like(out: Path, scale: str, gap_s: float, number: str, published: dict, what: str) -> list:
+    t0 = time.monotonic()
+    cols = ["scheme", "transfer time conn. 1 (ms)", "delay mean (ms)", "delay std (ms)", "packets dropped"]
+    rows = [["optimal", table41_optimal_ms(gap_s), 0.0, 0.0, 0]]
+    pub = [["optimal", *published["optimal"], None]]
+    rows.append(["hbh", None, None, None, None])
+    pub.append(["hbh", *published["hbh"], None])
+    cfgs = {}
+    for name, tp, net in SCHEMES:
+        cfgs[name] = table41_scenario(tp, net, gap_s)
+        rows.append([name] + table41_row(tp, net, gap_s))
+        pub.append([name, *published[name], None])
+    params = {"network": "every connection and the probe on its own 100 Mb/s, 1 ms access line into S1, the 40 Mb/s, 20 ms line S1-S2, and its own 100 Mb/s, 1 ms line out: round trip 44 ms (Figure 1 is not in the text; chosen)",
+              "packets": f"{PKT_BYTES} B data, {HEADER_BYTES} B ACKs, one ACK per packet; buffer one bandwidth-delay product per port",
+              "connections": f"connection 1: {T41_MAIN_PKTS} packets (2 MB) at 0; {T41_CROSS} cross connections of {T41_CROSS_PKTS} packets (500 KB) from {T41_CROSS_START_S * 1e3:g} ms, one every {gap_s * 1e3:g} ms, all with the scheme under test",
+              "probe": f"a {PROBE_BYTES} B packet every {PROBE_INTERVAL_MS:g} ms from its own host, answered at once; delay = sending to the answer's return minus the empty network's {idle_probe_rtt_ms():.3f} ms (the paper's optimal delay is 0), over the probes sent while connection 1 runs",
+              "start": "no handshake; initial window 1 packet"}
+    caption = (f"{SOURCE}, Table {number}: {what}. Each cell fctlab | paper | difference. The optimal time is connection 1's under fair sharing "
+               "of the 40 Mb/s line with every file in the buffer at its start, plus the RTT (fctlab.ideal.optimal_transfer_ns). "
+               "Deterministic: one run per scheme. Parameters: " + params_caption(params) + ".")
+    table = Table(title=f"Table {number}", columns=cols, rows=rows, published=pub, key_columns=1, published_source=f"Table {number}", caption=caption)
+    slug = number.replace(".", "-")
+    notes = ("Where fctlab differs: packet-pair and e2e-ef are fctlab's readings (the set point B = 5 packets and the "
+             "increase gain 1/2 are chosen, mu is the smallest estimate of the last RTT): each new source starts at two "
+             "packets per RTT and closes half the gap to its target per RTT, and while a new connection's first pairs "
+             "cross a bottleneck where the others are not yet backlogged they see more than their share, so the sources "
+             "overshoot together and the shared buffer overflows (the 'packets dropped' column); the paper's version lost "
+             "fewer. The TCP variants and DECbit share one FCFS buffer of one BDP; DECbit loses nothing but grows by one "
+             "packet per two RTTs.")
+    return [Reproduction(name=f"kanakia1991-table{slug}", title=f"{what} (Kanakia, Keshav & Mishra 1991, Table {number})",
+                         source=f"{SOURCE}, Table {number}", tables=[table], params=cfgs, seed=1,
+                         wall_s=time.monotonic() - t0, scale=scale, notes=notes)]
+
+
+def table41(out: Path, scale: str) -> list:
+    """Table 4.1: slow changes in cross traffic (a new connection every RTT)."""
+    return _table41_like(out, scale, T41_CROSS_GAP_S, "4.1", TABLE41_PUBLISHED, "Slow changes in cross traffic: connection 1's transfer time and the probe's delay")
+
+
+# ----------------------------------------------------------------- Table 4.2
+
+#: Experiment 2 (section 4.2): as experiment 1 with the ten cross connections
+#: 4 ms apart.
+T42_CROSS_GAP_S = 0.004
+TABLE42_PUBLISHED = {
+    "optimal": (1444, None, None),
+    "hbh": (1543, 1.09, 0.51),
+    "pp": (1594, 0.36, 0.23),
+    "e2e-ef": (1605, 1.01, 0.49),
+    "tcp (tahoe)": (3775, None, None),
+    "tcp (reno)": (None, None, None),
+    "tcp (w/red)": (None, None, None),
+    "tri-s": (None, None, None),
+    "dual": (None, None, None),
+    "decbit": (5568, None, None),
+}
+
+
+def table42(out: Path, scale: str) -> list:
+    """Table 4.2: a sudden large change in cross traffic (ten connections 4 ms apart)."""
+    return _table41_like(out, scale, T42_CROSS_GAP_S, "4.2", TABLE42_PUBLISHED, "Sudden jump in cross traffic: connection 1's transfer time and the probe's delay")
