@@ -80,10 +80,10 @@ pub const ENTRY: SchemeEntry = Entry {
 
 fn factory(t: Table, p: &TransportParams) -> Result<EndpointBuilder, ConfigError> {
     let c: DecbitParams = t.parse()?;
-    if p.ecn {
-        return err("transport.ecn", "decbit reads the congestion bit itself; ECN's reaction would halve the window as well: set ecn = false");
-    }
-    Ok(tcp::endpoints(p, move || Box::new(Decbit::new(c.clone()))))
+    // The bit is DECbit's own (the router marks every data packet, the
+    // source reacts as above): ECN's reaction to the same echo is off.
+    let p = TransportParams { ecn: false, ..p.clone() };
+    Ok(tcp::endpoints(&p, move || Box::new(Decbit::new(c.clone()))))
 }
 
 /// Every-other-window decision points in sequence space, shared by the
