@@ -31,8 +31,13 @@ PREFIX_COLUMNS = ["flow_id", "k", "fct_ns"]
 #: merged exactly (:func:`fctlab.sizestats.merge`).
 SIZE_STATS_COLUMNS = ["size_pkts", "flows_started", "flows_completed", "mean_fct_ns", "min_fct_ns", "max_fct_ns",
                       "sum_fct_ns", "sketch_bucket", "sketch_count"]
+#: Columns of the ``probes`` table (``probe`` sources): one row per probe
+#: packet that reached its receiver; ``rtt_ns`` (sending to the answer's
+#: return, the 1991 benchmark's single packet delay) is null if the answer
+#: did not come back.
+PROBE_COLUMNS = ["flow_id", "seq", "sent_ns", "one_way_ns", "rtt_ns"]
 #: Tables written only when they have rows (``<name>.parquet``).
-OPTIONAL_TABLES = ("prefixes", "size_stats")
+OPTIONAL_TABLES = ("prefixes", "size_stats", "probes")
 
 
 class NoCompletedFlowWarning(UserWarning):
@@ -41,6 +46,12 @@ class NoCompletedFlowWarning(UserWarning):
 
 def empty_prefixes() -> pd.DataFrame:
     return pd.DataFrame({c: pd.Series([], dtype="int64") for c in PREFIX_COLUMNS})
+
+
+def empty_probes() -> pd.DataFrame:
+    df = pd.DataFrame({c: pd.Series([], dtype="int64") for c in PROBE_COLUMNS})
+    df["rtt_ns"] = df["rtt_ns"].astype("Int64")
+    return df
 
 
 def empty_size_stats() -> pd.DataFrame:
@@ -65,6 +76,7 @@ class Result:
     meta: dict = field(default_factory=dict)
     prefixes: pd.DataFrame = field(default_factory=empty_prefixes)
     size_stats: pd.DataFrame = field(default_factory=empty_size_stats)
+    probes: pd.DataFrame = field(default_factory=empty_probes)
 
     def write(self, out_dir: os.PathLike | str) -> Path:
         """Write ``flows.parquet``, ``series.parquet`` and ``meta.json`` under
@@ -90,14 +102,31 @@ class Result:
     def read(cls, out_dir: os.PathLike | str) -> "Result":
         """Read a result written by :meth:`write` (or ``fctlab run --out``)."""
         d = Path(out_dir)
-        p, s = d / "prefixes.parquet", d / "size_stats.parquet"
+        p, s, pr = d / "prefixes.parquet", d / "size_stats.parquet", d / "probes.parquet"
         return cls(
             flows=pd.read_parquet(d / "flows.parquet"),
             series=pd.read_parquet(d / "series.parquet"),
             meta=json.loads((d / "meta.json").read_text()),
             prefixes=pd.read_parquet(p) if p.exists() else empty_prefixes(),
             size_stats=pd.read_parquet(s) if s.exists() else empty_size_stats(),
+            probes=pd.read_parquet(pr) if pr.exists() else empty_probes(),
         )
+
+    def probe_delays(self) -> pd.DataFrame:
+        """Per probe source (``flow_id``): probes received, and the mean and
+        standard deviation (population) of the one-way delay and of the
+        single packet delay (sending to the answer's return), in ms."""
+        p = self.probes
+        g = p.groupby("flow_id")
+        rtt = p["rtt_ns"].astype("float64") / 1e6
+        one = p["one_way_ns"].astype("float64") / 1e6
+        return pd.DataFrame({
+            "probes": g.size(),
+            "one_way_mean_ms": one.groupby(p["flow_id"]).mean(),
+            "one_way_std_ms": one.groupby(p["flow_id"]).std(ddof=0),
+            "delay_mean_ms": rtt.groupby(p["flow_id"]).mean(),
+            "delay_std_ms": rtt.groupby(p["flow_id"]).std(ddof=0),
+        }).reset_index()
 
     @property
     def completed(self) -> pd.DataFrame:
@@ -182,6 +211,12 @@ def _prefixes_frame(p: dict) -> pd.DataFrame:
     return pd.DataFrame({c: np.asarray(p[c], dtype="int64") for c in PREFIX_COLUMNS})
 
 
+def _probes_frame(p: dict) -> pd.DataFrame:
+    df = pd.DataFrame({c: np.asarray(p[c], dtype="int64") for c in PROBE_COLUMNS})
+    df["rtt_ns"] = _nullable(p["rtt_ns"])
+    return df
+
+
 def _size_stats_frame(t: Optional[dict]) -> pd.DataFrame:
     if t is None:
         return empty_size_stats()
@@ -250,4 +285,4 @@ def run(config: ConfigLike, *, progress: Optional[Callable[[dict], Any]] = None,
             stacklevel=2,
         )
     return Result(flows=flows, series=series, meta=meta, prefixes=_prefixes_frame(raw["prefixes"]),
-                  size_stats=_size_stats_frame(raw["size_stats"]))
+                  size_stats=_size_stats_frame(raw["size_stats"]), probes=_probes_frame(raw["probes"]))

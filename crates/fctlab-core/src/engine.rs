@@ -9,6 +9,7 @@
 
 use crate::ideal::line_rate_fct_ns;
 use crate::metrics::prefixes::Prefixes;
+use crate::metrics::probes::Probes;
 use crate::metrics::ps::{fill_ps_fct, PsInputs};
 use crate::metrics::size_stats::{SizeStats, SizeStatsTable};
 use crate::metrics::{Counters, FlowRecord, MetricIds, Series};
@@ -21,6 +22,10 @@ use crate::transport::{FlowSize, Receiver, Sender};
 use crate::workload::{Arrivals, Sources};
 use std::collections::HashMap;
 use std::time::Instant;
+
+/// Random streams of open-loop sources: 2^40 + (generator << 24) + sender,
+/// apart from the generators' (g + 1) and measuring draws (2^32 + g + 1).
+const OPEN_LOOP_STREAM: u64 = 1 << 40;
 
 struct FlowSlot {
     sender: u32,
@@ -140,6 +145,8 @@ pub struct RunOutput {
     pub prefixes: Prefixes,
     /// Streaming FCT statistics per flow size, if the scenario asked for them.
     pub size_stats: Option<SizeStatsTable>,
+    /// Delays of probe packets (empty without probe sources).
+    pub probes: Probes,
 }
 
 /// One simulation.
@@ -173,6 +180,9 @@ pub struct Engine {
     report_every_s: f64,
     prefixes: Prefixes,
     size_stats: Option<SizeStats>,
+    probes: Probes,
+    /// The workload is open-loop sources only.
+    only_open_loop: bool,
 }
 
 impl Engine {
@@ -237,6 +247,8 @@ impl Engine {
             report_every_s: 1.0,
             prefixes: Prefixes::default(),
             size_stats,
+            probes: Probes::default(),
+            only_open_loop: false,
         }
     }
 
@@ -291,7 +303,30 @@ impl Engine {
         self.q.schedule(start_ns, Event::FlowStart(id));
     }
 
+    /// Create an open-loop source: a long-lived row in `flows` that does not
+    /// keep the run going.
+    fn add_open_loop(&mut self, sender: u32, start_ns: Time, endpoints: crate::transport::EndpointBuilder) {
+        let id = self.slots.len() as u32;
+        self.records.push(FlowRecord { flow_id: id as u64, sender, long_lived: true, start_ns, ..Default::default() });
+        let (snd, rcv) = endpoints(id, FlowSize::LongLived);
+        self.slots.push(FlowSlot {
+            sender,
+            fwd_path: 2 * sender,
+            rev_path: 2 * sender + 1,
+            snd: Some(snd),
+            rcv: Some(rcv),
+            snd_sched: None,
+            rcv_sched: None,
+            generator: None,
+            long_lived: true,
+            measure: false,
+            prefix_done: 0,
+        });
+        self.q.schedule(start_ns, Event::FlowStart(id));
+    }
+
     fn setup(&mut self) {
+        self.only_open_loop = self.plan.flows.is_empty() && !self.plan.generators.is_empty() && self.plan.generators.iter().all(|g| matches!(g.arrivals, Arrivals::OpenLoop(_)));
         let flows = self.plan.flows.clone();
         for f in flows {
             self.add_flow(f.sender, f.start_ns, f.size, None, f.measure);
@@ -312,6 +347,12 @@ impl Engine {
                     for &s in &gen.senders {
                         let measure = self.sources.next_is_measured(g as u32);
                         self.add_flow(s, gen.start_ns, FlowSize::LongLived, None, measure);
+                    }
+                }
+                Arrivals::OpenLoop(ref src) => {
+                    for &s in &gen.senders {
+                        let rng = crate::sim::stream_rng(self.plan.seed, OPEN_LOOP_STREAM + ((g as u64) << 24) + s as u64);
+                        self.add_open_loop(s, gen.start_ns, src.endpoints(gen.stop_ns, rng));
                     }
                 }
             }
@@ -464,6 +505,12 @@ impl Engine {
         }
         self.counters.packets_delivered += 1;
         let f = pkt.flow;
+        if pkt.flags & flags::PROBE != 0 {
+            match pkt.kind {
+                PacketKind::Data => self.probes.arrived(f, pkt.seq, pkt.ts, now),
+                _ => self.probes.answered(f, pkt.seq, pkt.ts, now),
+            }
+        }
         match pkt.kind {
             PacketKind::Data | PacketKind::Syn => {
                 if pkt.kind == PacketKind::Data {
@@ -639,7 +686,9 @@ impl Engine {
         let mut interrupted = false;
         let mut end_ns = 0;
         loop {
-            if self.pending == 0 && self.long_lived == 0 {
+            // Open-loop sources alone run to their stop time; beside other
+            // traffic they do not keep the run going.
+            if self.pending == 0 && self.long_lived == 0 && !self.only_open_loop {
                 break;
             }
             let Some(t) = self.q.peek_time() else { break };
@@ -694,6 +743,7 @@ impl Engine {
             in_network,
             prefixes: self.prefixes,
             size_stats: self.size_stats.map(|s| s.table()),
+            probes: self.probes,
         }
     }
 

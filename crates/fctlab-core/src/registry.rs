@@ -8,13 +8,14 @@
 
 use crate::net::queue::{self, QueueEntry};
 use crate::net::topology::{self, TopologyEntry};
-use crate::protocols::{rcp, xcp};
-use crate::transport::cc::{hstcp, newreno, reno, scalable, tahoe};
+use crate::protocols::{e2e_ef, rcp, xcp};
+use crate::transport::cc::{decbit, dual, hstcp, newreno, reno, scalable, tahoe, tri_s};
 use crate::transport::sack;
+use crate::transport::packet_pair;
 use crate::transport::SchemeEntry;
 use crate::workload::arrivals::{self, ArrivalEntry};
 use crate::workload::sizes::{self, SizeEntry};
-use crate::workload::{empirical, mixture};
+use crate::workload::{empirical, mixture, open_loop};
 
 /// `transport.scheme`.
 pub const SCHEMES: &[SchemeEntry] = &[
@@ -26,6 +27,11 @@ pub const SCHEMES: &[SchemeEntry] = &[
     sack::ENTRY,
     xcp::host::ENTRY,
     rcp::host::ENTRY,
+    decbit::ENTRY,
+    tri_s::ENTRY,
+    dual::ENTRY,
+    packet_pair::ENTRY,
+    e2e_ef::host::ENTRY,
 ];
 
 /// `network.queue` (router ports; host NICs are always unlimited DropTail).
@@ -36,6 +42,8 @@ pub const QUEUES: &[QueueEntry] = &[
     queue::fq::ENTRY,
     rcp::router::ENTRY,
     xcp::router::ENTRY,
+    queue::decbit::ENTRY,
+    e2e_ef::router::ENTRY,
 ];
 
 /// `network.topology`.
@@ -45,7 +53,7 @@ pub const TOPOLOGIES: &[TopologyEntry] = &[topology::SINGLE_LINK, topology::DUMB
 pub const SIZES: &[SizeEntry] = &[sizes::PARETO, sizes::FIXED, sizes::UNIFORM, sizes::EXPONENTIAL, mixture::ENTRY, empirical::ENTRY];
 
 /// `traffic[i].arrivals`.
-pub const ARRIVALS: &[ArrivalEntry] = &[arrivals::POISSON, arrivals::CLOSED_LOOP, arrivals::LONG_LIVED];
+pub const ARRIVALS: &[ArrivalEntry] = &[arrivals::POISSON, arrivals::CLOSED_LOOP, arrivals::LONG_LIVED, open_loop::POISSON_PACKETS, open_loop::ON_OFF, open_loop::PROBE];
 
 /// A set of registries a scenario is resolved against: [`Registries::BUILTIN`]
 /// (the lists above), or those extended by a program that embeds the engine

@@ -127,6 +127,15 @@ fn run<'py>(py: Python<'py>, config_json: &str, progress: Option<Py<PyAny>>) -> 
     prefixes.set_item("k", pf.k.iter().map(|&x| x as i64).collect::<Vec<_>>().into_pyarray(py))?;
     prefixes.set_item("fct_ns", pf.fct_ns.iter().map(|&x| x as i64).collect::<Vec<_>>().into_pyarray(py))?;
 
+    // Probe delays; rtt_ns -1 where the answer did not come back.
+    let pr = &out.probes;
+    let probes = PyDict::new(py);
+    probes.set_item("flow_id", pr.flow_id.iter().map(|&x| x as i64).collect::<Vec<_>>().into_pyarray(py))?;
+    probes.set_item("seq", pr.seq.iter().map(|&x| x as i64).collect::<Vec<_>>().into_pyarray(py))?;
+    probes.set_item("sent_ns", pr.sent_ns.iter().map(|&x| x as i64).collect::<Vec<_>>().into_pyarray(py))?;
+    probes.set_item("one_way_ns", pr.one_way_ns.iter().map(|&x| x as i64).collect::<Vec<_>>().into_pyarray(py))?;
+    probes.set_item("rtt_ns", pr.rtt_ns.iter().map(|x| x.map_or(-1, |v| v as i64)).collect::<Vec<_>>().into_pyarray(py))?;
+
     // Nullable columns: -1 (integers) or NaN (reals) where a size has no completed flow.
     let size_stats = match &out.size_stats {
         None => None,
@@ -186,6 +195,7 @@ fn run<'py>(py: Python<'py>, config_json: &str, progress: Option<Py<PyAny>>) -> 
     d.set_item("stats", stats)?;
     d.set_item("prefixes", prefixes)?;
     d.set_item("size_stats", size_stats)?;
+    d.set_item("probes", probes)?;
     Ok(d)
 }
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from . import dukkipati2006, mussmann2012
-from . import live
+from . import dukkipati2006, kanakia1991, live, mussmann2012
 
 #: name -> callable(out_dir: Path, scale: str) -> list[Reproduction]
 REGISTRY = {
@@ -26,6 +25,9 @@ REGISTRY = {
     "mussmann2012-fig5-2": mussmann2012.fig52,
     "mussmann2012-fig5-4": mussmann2012.fig54,
     "live-vs-sim": live.live_vs_sim,
+    "kanakia1991-table4-1": kanakia1991.table41,
+    "kanakia1991-table4-2": kanakia1991.table42,
+    "kanakia1991-table4-3": kanakia1991.table43,
 }
 
 #: Other spellings of reproduction names (the thesis numbers its figures 5.1 ...).

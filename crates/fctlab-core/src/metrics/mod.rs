@@ -2,6 +2,7 @@
 //! times of measuring flows and the streaming statistics per flow size.
 
 pub mod prefixes;
+pub mod probes;
 pub mod ps;
 pub mod size_stats;
 

@@ -22,6 +22,9 @@ pub mod flags {
     pub const ECE: u8 = 4;
     /// A retransmitted data packet.
     pub const RETX: u8 = 8;
+    /// A probe packet or its answer (open-loop `probe` sources): the engine
+    /// records its delays in the `probes` table.
+    pub const PROBE: u8 = 16;
 }
 
 /// One packet in flight. Transports fill in the protocol fields; the engine

@@ -7,6 +7,7 @@
 //! wake-up per endpoint and cancels the rest lazily.
 
 pub mod cc;
+pub mod packet_pair;
 pub mod rtt;
 pub mod sack;
 pub mod tcp;

@@ -17,7 +17,7 @@
 //! reduced the window), and a loss detected within a window already reduced
 //! for ECE keeps ssthresh (6.1.2: not decreased twice within a round trip).
 
-use super::cc::{AckSample, CongestionControl, Recovery, Window};
+use super::cc::{AckSample, AckSeq, CongestionControl, Recovery, Window};
 use super::rtt::RttEstimator;
 use super::sack::{Rule, SackReport, Scoreboard};
 use crate::net::packet::SackBlocks;
@@ -36,6 +36,8 @@ pub struct TcpSender {
     p: TransportParams,
     cc: Box<dyn CongestionControl>,
     recovery_style: Recovery,
+    /// The controller's `wants_ack_seq`, asked once.
+    ack_seq: bool,
     pub w: Window,
     rtt: RttEstimator,
     established: bool,
@@ -89,6 +91,7 @@ pub fn sack_endpoints(p: &TransportParams, blocks: usize, rescue: bool, cc: impl
 impl TcpSender {
     pub fn new(flow: u32, size: FlowSize, p: TransportParams, cc: Box<dyn CongestionControl>) -> Self {
         let recovery_style = cc.recovery();
+        let ack_seq = cc.wants_ack_seq();
         let rtt = RttEstimator::new(p.initial_rto_ns, p.min_rto_ns, p.max_rto_ns);
         TcpSender {
             flow,
@@ -98,6 +101,7 @@ impl TcpSender {
             p,
             cc,
             recovery_style,
+            ack_seq,
             rtt,
             established: false,
             started: false,
@@ -185,10 +189,14 @@ impl TcpSender {
         self.ecn_reductions
     }
 
-    fn on_new_ack(&mut self, now: Time, ack: u64, ts: Time, ece_reduced: bool, hdr: &[f64; 3], out: &mut Vec<Packet>) {
+    fn on_new_ack(&mut self, now: Time, ack: u64, ts: Time, ece_reduced: bool, hdr: &[f64; 3], bit: bool, out: &mut Vec<Packet>) {
         let acked = ack - self.snd_una;
         let flight = self.outstanding();
         let rtt = now.saturating_sub(ts);
+        if self.ack_seq {
+            let s = AckSeq { now, ack, acked_pkts: acked, congestion_bit: bit, rtt_ns: rtt, in_recovery: self.in_recovery };
+            self.cc.on_ack_seq(&mut self.w, &s);
+        }
         self.rtt.sample(rtt);
         self.backoff = 0;
         self.snd_una = ack;
@@ -487,7 +495,7 @@ impl Sender for TcpSender {
             PacketKind::Ack if self.established => {
                 let ece = pkt.flags & flags::ECE != 0 && self.on_ece(pkt.seq);
                 if pkt.seq > self.snd_una {
-                    self.on_new_ack(now, pkt.seq, pkt.ts, ece, &pkt.hdr, out);
+                    self.on_new_ack(now, pkt.seq, pkt.ts, ece, &pkt.hdr, pkt.flags & flags::ECE != 0, out);
                 } else if pkt.seq == self.snd_una && self.snd_nxt > self.snd_una {
                     self.on_dupack(now, out);
                 }

@@ -46,6 +46,16 @@ pub struct TrafficCfg {
     /// Make each flow of this generator a measuring flow with this probability.
     #[serde(default)]
     pub measure_fraction: Option<f64>,
+    /// Open-loop sources (`workload::open_loop`): on and off times, the
+    /// probe interval, bytes on the wire per packet.
+    #[serde(default)]
+    pub on_ms: Option<f64>,
+    #[serde(default)]
+    pub off_ms: Option<f64>,
+    #[serde(default)]
+    pub interval_ms: Option<f64>,
+    #[serde(default)]
+    pub pkt_bytes: Option<u32>,
 }
 
 /// Which flows of a generator are measuring flows: flows whose every
@@ -86,6 +96,8 @@ pub enum Arrivals {
     ClosedLoop { think_ns: Time },
     /// One flow per sender that never ends.
     LongLived,
+    /// One open-loop source per sender (`super::open_loop`).
+    OpenLoop(super::open_loop::OpenLoop),
 }
 
 /// A traffic generator, resolved from the scenario.
@@ -113,7 +125,7 @@ impl Generator {
         match self.arrivals {
             Arrivals::Poisson { .. } => self.count,
             Arrivals::ClosedLoop { .. } => self.count.map(|c| c.saturating_mul(self.senders.len() as u64)),
-            Arrivals::LongLived => Some(self.senders.len() as u64),
+            Arrivals::LongLived | Arrivals::OpenLoop(_) => Some(self.senders.len() as u64),
         }
     }
 }
@@ -136,7 +148,7 @@ pub struct Context<'a> {
 }
 
 impl Context<'_> {
-    fn key(&self, k: &str) -> String {
+    pub(crate) fn key(&self, k: &str) -> String {
         format!("{}.{k}", self.field)
     }
 
@@ -148,7 +160,7 @@ impl Context<'_> {
     }
 
     /// The senders, start and stop common to every process.
-    fn common(&self, g: &TrafficCfg) -> Result<(Vec<u32>, Time, Option<Time>), ConfigError> {
+    pub(crate) fn common(&self, g: &TrafficCfg) -> Result<(Vec<u32>, Time, Option<Time>), ConfigError> {
         let senders: Vec<u32> = match &g.senders {
             Some(v) => {
                 if v.is_empty() {

@@ -4,6 +4,7 @@
 pub mod arrivals;
 pub mod empirical;
 pub mod mixture;
+pub mod open_loop;
 pub mod sizes;
 pub mod sources;
 

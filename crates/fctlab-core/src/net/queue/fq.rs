@@ -190,6 +190,16 @@ impl Fq {
     pub fn bucket_len(&self, b: usize) -> usize {
         self.queues[b].len()
     }
+
+    /// The bucket `p` is queued in.
+    pub fn bucket_of(&self, p: &Packet) -> usize {
+        self.bucket(p)
+    }
+
+    /// Buckets holding packets (those in the round).
+    pub fn backlogged(&self) -> usize {
+        self.active.len()
+    }
 }
 
 impl Queue for Fq {

@@ -1,6 +1,7 @@
 //! Queue disciplines of router ports, behind one trait, looked up by name.
 
 mod droptail;
+pub mod decbit;
 pub mod fq;
 pub mod red;
 

@@ -11,6 +11,9 @@ pub mod newreno;
 pub mod reno;
 pub mod scalable;
 pub mod tahoe;
+pub mod decbit;
+pub mod dual;
+pub mod tri_s;
 
 pub use hstcp::{Hstcp, HstcpParams};
 pub use newreno::NewReno;
@@ -41,6 +44,26 @@ pub struct AckSample {
     pub min_rtt_ns: Time,
     /// Packets outstanding before this ACK.
     pub flight_pkts: u64,
+}
+
+/// What a controller that opts in ([`CongestionControl::wants_ack_seq`])
+/// learns from every ACK that acknowledges new data, in loss recovery too:
+/// where the ACK sits in the sequence space and the congestion bit the
+/// receiver copied into it (DECbit's bit travels as CE on data and ECE on the
+/// ACK; Ramakrishnan & Jain 1990).
+#[derive(Clone, Copy, Debug)]
+pub struct AckSeq {
+    pub now: Time,
+    /// The cumulative acknowledgement (next sequence number expected).
+    pub ack: u64,
+    /// Packets newly acknowledged by this ACK.
+    pub acked_pkts: u64,
+    /// The congestion bit echoed by this ACK.
+    pub congestion_bit: bool,
+    /// RTT measured from the echoed timestamp.
+    pub rtt_ns: Time,
+    /// Whether the sender is in fast recovery.
+    pub in_recovery: bool,
 }
 
 /// How the sender recovers from a loss detected by duplicate ACKs.
@@ -75,6 +98,13 @@ pub trait CongestionControl: Send {
     fn data_header(&self, _w: &Window, _srtt_ns: Option<Time>) -> Option<[f64; 3]> {
         None
     }
+    /// Whether the sender calls [`Self::on_ack_seq`] (asked once per flow).
+    fn wants_ack_seq(&self) -> bool {
+        false
+    }
+    /// Every ACK of new data, before `on_ack` and also in loss recovery;
+    /// called only when [`Self::wants_ack_seq`] says so.
+    fn on_ack_seq(&mut self, _w: &mut Window, _s: &AckSeq) {}
 }
 
 /// RFC 5681 (eq. 2) slow start: cwnd += min(N, 1 packet) per ACK, stopping at
