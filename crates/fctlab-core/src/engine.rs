@@ -306,10 +306,10 @@ impl Engine {
     /// Create an open-loop source: a long-lived row in `flows` that does not
     /// keep the run going.
     fn add_open_loop(&mut self, sender: u32, start_ns: Time, endpoints: crate::transport::EndpointBuilder) {
-        let id = self.slots.len() as u32;
-        self.records.push(FlowRecord { flow_id: id as u64, sender, long_lived: true, start_ns, ..Default::default() });
+        let id = self.flows.next_id();
+        let rec = FlowRecord { flow_id: id as u64, sender, long_lived: true, start_ns, ..Default::default() };
         let (snd, rcv) = endpoints(id, FlowSize::LongLived);
-        self.slots.push(FlowSlot {
+        let slot = FlowSlot {
             sender,
             fwd_path: 2 * sender,
             rev_path: 2 * sender + 1,
@@ -321,7 +321,8 @@ impl Engine {
             long_lived: true,
             measure: false,
             prefix_done: 0,
-        });
+        };
+        self.flows.push(slot, rec);
         self.q.schedule(start_ns, Event::FlowStart(id));
     }
 
