@@ -279,6 +279,8 @@ FIG52_SCALE = {
 #: 4000 at full scale: each marker size expects 5000 marker flows (plus a few
 #: hundred Pareto flows of the same size), so a strict 5000 would drop some at random.
 FIG52_MIN_FLOWS = {"quick": 20, "full": 4000}
+#: Marker sizes at quick scale have a handful of flows each: shown from 3.
+FIG52_MIN_MARKER_FLOWS = {"quick": 3, "full": 4000}
 
 
 def fig52_chunk(transport: dict, network: dict, seed: int, count_s: float, warm_s: float, cool_s: float,
@@ -364,7 +366,8 @@ def fig52(out: Path, scale: str, *, store=None) -> list:
     small = np.arange(1, 214)
     for name, t in stats.items():
         ok = t[t["flows_completed"] >= min_flows]
-        lo, hi = ok[ok["size_pkts"] <= 213], ok[(ok["size_pkts"] >= 100) & ((ok["size_pkts"] - 100) % 25 == 0)]
+        okm = t[t["flows_completed"] >= FIG52_MIN_MARKER_FLOWS[scale]]
+        lo, hi = ok[ok["size_pkts"] <= 213], okm[(okm["size_pkts"] >= 100) & ((okm["size_pkts"] - 100) % 25 == 0)]
         for j, (col, what) in enumerate((("p50_fct_ns", "median"), ("p99_fct_ns", "p99"))):
             axes[j, 0].plot(lo["size_pkts"], lo[col] / 1e6, lw=1, label=name)
             axes[j, 1].plot(hi["size_pkts"], hi[col] / 1e6, lw=1, marker=".", ms=3, label=name)
@@ -404,12 +407,13 @@ def fig52(out: Path, scale: str, *, store=None) -> list:
             row.append(100 * gap_closed(v["TCP"], r01, v["FQ"]))
             row.append(v["FQ"] / 1e6)
             row.append(va["TCP"] / 1e6)
+            row.append(va["RCP"] / 1e6)
             gap_rows.append(row)
     gap = Table(title="Share of the TCP-to-RCP gap closed (%): (TCP - X) / (TCP - RCP)",
                 columns=["statistic", "size (pkts)", "TCP flows of this size", "TCP FCT (ms)", "RCP FCT (ms)",
                          "IW10 closes", "RED closes", "FQ closes", "thesis: FQ closes", f"FQ closes, buffer {FIG52_BUFFER_ALT:g} BDP",
                          "RCP alpha 0.1 FCT (ms)", "FQ closes of the gap to RCP alpha 0.1", "FQ FCT (ms)",
-                         f"TCP FCT, buffer {FIG52_BUFFER_ALT:g} BDP (ms)"],
+                         f"TCP FCT, buffer {FIG52_BUFFER_ALT:g} BDP (ms)", f"RCP FCT, buffer {FIG52_BUFFER_ALT:g} BDP (ms)"],
                 rows=gap_rows, key_columns=2)
     rows = []
     for (name, t), (_, ta) in zip(stats.items(), alt.items()):
@@ -436,7 +440,8 @@ def fig52(out: Path, scale: str, *, store=None) -> list:
                        f"{min(started.values()):,} to {max(started.values()):,}), in {sc['chunks']} chunk(s) of their own seeds 1-{sc['chunks']}; each chunk starts "
                        f"empty, its first {sc['warm_s']:g} s and the arrivals of its last {sc['cool_s']:g} s are not counted; variations: {sc['alt_flows']:,} flows",
               "statistics": f"streaming per size (metrics.size_stats, DDSketch, quantiles within {FIG52_ALPHA:.1%}), chunks merged exactly (fctlab.sizestats.merge)",
-              "sizes shown": f"with at least {min_flows:,} completed flows" + (" (the thesis: 5000; each marker size expects about 5000)" if scale == "full" else "")}
+              "sizes shown": f"with at least {min_flows:,} completed flows" + (" (the thesis: 5000; each marker size expects about 5000)" if scale == "full" else
+                                                                               f" ({FIG52_MIN_MARKER_FLOWS[scale]} for the marker sizes)")}
     caption = (f"{SOURCE}, Fig. 5.2: median and 99th-percentile FCT by flow size, RCP's home turf (the 2006 FCT paper's "
                "single 2.4 Gb/s link). The thesis's method: Pareto sizes give enough flows of each size up to about 213 packets "
                "at 10^8 flows, and 1 flow in 500 is a marker flow of 100-1075 packets for the larger sizes. Dotted and dashed: "
@@ -455,7 +460,7 @@ def fig52_notes(gap_rows: list, scale: str) -> str:
     """How the shares compare with the thesis's, and why they differ, from the
     gap table's rows: [statistic, size, n, TCP, RCP, IW10 %, RED %, FQ %,
     thesis FQ %, FQ % at the small buffer, RCP alpha 0.1, FQ % of that gap,
-    FQ, TCP at the small buffer] (FCTs in ms)."""
+    FQ, TCP at the small buffer, RCP at the small buffer] (FCTs in ms)."""
     p = {(r[0], r[1]): r for r in gap_rows}
     rtt_ns = FIG52_RTT_S * 1e9
 
@@ -479,19 +484,29 @@ def fig52_notes(gap_rows: list, scale: str) -> str:
              f"in it. With alpha = 0.1 (last columns) RCP's 99th percentile at 13 packets is {q13[10]:.0f} ms and FQ closes "
              f"{q13[11]:.0f}% of that gap. The thesis states alpha = beta = 1; whether its ns-2 RCP kept a shorter queue with "
              "them cannot be checked from the text. ")
+    enough = True
     for size in (500, 1000):
         r = p[("p99", size)]
         share = THESIS_FQ_SHARE["p99"][size]
         tcp_needed = (r[12] - share * r[4]) / (1 - share)
+        enough &= r[13] >= tcp_needed
         text += (f"At {size} packets (marker flows, {r[2]:,} TCP flows) RCP's 99th percentile is {r[4]:.0f} ms and FQ's "
                  f"{r[12]:.0f} ms (its slow-start bound with IW 10: {bound(size, 10):.0f} ms); against TCP's {r[3]:.0f} ms FQ "
                  f"closes {r[7]:.0f}%. With these FQ and RCP values the thesis's {100 * share:.0f}% needs TCP's 99th percentile "
-                 f"at {tcp_needed / 1e3:.1f} s, which takes more timeouts than fctlab's TCP meets (with the "
-                 f"{FIG52_BUFFER_ALT:g} BDP buffer TCP's is {r[13]:.0f} ms). ")
-    text += ("So at these sizes the thesis's TCP must have met timeouts far more often than fctlab's does with either buffer; "
-             "the thesis gives neither its buffer nor TCP's own 99th percentiles, so the difference cannot be pinned down further "
-             "from its text. "
-             + ("At quick scale the marker sizes rest on a handful of flows. " if scale == "quick" else ""))
+                 f"at {tcp_needed / 1e3:.1f} s; fctlab's TCP has {r[3] / 1e3:.1f} s with the 1 BDP buffer and {r[13] / 1e3:.1f} s "
+                 f"with {FIG52_BUFFER_ALT:g} BDP. ")
+    r5 = p[("p99", 500)]
+    if enough:
+        text += (f"So the thesis's shares at the marker sizes fit a TCP that times out about as often as fctlab's does with the "
+                 f"{FIG52_BUFFER_ALT:g} BDP buffer, beside an RCP that keeps its 99th percentile near 2-3 RTT; fctlab's RCP with "
+                 f"alpha = 1 does not at that buffer (its 99th percentile at 500 packets is then {r5[14]:.0f} ms), which is why "
+                 "FQ closes more than the whole gap there. The thesis gives neither its buffer nor TCP's own percentiles, so "
+                 "which buffer it ran cannot be settled from its text. ")
+    else:
+        text += ("So at these sizes the thesis's TCP must have met timeouts more often than fctlab's does with either buffer; "
+                 "the thesis gives neither its buffer nor TCP's own 99th percentiles, so the difference cannot be pinned down "
+                 "further from its text. ")
+    text += "At quick scale the marker sizes rest on a handful of flows. " if scale == "quick" else ""
     return text
 
 
