@@ -39,3 +39,11 @@ def test_experiment_1_rows_are_complete_and_the_probe_sees_no_less_than_the_empt
         t, mean, std, _ = k.table41_row(tp, net)
         assert t > k.table41_optimal_ms(), name
         assert mean >= 0 and std >= 0, name
+
+
+def test_experiment_8_has_a_tenth_of_the_buffers():
+    import fctlab
+
+    name, tp, net = k.SCHEMES[0]
+    assert fctlab.describe(k.table41_scenario(tp, net))["buffer_pkts"] == 440  # 40 Mb/s x 44 ms / 500 B
+    assert fctlab.describe(k.table41_scenario(tp, net, buffer_pkts=k.T48_BUFFER_PKTS))["buffer_pkts"] == 44

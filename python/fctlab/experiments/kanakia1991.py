@@ -8,7 +8,7 @@ slow lines 40 Mb/s, fast lines 100 Mb/s; switch buffers of one bandwidth-delay
 product, shared; FCFS switches for TCP, Tri-S, DUAL and DECbit (DECbit's
 marking router), round-robin fair queueing for packet-pair and e2e-ef.
 
-Tables 4.1, 4.2 and 4.3 are reproduced so far.
+Tables 4.1, 4.2, 4.3 and 4.8 are reproduced so far.
 """
 
 from __future__ import annotations
@@ -179,11 +179,14 @@ TABLE41_PUBLISHED = {
 }
 
 
-def table41_scenario(tp: dict, net: dict, gap_s: float = T41_CROSS_GAP_S) -> dict:
-    """Experiment 1 (or 2 with ``gap_s`` = 4 ms) for one scheme."""
+def table41_scenario(tp: dict, net: dict, gap_s: float = T41_CROSS_GAP_S, buffer_pkts: int | None = None) -> dict:
+    """Experiment 1 (2 with ``gap_s`` = 4 ms; 8 with ``buffer_pkts`` = 44) for one scheme."""
     senders = 1 + T41_CROSS + 1
     nw = network(net)
     nw["senders"] = senders
+    if buffer_pkts is not None:
+        del nw["buffer_bdp"]
+        nw["buffer_pkts"] = buffer_pkts
     flows = [{"size_pkts": T41_MAIN_PKTS, "sender": 0}]
     flows += [{"size_pkts": T41_CROSS_PKTS, "sender": 1 + i, "start_s": T41_CROSS_START_S + i * gap_s} for i in range(T41_CROSS)]
     probe = {"arrivals": "probe", "senders": [senders - 1], "interval_ms": PROBE_INTERVAL_MS, "pkt_bytes": PROBE_BYTES, "stop_s": 60.0}
@@ -207,11 +210,11 @@ def table41_optimal_ms(gap_s: float = T41_CROSS_GAP_S) -> float:
     return float(ideal.optimal_transfer_ns(SLOW_BPS, starts, sizes, rtts)[0]) / 1e6
 
 
-def table41_row(tp: dict, net: dict, gap_s: float = T41_CROSS_GAP_S) -> list:
+def table41_row(tp: dict, net: dict, gap_s: float = T41_CROSS_GAP_S, buffer_pkts: int | None = None) -> list:
     """Connection 1's transfer time (ms), then the probe's single packet delay
     beyond the empty network's (mean, standard deviation, ms) while connection
     1 runs, and the packets dropped."""
-    res = fctlab.run(table41_scenario(tp, net, gap_s), warn=False)
+    res = fctlab.run(table41_scenario(tp, net, gap_s, buffer_pkts), warn=False)
     f = res.flows
     main = f[f.flow_id == 0].iloc[0]
     t = float(main.acked_ns - main.start_ns) / 1e6 if main.completed else float("nan")
@@ -221,7 +224,7 @@ def table41_row(tp: dict, net: dict, gap_s: float = T41_CROSS_GAP_S) -> list:
     return [t, float(d.mean()) if len(d) else float("nan"), float(d.std()) if len(d) else float("nan"), int(f.drops.sum())]
 
 
-def _table41_like(out: Path, scale: str, gap_s: float, number: str, published: dict, what: str) -> list:
+def _table41_like(out: Path, scale: str, gap_s: float, number: str, published: dict, what: str, buffer_pkts: int | None = None) -> list:
     t0 = time.monotonic()
     cols = ["scheme", "transfer time conn. 1 (ms)", "delay mean (ms)", "delay std (ms)", "packets dropped"]
     rows = [["optimal", table41_optimal_ms(gap_s), 0.0, 0.0, 0]]
@@ -230,11 +233,11 @@ def _table41_like(out: Path, scale: str, gap_s: float, number: str, published: d
     pub.append(["hbh", *published["hbh"], None])
     cfgs = {}
     for name, tp, net in SCHEMES:
-        cfgs[name] = table41_scenario(tp, net, gap_s)
-        rows.append([name] + table41_row(tp, net, gap_s))
+        cfgs[name] = table41_scenario(tp, net, gap_s, buffer_pkts)
+        rows.append([name] + table41_row(tp, net, gap_s, buffer_pkts))
         pub.append([name, *published[name], None])
     params = {"network": "every connection and the probe on its own 100 Mb/s, 1 ms access line into S1, the 40 Mb/s, 20 ms line S1-S2, and its own 100 Mb/s, 1 ms line out: round trip 44 ms (Figure 1 is not in the text; chosen)",
-              "packets": f"{PKT_BYTES} B data, {HEADER_BYTES} B ACKs, one ACK per packet; buffer one bandwidth-delay product per port",
+              "packets": f"{PKT_BYTES} B data, {HEADER_BYTES} B ACKs, one ACK per packet; buffer " + ("one bandwidth-delay product (440 packets)" if buffer_pkts is None else f"{buffer_pkts} packets") + " per port",
               "connections": f"connection 1: {T41_MAIN_PKTS} packets (2 MB) at 0; {T41_CROSS} cross connections of {T41_CROSS_PKTS} packets (500 KB) from {T41_CROSS_START_S * 1e3:g} ms, one every {gap_s * 1e3:g} ms, all with the scheme under test",
               "probe": f"a {PROBE_BYTES} B packet every {PROBE_INTERVAL_MS:g} ms from its own host, answered at once; delay = sending to the answer's return minus the empty network's {idle_probe_rtt_ms():.3f} ms (the paper's optimal delay is 0), over the probes sent while connection 1 runs",
               "start": "no handshake; initial window 1 packet"}
@@ -282,3 +285,28 @@ TABLE42_PUBLISHED = {
 def table42(out: Path, scale: str) -> list:
     """Table 4.2: a sudden large change in cross traffic (ten connections 4 ms apart)."""
     return _table41_like(out, scale, T42_CROSS_GAP_S, "4.2", TABLE42_PUBLISHED, "Sudden jump in cross traffic: connection 1's transfer time and the probe's delay")
+
+
+# ----------------------------------------------------------------- Table 4.8
+
+#: Experiment 8 (section 4.8): experiment 1 with 44 buffers instead of 440.
+T48_BUFFER_PKTS = 44
+#: The paper's delay columns hold 0.04 and 0.03 for pp, in a table headed ms.
+TABLE48_PUBLISHED = {
+    "optimal": (None, None, None),
+    "hbh": (None, None, None),
+    "pp": (1991, 0.04, 0.03),
+    "e2e-ef": (None, None, None),
+    "tcp (tahoe)": (None, None, None),
+    "tcp (reno)": (None, None, None),
+    "tcp (w/red)": (None, None, None),
+    "tri-s": (None, None, None),
+    "dual": (None, None, None),
+    "decbit": (None, None, None),
+}
+
+
+def table48(out: Path, scale: str) -> list:
+    """Table 4.8: experiment 1 with a tenth of the buffers (44 packets)."""
+    return _table41_like(out, scale, T41_CROSS_GAP_S, "4.8", TABLE48_PUBLISHED,
+                         "Fewer buffers (44 instead of 440): connection 1's transfer time and the probe's delay", buffer_pkts=T48_BUFFER_PKTS)
