@@ -47,3 +47,9 @@ def test_experiment_8_has_a_tenth_of_the_buffers():
     name, tp, net = k.SCHEMES[0]
     assert fctlab.describe(k.table41_scenario(tp, net))["buffer_pkts"] == 440  # 40 Mb/s x 44 ms / 500 B
     assert fctlab.describe(k.table41_scenario(tp, net, buffer_pkts=k.T48_BUFFER_PKTS))["buffer_pkts"] == 44
+
+
+def test_experiment_4_optimal_by_hand():
+    # 2 x 4000 + 10 x 1000 packets of 500 B at 40 Mb/s: 1.8 s, both long
+    # connections last; plus 44 and 2 x (20 + 20 + 1) = 82 ms.
+    assert k.table44_optimal_ms() == [1844.0, 1882.0]

@@ -8,7 +8,7 @@ slow lines 40 Mb/s, fast lines 100 Mb/s; switch buffers of one bandwidth-delay
 product, shared; FCFS switches for TCP, Tri-S, DUAL and DECbit (DECbit's
 marking router), round-robin fair queueing for packet-pair and e2e-ef.
 
-Tables 4.1, 4.2, 4.3 and 4.8 are reproduced so far.
+Tables 4.1, 4.2, 4.3, 4.4 and 4.8 are reproduced so far.
 """
 
 from __future__ import annotations
@@ -310,3 +310,75 @@ def table48(out: Path, scale: str) -> list:
     """Table 4.8: experiment 1 with a tenth of the buffers (44 packets)."""
     return _table41_like(out, scale, T41_CROSS_GAP_S, "4.8", TABLE48_PUBLISHED,
                          "Fewer buffers (44 instead of 440): connection 1's transfer time and the probe's delay", buffer_pkts=T48_BUFFER_PKTS)
+
+
+# ----------------------------------------------------------------- Table 4.4
+
+#: Experiment 4 (section 4.4): connections 1 and 2 with 2 MB each from time 0,
+#: connection 2 over a path of about twice the propagation delay, the cross
+#: traffic of experiment 1. The published optimal times, 1844 and 1882 ms, are
+#: the 18 000 packets at 40 Mb/s (1.8 s) plus round trips of 44 and 82 ms:
+#: connection 2's access line is 20 ms here (Figure 3 is not in the text).
+T44_SLOW_ACCESS_MS = 20.0
+TABLE44_PUBLISHED = {
+    "optimal": (1844, 1882),
+    "hbh": (1859, 1927),
+    "pp": (1859, 2022),
+    "e2e-ef": (1877, 2004),
+    "tcp (tahoe)": (4030, 8643),
+    "tcp (reno)": (None, None),
+    "tcp (w/red)": (None, None),
+    "tri-s": (None, None),
+    "dual": (None, None),
+    "decbit": (6316, 12010),
+}
+
+
+def table44_scenario(tp: dict, net: dict) -> dict:
+    senders = 2 + T41_CROSS
+    nw = network(net)
+    nw["senders"] = senders
+    nw["access_delay_ms"] = [ACCESS_MS, T44_SLOW_ACCESS_MS] + [ACCESS_MS] * T41_CROSS
+    flows = [{"size_pkts": T41_MAIN_PKTS, "sender": 0}, {"size_pkts": T41_MAIN_PKTS, "sender": 1}]
+    flows += [{"size_pkts": T41_CROSS_PKTS, "sender": 2 + i, "start_s": T41_CROSS_START_S + i * T41_CROSS_GAP_S} for i in range(T41_CROSS)]
+    return {"seed": 1, "network": nw, "transport": transport(tp), "flows": flows, "metrics": {"series": False, "ps_fct": False}}
+
+
+def table44_optimal_ms() -> list:
+    starts = [0, 0] + [int((T41_CROSS_START_S + i * T41_CROSS_GAP_S) * 1e9) for i in range(T41_CROSS)]
+    sizes = [T41_MAIN_PKTS * PKT_BYTES] * 2 + [T41_CROSS_PKTS * PKT_BYTES] * T41_CROSS
+    rtts = [int(rtt_ms() * 1e6), int(2 * (T44_SLOW_ACCESS_MS + CORE_MS + ACCESS_MS) * 1e6)] + [int(rtt_ms() * 1e6)] * T41_CROSS
+    opt = ideal.optimal_transfer_ns(SLOW_BPS, starts, sizes, rtts)
+    return [float(opt[0]) / 1e6, float(opt[1]) / 1e6]
+
+
+def table44(out: Path, scale: str) -> list:
+    """Table 4.4: fairness between connections whose round trips differ by about 2x."""
+    t0 = time.monotonic()
+    cols = ["scheme", "conn. 1 (ms)", "conn. 2 (ms)", "packets dropped"]
+    rows = [["optimal", *table44_optimal_ms(), 0]]
+    pub = [["optimal", *TABLE44_PUBLISHED["optimal"], None]]
+    rows.append(["hbh", None, None, None])
+    pub.append(["hbh", *TABLE44_PUBLISHED["hbh"], None])
+    cfgs = {}
+    for name, tp, net in SCHEMES:
+        cfgs[name] = table44_scenario(tp, net)
+        f = fctlab.run(cfgs[name], warn=False).flows
+        t = [float(f.acked_ns.iloc[i] - f.start_ns.iloc[i]) / 1e6 if f.completed.iloc[i] else float("nan") for i in (0, 1)]
+        rows.append([name, *t, int(f.drops.sum())])
+        pub.append([name, *TABLE44_PUBLISHED[name], None])
+    params = {"network": f"connection 2 on a {T44_SLOW_ACCESS_MS:g} ms access line (round trip 82 ms, which the published optimal 1882 ms implies), every other host on 1 ms lines (44 ms); 100 Mb/s access, 40 Mb/s, 20 ms core (Figure 3 is not in the text)",
+              "connections": f"connections 1 and 2: {T41_MAIN_PKTS} packets (2 MB) at 0; {T41_CROSS} cross connections of {T41_CROSS_PKTS} packets from 100 ms, one every 44 ms, all with the scheme under test",
+              "packets": f"{PKT_BYTES} B data, {HEADER_BYTES} B ACKs, one ACK per packet; buffer one bandwidth-delay product at the mean RTT",
+              "start": "no handshake; initial window 1 packet"}
+    caption = (f"{SOURCE}, Table 4.4: transfer times of two connections with different round trips, each cell fctlab | paper | difference; "
+               "optimal: every file in the buffer at its start, fair sharing, plus each connection's RTT (fctlab.ideal.optimal_transfer_ns). "
+               "Deterministic: one run per scheme. Parameters: " + params_caption(params) + ".")
+    table = Table(title="Table 4.4", columns=cols, rows=rows, published=pub, key_columns=1, published_source="Table 4.4", caption=caption)
+    notes = ("The optimal column assumes fair sharing, so a connection that takes more than its share can beat it (connection 1 "
+             "of a scheme that starves connection 2). DECbit's rows come within about 5% (connection 1) and 8% (connection 2) of "
+             "the paper's. fctlab's packet-pair and e2e-ef (readings with a chosen set point and gain, see Table 4.1) lose packets "
+             "here, and a long-RTT source that loses a retransmission waits for backed-off timeouts, which is what stretches its "
+             "connection 2.")
+    return [Reproduction(name="kanakia1991-table4-4", title="Fairness between round trips of 44 and 82 ms (Kanakia, Keshav & Mishra 1991, Table 4.4)",
+                         source=f"{SOURCE}, Table 4.4", tables=[table], params=cfgs, seed=1, wall_s=time.monotonic() - t0, scale=scale, notes=notes)]
