@@ -382,3 +382,50 @@ def table44(out: Path, scale: str) -> list:
              "connection 2.")
     return [Reproduction(name="kanakia1991-table4-4", title="Fairness between round trips of 44 and 82 ms (Kanakia, Keshav & Mishra 1991, Table 4.4)",
                          source=f"{SOURCE}, Table 4.4", tables=[table], params=cfgs, seed=1, wall_s=time.monotonic() - t0, scale=scale, notes=notes)]
+
+
+# ----------------------------------------------------------------- the suite for any scheme
+
+#: The paper's row for a registered scheme (over its usual queue), if it has one.
+PAPER_ROW = {"tcp-tahoe": "tcp (tahoe)", "tcp-reno": "tcp (reno)", "tri-s": "tri-s", "dual": "dual", "decbit": "decbit",
+             "packet-pair": "pp", "e2e-ef": "e2e-ef"}
+
+
+def scheme_setup(scheme: str, queue: str | None = None) -> tuple:
+    """The [transport] and [network] keys that run ``scheme`` in the suite: its
+    router half if it names one (fctlab list), else ``queue`` (default
+    DropTail); fair queueing with a quantum of one packet."""
+    cat = {s["name"]: s for s in fctlab.catalog()["schemes"]}
+    if scheme not in cat:
+        raise ValueError(f"unknown scheme {scheme!r}; registered: {', '.join(cat)}")
+    q = queue or cat[scheme].get("queue") or "droptail"
+    net = {"queue": q}
+    if q in ("fq", "fq-ef"):
+        net["fq"] = {"quantum_bytes": PKT_BYTES}
+    if q == "red":
+        net["red"] = {"mean_pktsize": PKT_BYTES}
+    return {"scheme": scheme}, net
+
+
+def suite(scheme: str, queue: str | None = None) -> list:
+    """The reproduced experiments for one registered scheme: one dict per cell
+    (experiment, quantity, fctlab, optimal, published or None)."""
+    tp, net = scheme_setup(scheme, queue)
+    row = PAPER_ROW.get(scheme) if (queue is None or queue == scheme_setup(scheme)[1]["queue"]) else None
+    pubs = lambda table: table.get(row, (None,) * 4) if row else (None,) * 4  # noqa: E731
+    out = []
+    for number, gap, buf, published in (("4.1", T41_CROSS_GAP_S, None, TABLE41_PUBLISHED), ("4.2", T42_CROSS_GAP_S, None, TABLE42_PUBLISHED),
+                                         ("4.8", T41_CROSS_GAP_S, T48_BUFFER_PKTS, TABLE48_PUBLISHED)):
+        t, mean, std, drops = table41_row(tp, net, gap, buf)
+        p = pubs(published)
+        out.append({"experiment": number, "quantity": "transfer time conn. 1 (ms)", "fctlab": t, "optimal": table41_optimal_ms(gap), "published": p[0]})
+        out.append({"experiment": number, "quantity": "probe delay mean (ms)", "fctlab": mean, "optimal": 0.0, "published": p[1]})
+        out.append({"experiment": number, "quantity": "probe delay std (ms)", "fctlab": std, "optimal": 0.0, "published": p[2]})
+        out.append({"experiment": number, "quantity": "packets dropped", "fctlab": float(drops), "optimal": 0.0, "published": None})
+    for pkts, t, opt, p in zip(TABLE43_SIZES, table43_times_ms(tp, net), table43_optimal_ms(), pubs(TABLE43_PUBLISHED)):
+        out.append({"experiment": "4.3", "quantity": f"transfer time, {pkts} pkts (ms)", "fctlab": t, "optimal": opt, "published": p})
+    f = fctlab.run(table44_scenario(tp, net), warn=False).flows
+    for i, opt, p in zip((0, 1), table44_optimal_ms(), pubs(TABLE44_PUBLISHED)):
+        t = float(f.acked_ns.iloc[i] - f.start_ns.iloc[i]) / 1e6 if f.completed.iloc[i] else float("nan")
+        out.append({"experiment": "4.4", "quantity": f"transfer time conn. {i + 1} (ms)", "fctlab": t, "optimal": opt, "published": p})
+    return out
