@@ -39,3 +39,33 @@ def test_experiment_1_rows_are_complete_and_the_probe_sees_no_less_than_the_empt
         t, mean, std, _ = k.table41_row(tp, net)
         assert t > k.table41_optimal_ms(), name
         assert mean >= 0 and std >= 0, name
+
+
+def test_experiment_8_has_a_tenth_of_the_buffers():
+    import fctlab
+
+    name, tp, net = k.SCHEMES[0]
+    assert fctlab.describe(k.table41_scenario(tp, net))["buffer_pkts"] == 440  # 40 Mb/s x 44 ms / 500 B
+    assert fctlab.describe(k.table41_scenario(tp, net, buffer_pkts=k.T48_BUFFER_PKTS))["buffer_pkts"] == 44
+
+
+def test_experiment_4_optimal_by_hand():
+    # 2 x 4000 + 10 x 1000 packets of 500 B at 40 Mb/s: 1.8 s, both long
+    # connections last; plus 44 and 2 x (20 + 20 + 1) = 82 ms.
+    assert k.table44_optimal_ms() == [1844.0, 1882.0]
+
+
+def test_suite_runs_any_registered_scheme_and_refuses_unknown_ones():
+    import pytest
+    from fctlab.cli import main
+
+    cells = k.suite("tcp-newreno")
+    assert {c["experiment"] for c in cells} == {"4.1", "4.2", "4.3", "4.4", "4.8"}
+    assert all(c["published"] is None for c in cells)  # not one of the paper's schemes
+    assert all(c["fctlab"] >= c["optimal"] for c in cells if c["quantity"].startswith("transfer time") and not c["experiment"] == "4.4")
+    # A paper scheme gets its published cells: DECbit's 4.3 row.
+    tp, net = k.scheme_setup("decbit")
+    assert net["queue"] == "decbit"
+    with pytest.raises(ValueError, match="unknown scheme"):
+        k.scheme_setup("nope")
+    assert main(["suite1991", "--scheme", "nope"]) != 0

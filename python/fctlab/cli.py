@@ -127,6 +127,30 @@ def cmd_reproduce(args) -> int:
     return 0
 
 
+def cmd_suite1991(args) -> int:
+    from .experiments import kanakia1991
+
+    try:
+        cells = kanakia1991.suite(args.scheme, args.queue)
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    except fctlab_config_error() as e:
+        raise CliError(str(e)) from None
+    tp, net = kanakia1991.scheme_setup(args.scheme, args.queue)
+    print(f"Kanakia, Keshav & Mishra 1991 benchmark, experiments 1-4 and 8: {args.scheme} over {net['queue']}")
+    print(f"{'exp':<4} {'quantity':<32} {'fctlab':>10} {'optimal':>10} {'published':>10}")
+    for c in cells:
+        f = lambda v: "-" if v is None or v != v else f"{v:.4g}"  # noqa: E731
+        print(f"{c['experiment']:<4} {c['quantity']:<32} {f(c['fctlab']):>10} {f(c['optimal']):>10} {f(c['published']):>10}")
+    return 0
+
+
+def fctlab_config_error():
+    import fctlab
+
+    return fctlab.ConfigError
+
+
 def cmd_sweep(args) -> int:
     from .replicate import summarize
     from .store import StoreError
@@ -244,6 +268,13 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--full", action="store_true", help="the papers' full scale")
     rp.add_argument("--out", default="report", help="output directory (default: report)")
     rp.set_defaults(func=cmd_reproduce)
+
+    s91 = sub.add_parser("suite1991", help="run the 1991 benchmark's reproduced experiments for one scheme",
+                         description="Experiments 1-4 and 8 of Kanakia, Keshav & Mishra 1991 (transfer times, probe delay) for any "
+                                     "registered scheme, beside the optimal and (for the paper's schemes) the published values.")
+    s91.add_argument("--scheme", required=True, help="a registered scheme (fctlab list)")
+    s91.add_argument("--queue", help="router queue (default: the scheme's router half, else droptail)")
+    s91.set_defaults(func=cmd_suite1991)
 
     sw = sub.add_parser("sweep", help="run a sweep of scenarios into a results store",
                         description="Expand SPEC.toml (a base scenario and axes over config keys, seeds, replications) and "

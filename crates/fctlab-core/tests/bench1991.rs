@@ -163,3 +163,41 @@ fn open_loop_sources_refuse_bad_keys() {
     assert_eq!(bad(json!({"arrivals": "poisson-packets", "stop_s": 1.0})), "traffic[0].load");
     assert_eq!(bad(json!({"arrivals": "poisson-packets", "stop_s": 1.0, "load": 0.5, "pkt_bytes": 0})), "traffic[0].pkt_bytes");
 }
+
+#[test]
+fn the_1991_schemes_keep_the_invariants_on_random_scenarios() {
+    // Conservation, queue limits, causality, no FCT below the empty path and
+    // determinism (common::assert_invariants), for each new scheme over its
+    // router, with a probe and a Poisson packet stream beside the flows.
+    use rand::SeedableRng;
+    let mut r = rand_pcg::Pcg64Mcg::seed_from_u64(1991);
+    let schemes = [("decbit", "decbit"), ("tri-s", "droptail"), ("dual", "droptail"), ("packet-pair", "fq"), ("e2e-ef", "fq-ef")];
+    for case in 0..30 {
+        let (scheme, queue) = schemes[case % schemes.len()];
+        let mut v = common::random_scenario(&mut r, case as u64, 60);
+        v["transport"]["scheme"] = json!(scheme);
+        v["network"]["queue"] = json!(queue);
+        if case % 2 == 0 {
+            let last = v["network"]["senders"].as_u64().unwrap_or(1) as u32 - 1;
+            v["traffic"].as_array_mut().unwrap().push(json!({"arrivals": "probe", "senders": [last], "stop_s": 5.0}));
+            v["traffic"].as_array_mut().unwrap().push(json!({"arrivals": "poisson-packets", "load": 0.1, "senders": [0], "stop_s": 2.0}));
+        }
+        let out = run_json(&v);
+        let what = format!("case {case} ({scheme})");
+        if case % 2 == 1 {
+            common::assert_invariants(&v, &out, &what);
+        } else {
+            // The open-loop rows never complete: the same checks on the finite flows.
+            let c = &out.counters;
+            assert_eq!(c.packets_sent, c.packets_delivered + c.packets_dropped + out.in_network, "{what}: conservation");
+            assert!(c.max_queue_excess <= 0, "{what}: queue above its limit");
+            for f in out.flows.iter().filter(|f| !f.long_lived) {
+                let fct = f.fct_ns().unwrap_or_else(|| panic!("{what}: flow {} did not complete: {v}", f.flow_id));
+                assert!(fct >= f.ideal_ns && f.acked_ns.unwrap() > f.finish_ns.unwrap(), "{what}: flow {}", f.flow_id);
+            }
+            assert_eq!(out.flows.iter().filter(|f| f.long_lived).count(), 2, "{what}: one row per open-loop source");
+            assert!(!out.probes.is_empty(), "{what}: the probe ran");
+        }
+        assert_eq!(out.flows, run_json(&v).flows, "{what}: deterministic");
+    }
+}

@@ -28,6 +28,8 @@ REGISTRY = {
     "kanakia1991-table4-1": kanakia1991.table41,
     "kanakia1991-table4-2": kanakia1991.table42,
     "kanakia1991-table4-3": kanakia1991.table43,
+    "kanakia1991-table4-4": kanakia1991.table44,
+    "kanakia1991-table4-8": kanakia1991.table48,
 }
 
 #: Other spellings of reproduction names (the thesis numbers its figures 5.1 ...).

@@ -8,7 +8,7 @@ slow lines 40 Mb/s, fast lines 100 Mb/s; switch buffers of one bandwidth-delay
 product, shared; FCFS switches for TCP, Tri-S, DUAL and DECbit (DECbit's
 marking router), round-robin fair queueing for packet-pair and e2e-ef.
 
-Tables 4.1, 4.2 and 4.3 are reproduced so far.
+Tables 4.1, 4.2, 4.3, 4.4 and 4.8 are reproduced so far.
 """
 
 from __future__ import annotations
@@ -179,11 +179,14 @@ TABLE41_PUBLISHED = {
 }
 
 
-def table41_scenario(tp: dict, net: dict, gap_s: float = T41_CROSS_GAP_S) -> dict:
-    """Experiment 1 (or 2 with ``gap_s`` = 4 ms) for one scheme."""
+def table41_scenario(tp: dict, net: dict, gap_s: float = T41_CROSS_GAP_S, buffer_pkts: int | None = None) -> dict:
+    """Experiment 1 (2 with ``gap_s`` = 4 ms; 8 with ``buffer_pkts`` = 44) for one scheme."""
     senders = 1 + T41_CROSS + 1
     nw = network(net)
     nw["senders"] = senders
+    if buffer_pkts is not None:
+        del nw["buffer_bdp"]
+        nw["buffer_pkts"] = buffer_pkts
     flows = [{"size_pkts": T41_MAIN_PKTS, "sender": 0}]
     flows += [{"size_pkts": T41_CROSS_PKTS, "sender": 1 + i, "start_s": T41_CROSS_START_S + i * gap_s} for i in range(T41_CROSS)]
     probe = {"arrivals": "probe", "senders": [senders - 1], "interval_ms": PROBE_INTERVAL_MS, "pkt_bytes": PROBE_BYTES, "stop_s": 60.0}
@@ -207,11 +210,11 @@ def table41_optimal_ms(gap_s: float = T41_CROSS_GAP_S) -> float:
     return float(ideal.optimal_transfer_ns(SLOW_BPS, starts, sizes, rtts)[0]) / 1e6
 
 
-def table41_row(tp: dict, net: dict, gap_s: float = T41_CROSS_GAP_S) -> list:
+def table41_row(tp: dict, net: dict, gap_s: float = T41_CROSS_GAP_S, buffer_pkts: int | None = None) -> list:
     """Connection 1's transfer time (ms), then the probe's single packet delay
     beyond the empty network's (mean, standard deviation, ms) while connection
     1 runs, and the packets dropped."""
-    res = fctlab.run(table41_scenario(tp, net, gap_s), warn=False)
+    res = fctlab.run(table41_scenario(tp, net, gap_s, buffer_pkts), warn=False)
     f = res.flows
     main = f[f.flow_id == 0].iloc[0]
     t = float(main.acked_ns - main.start_ns) / 1e6 if main.completed else float("nan")
@@ -221,7 +224,7 @@ def table41_row(tp: dict, net: dict, gap_s: float = T41_CROSS_GAP_S) -> list:
     return [t, float(d.mean()) if len(d) else float("nan"), float(d.std()) if len(d) else float("nan"), int(f.drops.sum())]
 
 
-def _table41_like(out: Path, scale: str, gap_s: float, number: str, published: dict, what: str) -> list:
+def _table41_like(out: Path, scale: str, gap_s: float, number: str, published: dict, what: str, buffer_pkts: int | None = None) -> list:
     t0 = time.monotonic()
     cols = ["scheme", "transfer time conn. 1 (ms)", "delay mean (ms)", "delay std (ms)", "packets dropped"]
     rows = [["optimal", table41_optimal_ms(gap_s), 0.0, 0.0, 0]]
@@ -230,11 +233,11 @@ def _table41_like(out: Path, scale: str, gap_s: float, number: str, published: d
     pub.append(["hbh", *published["hbh"], None])
     cfgs = {}
     for name, tp, net in SCHEMES:
-        cfgs[name] = table41_scenario(tp, net, gap_s)
-        rows.append([name] + table41_row(tp, net, gap_s))
+        cfgs[name] = table41_scenario(tp, net, gap_s, buffer_pkts)
+        rows.append([name] + table41_row(tp, net, gap_s, buffer_pkts))
         pub.append([name, *published[name], None])
     params = {"network": "every connection and the probe on its own 100 Mb/s, 1 ms access line into S1, the 40 Mb/s, 20 ms line S1-S2, and its own 100 Mb/s, 1 ms line out: round trip 44 ms (Figure 1 is not in the text; chosen)",
-              "packets": f"{PKT_BYTES} B data, {HEADER_BYTES} B ACKs, one ACK per packet; buffer one bandwidth-delay product per port",
+              "packets": f"{PKT_BYTES} B data, {HEADER_BYTES} B ACKs, one ACK per packet; buffer " + ("one bandwidth-delay product (440 packets)" if buffer_pkts is None else f"{buffer_pkts} packets") + " per port",
               "connections": f"connection 1: {T41_MAIN_PKTS} packets (2 MB) at 0; {T41_CROSS} cross connections of {T41_CROSS_PKTS} packets (500 KB) from {T41_CROSS_START_S * 1e3:g} ms, one every {gap_s * 1e3:g} ms, all with the scheme under test",
               "probe": f"a {PROBE_BYTES} B packet every {PROBE_INTERVAL_MS:g} ms from its own host, answered at once; delay = sending to the answer's return minus the empty network's {idle_probe_rtt_ms():.3f} ms (the paper's optimal delay is 0), over the probes sent while connection 1 runs",
               "start": "no handshake; initial window 1 packet"}
@@ -282,3 +285,147 @@ TABLE42_PUBLISHED = {
 def table42(out: Path, scale: str) -> list:
     """Table 4.2: a sudden large change in cross traffic (ten connections 4 ms apart)."""
     return _table41_like(out, scale, T42_CROSS_GAP_S, "4.2", TABLE42_PUBLISHED, "Sudden jump in cross traffic: connection 1's transfer time and the probe's delay")
+
+
+# ----------------------------------------------------------------- Table 4.8
+
+#: Experiment 8 (section 4.8): experiment 1 with 44 buffers instead of 440.
+T48_BUFFER_PKTS = 44
+#: The paper's delay columns hold 0.04 and 0.03 for pp, in a table headed ms.
+TABLE48_PUBLISHED = {
+    "optimal": (None, None, None),
+    "hbh": (None, None, None),
+    "pp": (1991, 0.04, 0.03),
+    "e2e-ef": (None, None, None),
+    "tcp (tahoe)": (None, None, None),
+    "tcp (reno)": (None, None, None),
+    "tcp (w/red)": (None, None, None),
+    "tri-s": (None, None, None),
+    "dual": (None, None, None),
+    "decbit": (None, None, None),
+}
+
+
+def table48(out: Path, scale: str) -> list:
+    """Table 4.8: experiment 1 with a tenth of the buffers (44 packets)."""
+    return _table41_like(out, scale, T41_CROSS_GAP_S, "4.8", TABLE48_PUBLISHED,
+                         "Fewer buffers (44 instead of 440): connection 1's transfer time and the probe's delay", buffer_pkts=T48_BUFFER_PKTS)
+
+
+# ----------------------------------------------------------------- Table 4.4
+
+#: Experiment 4 (section 4.4): connections 1 and 2 with 2 MB each from time 0,
+#: connection 2 over a path of about twice the propagation delay, the cross
+#: traffic of experiment 1. The published optimal times, 1844 and 1882 ms, are
+#: the 18 000 packets at 40 Mb/s (1.8 s) plus round trips of 44 and 82 ms:
+#: connection 2's access line is 20 ms here (Figure 3 is not in the text).
+T44_SLOW_ACCESS_MS = 20.0
+TABLE44_PUBLISHED = {
+    "optimal": (1844, 1882),
+    "hbh": (1859, 1927),
+    "pp": (1859, 2022),
+    "e2e-ef": (1877, 2004),
+    "tcp (tahoe)": (4030, 8643),
+    "tcp (reno)": (None, None),
+    "tcp (w/red)": (None, None),
+    "tri-s": (None, None),
+    "dual": (None, None),
+    "decbit": (6316, 12010),
+}
+
+
+def table44_scenario(tp: dict, net: dict) -> dict:
+    senders = 2 + T41_CROSS
+    nw = network(net)
+    nw["senders"] = senders
+    nw["access_delay_ms"] = [ACCESS_MS, T44_SLOW_ACCESS_MS] + [ACCESS_MS] * T41_CROSS
+    flows = [{"size_pkts": T41_MAIN_PKTS, "sender": 0}, {"size_pkts": T41_MAIN_PKTS, "sender": 1}]
+    flows += [{"size_pkts": T41_CROSS_PKTS, "sender": 2 + i, "start_s": T41_CROSS_START_S + i * T41_CROSS_GAP_S} for i in range(T41_CROSS)]
+    return {"seed": 1, "network": nw, "transport": transport(tp), "flows": flows, "metrics": {"series": False, "ps_fct": False}}
+
+
+def table44_optimal_ms() -> list:
+    starts = [0, 0] + [int((T41_CROSS_START_S + i * T41_CROSS_GAP_S) * 1e9) for i in range(T41_CROSS)]
+    sizes = [T41_MAIN_PKTS * PKT_BYTES] * 2 + [T41_CROSS_PKTS * PKT_BYTES] * T41_CROSS
+    rtts = [int(rtt_ms() * 1e6), int(2 * (T44_SLOW_ACCESS_MS + CORE_MS + ACCESS_MS) * 1e6)] + [int(rtt_ms() * 1e6)] * T41_CROSS
+    opt = ideal.optimal_transfer_ns(SLOW_BPS, starts, sizes, rtts)
+    return [float(opt[0]) / 1e6, float(opt[1]) / 1e6]
+
+
+def table44(out: Path, scale: str) -> list:
+    """Table 4.4: fairness between connections whose round trips differ by about 2x."""
+    t0 = time.monotonic()
+    cols = ["scheme", "conn. 1 (ms)", "conn. 2 (ms)", "packets dropped"]
+    rows = [["optimal", *table44_optimal_ms(), 0]]
+    pub = [["optimal", *TABLE44_PUBLISHED["optimal"], None]]
+    rows.append(["hbh", None, None, None])
+    pub.append(["hbh", *TABLE44_PUBLISHED["hbh"], None])
+    cfgs = {}
+    for name, tp, net in SCHEMES:
+        cfgs[name] = table44_scenario(tp, net)
+        f = fctlab.run(cfgs[name], warn=False).flows
+        t = [float(f.acked_ns.iloc[i] - f.start_ns.iloc[i]) / 1e6 if f.completed.iloc[i] else float("nan") for i in (0, 1)]
+        rows.append([name, *t, int(f.drops.sum())])
+        pub.append([name, *TABLE44_PUBLISHED[name], None])
+    params = {"network": f"connection 2 on a {T44_SLOW_ACCESS_MS:g} ms access line (round trip 82 ms, which the published optimal 1882 ms implies), every other host on 1 ms lines (44 ms); 100 Mb/s access, 40 Mb/s, 20 ms core (Figure 3 is not in the text)",
+              "connections": f"connections 1 and 2: {T41_MAIN_PKTS} packets (2 MB) at 0; {T41_CROSS} cross connections of {T41_CROSS_PKTS} packets from 100 ms, one every 44 ms, all with the scheme under test",
+              "packets": f"{PKT_BYTES} B data, {HEADER_BYTES} B ACKs, one ACK per packet; buffer one bandwidth-delay product at the mean RTT",
+              "start": "no handshake; initial window 1 packet"}
+    caption = (f"{SOURCE}, Table 4.4: transfer times of two connections with different round trips, each cell fctlab | paper | difference; "
+               "optimal: every file in the buffer at its start, fair sharing, plus each connection's RTT (fctlab.ideal.optimal_transfer_ns). "
+               "Deterministic: one run per scheme. Parameters: " + params_caption(params) + ".")
+    table = Table(title="Table 4.4", columns=cols, rows=rows, published=pub, key_columns=1, published_source="Table 4.4", caption=caption)
+    notes = ("The optimal column assumes fair sharing, so a connection that takes more than its share can beat it (connection 1 "
+             "of a scheme that starves connection 2). DECbit's rows come within about 5% (connection 1) and 8% (connection 2) of "
+             "the paper's. fctlab's packet-pair and e2e-ef (readings with a chosen set point and gain, see Table 4.1) lose packets "
+             "here, and a long-RTT source that loses a retransmission waits for backed-off timeouts, which is what stretches its "
+             "connection 2.")
+    return [Reproduction(name="kanakia1991-table4-4", title="Fairness between round trips of 44 and 82 ms (Kanakia, Keshav & Mishra 1991, Table 4.4)",
+                         source=f"{SOURCE}, Table 4.4", tables=[table], params=cfgs, seed=1, wall_s=time.monotonic() - t0, scale=scale, notes=notes)]
+
+
+# ----------------------------------------------------------------- the suite for any scheme
+
+#: The paper's row for a registered scheme (over its usual queue), if it has one.
+PAPER_ROW = {"tcp-tahoe": "tcp (tahoe)", "tcp-reno": "tcp (reno)", "tri-s": "tri-s", "dual": "dual", "decbit": "decbit",
+             "packet-pair": "pp", "e2e-ef": "e2e-ef"}
+
+
+def scheme_setup(scheme: str, queue: str | None = None) -> tuple:
+    """The [transport] and [network] keys that run ``scheme`` in the suite: its
+    router half if it names one (fctlab list), else ``queue`` (default
+    DropTail); fair queueing with a quantum of one packet."""
+    cat = {s["name"]: s for s in fctlab.catalog()["schemes"]}
+    if scheme not in cat:
+        raise ValueError(f"unknown scheme {scheme!r}; registered: {', '.join(cat)}")
+    q = queue or cat[scheme].get("queue") or "droptail"
+    net = {"queue": q}
+    if q in ("fq", "fq-ef"):
+        net["fq"] = {"quantum_bytes": PKT_BYTES}
+    if q == "red":
+        net["red"] = {"mean_pktsize": PKT_BYTES}
+    return {"scheme": scheme}, net
+
+
+def suite(scheme: str, queue: str | None = None) -> list:
+    """The reproduced experiments for one registered scheme: one dict per cell
+    (experiment, quantity, fctlab, optimal, published or None)."""
+    tp, net = scheme_setup(scheme, queue)
+    row = PAPER_ROW.get(scheme) if (queue is None or queue == scheme_setup(scheme)[1]["queue"]) else None
+    pubs = lambda table: table.get(row, (None,) * 4) if row else (None,) * 4  # noqa: E731
+    out = []
+    for number, gap, buf, published in (("4.1", T41_CROSS_GAP_S, None, TABLE41_PUBLISHED), ("4.2", T42_CROSS_GAP_S, None, TABLE42_PUBLISHED),
+                                         ("4.8", T41_CROSS_GAP_S, T48_BUFFER_PKTS, TABLE48_PUBLISHED)):
+        t, mean, std, drops = table41_row(tp, net, gap, buf)
+        p = pubs(published)
+        out.append({"experiment": number, "quantity": "transfer time conn. 1 (ms)", "fctlab": t, "optimal": table41_optimal_ms(gap), "published": p[0]})
+        out.append({"experiment": number, "quantity": "probe delay mean (ms)", "fctlab": mean, "optimal": 0.0, "published": p[1]})
+        out.append({"experiment": number, "quantity": "probe delay std (ms)", "fctlab": std, "optimal": 0.0, "published": p[2]})
+        out.append({"experiment": number, "quantity": "packets dropped", "fctlab": float(drops), "optimal": 0.0, "published": None})
+    for pkts, t, opt, p in zip(TABLE43_SIZES, table43_times_ms(tp, net), table43_optimal_ms(), pubs(TABLE43_PUBLISHED)):
+        out.append({"experiment": "4.3", "quantity": f"transfer time, {pkts} pkts (ms)", "fctlab": t, "optimal": opt, "published": p})
+    f = fctlab.run(table44_scenario(tp, net), warn=False).flows
+    for i, opt, p in zip((0, 1), table44_optimal_ms(), pubs(TABLE44_PUBLISHED)):
+        t = float(f.acked_ns.iloc[i] - f.start_ns.iloc[i]) / 1e6 if f.completed.iloc[i] else float("nan")
+        out.append({"experiment": "4.4", "quantity": f"transfer time conn. {i + 1} (ms)", "fctlab": t, "optimal": opt, "published": p})
+    return out
