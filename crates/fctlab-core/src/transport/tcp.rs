@@ -25,7 +25,7 @@ use super::{EndpointBuilder, FlowSize, Receiver, Sender, TransportParams};
 use crate::net::packet::flags;
 use crate::net::{Packet, PacketKind};
 use crate::sim::Time;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, VecDeque};
 
 /// A TCP sender for one flow.
 pub struct TcpSender {
@@ -64,6 +64,12 @@ pub struct TcpSender {
     /// With SACK ([`TcpSackSender`]): the scoreboard. Loss recovery is then
     /// RFC 6675's, whatever the controller's recovery style.
     sack: Option<Box<Scoreboard>>,
+    /// Karn's rule (`TcpModel::karn`): the segments sent and not yet
+    /// acknowledged since the last timeout, as (seq, first sent, retransmitted),
+    /// in sequence order (ns-3's `m_history`).
+    rtt_history: VecDeque<(u64, Time, bool)>,
+    /// RFC 3042: new segments sent on duplicate ACKs since the last new ACK.
+    lt_sent: u64,
 }
 
 /// The endpoints of a window-based TCP: a [`TcpSender`] driven by a fresh
@@ -115,7 +121,37 @@ impl TcpSender {
             retransmits: 0,
             done: false,
             sack: None,
+            rtt_history: VecDeque::new(),
+            lt_sent: 0,
         }
+    }
+
+    /// Arm the SYN's timer: the connection timeout when one is set
+    /// (`TcpModel::syn_rto_ns`), doubled per retry, else the RTO.
+    fn arm_syn_timer(&mut self, now: Time) {
+        let t = match self.p.model.syn_rto_ns {
+            Some(t) => t.saturating_mul(1u64 << self.backoff.min(30)).min(self.p.max_rto_ns.max(t)),
+            None => self.rtt.backed_off(self.backoff),
+        };
+        self.rto_deadline = Some(now + t);
+    }
+
+    /// The RTT sample an ACK of new data up to `ack` gives, echoing send time
+    /// `ts`: with Karn's rule (ns-3's `TcpSocketBase::EstimateRtt`), the time
+    /// since the oldest segment it acknowledges was sent, unless that segment
+    /// was retransmitted; else the echoed time.
+    fn rtt_sample(&mut self, now: Time, ack: u64, ts: Time) -> Option<Time> {
+        if !self.p.model.karn {
+            return Some(now.saturating_sub(ts));
+        }
+        let sample = match self.rtt_history.front() {
+            Some(&(seq, sent, retx)) if ack > seq && !retx => Some(now.saturating_sub(sent)),
+            _ => None,
+        };
+        while self.rtt_history.front().is_some_and(|&(seq, _, _)| seq < ack) {
+            self.rtt_history.pop_front();
+        }
+        sample
     }
 
 
@@ -144,6 +180,13 @@ impl TcpSender {
         if seq < self.high_data {
             self.retransmits += 1;
             pkt.flags |= flags::RETX;
+            if self.p.model.karn {
+                if let Ok(i) = self.rtt_history.binary_search_by_key(&seq, |e| e.0) {
+                    self.rtt_history[i].2 = true;
+                }
+            }
+        } else if self.p.model.karn {
+            self.rtt_history.push_back((seq, now, false));
         }
         self.high_data = self.high_data.max(seq + 1);
         out.push(pkt);
@@ -188,9 +231,15 @@ impl TcpSender {
     fn on_new_ack(&mut self, now: Time, ack: u64, ts: Time, ece_reduced: bool, hdr: &[f64; 3], out: &mut Vec<Packet>) {
         let acked = ack - self.snd_una;
         let flight = self.outstanding();
-        let rtt = now.saturating_sub(ts);
-        self.rtt.sample(rtt);
+        let rtt = match self.rtt_sample(now, ack, ts) {
+            Some(r) => {
+                self.rtt.sample(r);
+                r
+            }
+            None => self.rtt.srtt().unwrap_or(0),
+        };
         self.backoff = 0;
+        self.lt_sent = 0;
         self.snd_una = ack;
         if self.snd_nxt < ack {
             // Go-back-N after a timeout: the receiver already had these.
@@ -210,9 +259,10 @@ impl TcpSender {
                     }
                 }
                 Recovery::NewReno => {
-                    // Full ACK (step 6, option 1): min(ssthresh, max(FlightSize, SMSS) + SMSS).
+                    // Full ACK (step 6): option 1, min(ssthresh, max(FlightSize,
+                    // SMSS) + SMSS); or option 2, ssthresh (`TcpModel::exit_to_ssthresh`).
                     let flight_now = self.high_data - ack;
-                    self.w.cwnd = self.w.ssthresh.min(flight_now.max(1) as f64 + 1.0);
+                    self.w.cwnd = if self.p.model.exit_to_ssthresh { self.w.ssthresh } else { self.w.ssthresh.min(flight_now.max(1) as f64 + 1.0) };
                     self.in_recovery = false;
                 }
                 _ => {
@@ -256,6 +306,9 @@ impl TcpSender {
             self.send_window(now, out);
             return;
         }
+        if self.dupacks < self.p.dupack_threshold && self.p.model.limited_transmit {
+            self.limited_transmit(now, out);
+        }
         if self.dupacks != self.p.dupack_threshold {
             return;
         }
@@ -264,7 +317,9 @@ impl TcpSender {
         if self.recovery_style == Recovery::NewReno && self.snd_una < self.recover {
             return;
         }
-        let flight = self.outstanding();
+        // RFC 5681 3.2 step 2: segments sent by limited transmit are not
+        // part of the FlightSize that sets ssthresh.
+        let flight = self.outstanding() - self.lt_sent;
         // RFC 3168 6.1.2: ssthresh is not decreased twice in a round trip, so a
         // loss in a window already reduced for ECE keeps it.
         if self.snd_una >= self.ecn_recover {
@@ -283,9 +338,28 @@ impl TcpSender {
                 let una = self.snd_una;
                 self.send_seq(now, una, out);
                 self.w.cwnd = self.w.ssthresh + self.p.dupack_threshold as f64;
-                self.arm_rto(now);
+                if !self.p.model.keep_timer_on_fast_retransmit {
+                    self.arm_rto(now);
+                }
                 self.send_window(now, out);
             }
+        }
+    }
+
+    /// RFC 3042: on each of the first DupThresh - 1 duplicate ACKs, one new
+    /// segment, if the receiver's window allows and FlightSize stays within
+    /// cwnd plus the duplicate ACKs; cwnd unchanged. Not while data sent
+    /// before a timeout is unacknowledged (ns-3 ignores duplicate ACKs then).
+    fn limited_transmit(&mut self, now: Time, out: &mut Vec<Packet>) {
+        if self.snd_una < self.recover || self.snd_nxt < self.high_data || self.snd_nxt >= self.end_seq {
+            return;
+        }
+        let wnd = (self.w.cwnd + self.dupacks as f64).min(self.p.max_cwnd_pkts);
+        if (self.outstanding() as f64) + 1.0 <= wnd + 1e-9 {
+            let seq = self.snd_nxt;
+            self.snd_nxt += 1;
+            self.lt_sent += 1;
+            self.send_seq(now, seq, out);
         }
     }
 
@@ -295,9 +369,12 @@ impl TcpSender {
             // SYN lost: resend it with back-off.
             self.backoff += 1;
             out.push(self.syn(now));
-            self.arm_rto(now);
+            self.arm_syn_timer(now);
             return;
         }
+        // Karn's rule: nothing sent before the timeout is timed.
+        self.rtt_history.clear();
+        self.lt_sent = 0;
         // RFC 5681 eq. 4, but hold ssthresh when a retransmission is itself lost.
         let flight = self.high_data.max(self.snd_nxt) - self.snd_una;
         if self.backoff == 0 {
@@ -337,8 +414,13 @@ impl TcpSender {
         if ack > self.snd_una {
             let acked = ack - self.snd_una;
             let flight = self.outstanding();
-            let rtt = now.saturating_sub(pkt.ts);
-            self.rtt.sample(rtt);
+            let rtt = match self.rtt_sample(now, ack, pkt.ts) {
+                Some(r) => {
+                    self.rtt.sample(r);
+                    r
+                }
+                None => self.rtt.srtt().unwrap_or(0),
+            };
             self.backoff = 0;
             self.snd_una = ack;
             if self.snd_nxt < ack {
@@ -414,7 +496,9 @@ impl TcpSender {
             sb.start_recovery(una);
         }
         self.send_seq(now, una, out);
-        self.arm_rto(now);
+        if !self.p.model.keep_timer_on_fast_retransmit {
+            self.arm_rto(now);
+        }
         // (4.4) SetPipe and (4.5) step (C).
         self.sack_transmit(now, out);
     }
@@ -465,7 +549,7 @@ impl Sender for TcpSender {
         self.started = true;
         if self.p.handshake {
             out.push(self.syn(now));
-            self.arm_rto(now);
+            self.arm_syn_timer(now);
         } else {
             self.established = true;
             self.send_window(now, out);
@@ -479,7 +563,10 @@ impl Sender for TcpSender {
         match pkt.kind {
             PacketKind::SynAck if !self.established => {
                 self.established = true;
-                self.rtt.sample(now.saturating_sub(pkt.ts));
+                // Karn's rule: a retransmitted SYN gives no sample.
+                if !self.p.model.karn || self.backoff == 0 {
+                    self.rtt.sample(now.saturating_sub(pkt.ts));
+                }
                 self.backoff = 0;
                 self.rto_deadline = None;
                 self.send_window(now, out);
@@ -770,6 +857,7 @@ mod ecn_tests {
             dupack_threshold: 3,
             max_cwnd_pkts: f64::MAX,
             ecn,
+            model: Default::default(),
         }
     }
 
@@ -902,6 +990,7 @@ mod sack_tests {
             dupack_threshold: 3,
             max_cwnd_pkts: f64::MAX,
             ecn: false,
+            model: Default::default(),
         };
         let mut s = TcpSackSender::new(TcpSender::new(0, FlowSize::Finite { bytes: 20_000, pkts: 20 }, p, Box::new(NewReno)), true);
         let mut out = Vec::new();
