@@ -1061,3 +1061,142 @@ mod sack_tests {
         assert_eq!(seqs(&out), vec![(10, false), (11, false), (12, false), (13, false)]);
     }
 }
+
+#[cfg(test)]
+mod model_tests {
+    //! The TCP model options (`TcpModel`), traced by hand on a sender fed
+    //! crafted ACKs: each against the RFC text or ns-3 source it follows.
+    use super::*;
+    use crate::transport::cc::NewReno;
+    use crate::transport::TcpModel;
+
+    const MS: Time = 1_000_000;
+
+    fn params(handshake: bool, model: TcpModel) -> TransportParams {
+        TransportParams {
+            mss_bytes: 1000,
+            header_bytes: 40,
+            init_cwnd_pkts: 10.0,
+            handshake,
+            delayed_ack: false,
+            delack_timeout_ns: 100 * MS,
+            min_rto_ns: 200 * MS,
+            initial_rto_ns: 1000 * MS,
+            max_rto_ns: 60_000 * MS,
+            dupack_threshold: 3,
+            max_cwnd_pkts: f64::MAX,
+            ecn: false,
+            model,
+        }
+    }
+
+    fn sender(handshake: bool, model: TcpModel) -> (TcpSender, Vec<Packet>) {
+        let mut s = TcpSender::new(0, FlowSize::Finite { bytes: 100_000, pkts: 100 }, params(handshake, model), Box::new(NewReno));
+        let mut out = Vec::new();
+        s.start(0, &mut out);
+        (s, out)
+    }
+
+    fn ack(seq: u64, ts: Time) -> Packet {
+        Packet::new(0, PacketKind::Ack, 40, seq, ts)
+    }
+
+    #[test]
+    fn syn_timeout_is_the_connection_timeout_doubled_per_retry() {
+        // ns-3 SendEmptyPacket: m_rto = ConnTimeout << retries: 3 s, then 6 s.
+        let m = TcpModel { syn_rto_ns: Some(3000 * MS), ..Default::default() };
+        let (mut s, out) = sender(true, m);
+        assert_eq!((out.len(), out[0].kind), (1, PacketKind::Syn));
+        assert_eq!(s.next_timer(), Some(3000 * MS));
+        let mut out = Vec::new();
+        s.on_timer(3000 * MS, &mut out);
+        assert_eq!(out[0].kind, PacketKind::Syn);
+        assert_eq!(s.next_timer(), Some(9000 * MS));
+        // Default: the initial RTO (RFC 6298 2.1), 1 s then 2 s.
+        let (mut s, _) = sender(true, TcpModel::default());
+        assert_eq!(s.next_timer(), Some(1000 * MS));
+        s.on_timer(1000 * MS, &mut out);
+        assert_eq!(s.next_timer(), Some(3000 * MS));
+    }
+
+    #[test]
+    fn karn_takes_no_sample_from_a_retransmitted_syn_or_segment() {
+        let karn = TcpModel { karn: true, ..Default::default() };
+        // SYN lost once: the SYN-ACK of the second SYN gives no sample.
+        let (mut s, _) = sender(true, karn.clone());
+        let mut out = Vec::new();
+        s.on_timer(1000 * MS, &mut out);
+        let sa = Packet::new(0, PacketKind::SynAck, 40, 0, 1000 * MS);
+        s.on_packet(1040 * MS, &sa, &mut out);
+        assert_eq!(s.srtt_ns(), None);
+        // Timestamps: the echo of the second SYN gives 40 ms.
+        let (mut s, _) = sender(true, TcpModel::default());
+        s.on_timer(1000 * MS, &mut out);
+        s.on_packet(1040 * MS, &sa, &mut out);
+        assert_eq!(s.srtt_ns(), Some(40 * MS));
+        // Data: 0..9 sent at 0. ACK 1 at 50 ms times segment 0: 50 ms. Segment 1
+        // is lost and fast-retransmitted; the ACK covering it (10) times
+        // the oldest segment it acknowledges, 1, which was retransmitted: no
+        // sample, whatever the echo says (timestamps would take 40 ms).
+        let (mut s, _) = sender(false, karn);
+        s.on_packet(50 * MS, &ack(1, 0), &mut out);
+        assert_eq!(s.srtt_ns(), Some(50 * MS));
+        for t in 51..=53 {
+            s.on_packet(t * MS, &ack(1, 0), &mut out);
+        }
+        assert_eq!(s.retransmits(), 1);
+        s.on_packet(100 * MS, &ack(10, 60 * MS), &mut out);
+        assert_eq!(s.srtt_ns(), Some(50 * MS));
+    }
+
+    #[test]
+    fn limited_transmit_sends_one_new_segment_on_each_of_two_dupacks() {
+        // RFC 3042: 0..9 out (cwnd 10). Dupacks 1 and 2 each send one new
+        // segment (10, 11); the third fast-retransmits 0 with ssthresh from
+        // the FlightSize without them (RFC 5681 3.2 step 2): 10 / 2 = 5.
+        let (mut s, _) = sender(false, TcpModel { limited_transmit: true, ..Default::default() });
+        let mut out = Vec::new();
+        s.on_packet(1, &ack(0, 0), &mut out);
+        assert_eq!(out.iter().map(|p| p.seq).collect::<Vec<_>>(), vec![10]);
+        s.on_packet(2, &ack(0, 0), &mut out);
+        assert_eq!(out.iter().map(|p| p.seq).collect::<Vec<_>>(), vec![10, 11]);
+        assert_eq!(s.w.cwnd, 10.0);
+        s.on_packet(3, &ack(0, 0), &mut out);
+        assert_eq!(s.w.ssthresh, 5.0);
+        assert_eq!((out[2].seq, out[2].flags & flags::RETX != 0), (0, true));
+        // Without it the first two dupACKs send nothing.
+        let (mut s, _) = sender(false, TcpModel::default());
+        let mut out = Vec::new();
+        s.on_packet(1, &ack(0, 0), &mut out);
+        s.on_packet(2, &ack(0, 0), &mut out);
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn full_ack_window_and_the_timer_on_fast_retransmit() {
+        // 0..9 out; 0 lost; three dupACKs at 10-12 ms: ssthresh 5, cwnd 8.
+        // The full ACK (10) with 0 outstanding beyond: option 1 gives
+        // min(5, max(0, 1) + 1) = 2; option 2 (ns-3) gives ssthresh, 5.
+        for (exit, want) in [(false, 2.0f64), (true, 5.0)] {
+            let (mut s, _) = sender(false, TcpModel { exit_to_ssthresh: exit, ..Default::default() });
+            let mut out = Vec::new();
+            for t in 10..=12 {
+                s.on_packet(t * MS, &ack(0, 0), &mut out);
+            }
+            assert_eq!((s.w.ssthresh, s.w.cwnd), (5.0, 8.0));
+            let sent = s.high_data;
+            s.on_packet(20 * MS, &ack(sent, 0), &mut out);
+            assert_eq!(s.w.cwnd, want);
+        }
+        // The timer: armed at 0 for 1 s (no sample yet). Fast retransmit at
+        // 12 ms restarts it (12 ms + 1 s), or leaves it (RFC 6298 5.1, ns-3).
+        for (keep, want) in [(false, 1012 * MS), (true, 1000 * MS)] {
+            let (mut s, _) = sender(false, TcpModel { keep_timer_on_fast_retransmit: keep, ..Default::default() });
+            let mut out = Vec::new();
+            for t in 10..=12 {
+                s.on_packet(t * MS, &ack(0, 0), &mut out);
+            }
+            assert_eq!(s.next_timer(), Some(want));
+        }
+    }
+}
