@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from . import dukkipati2006, mussmann2012
+from . import crossval, dukkipati2006, mussmann2012
 
 #: name -> callable(out_dir: Path, scale: str) -> list[Reproduction]
 REGISTRY = {
@@ -22,6 +22,7 @@ REGISTRY = {
     "replicated-fig1-workload": dukkipati2006.replicated,
     "mussmann2012-fig5-1": mussmann2012.fig51,
     "mussmann2012-fig5-3": mussmann2012.fig53,
+    "crossval-ns3": crossval.crossval_ns3,
 }
 
 

@@ -50,7 +50,7 @@ BIN_NAMES = ("1-10", "11-100", "101-1000", ">1000")
 DRAIN_S = 30.0
 
 GRID = {
-    "quick": {"buffers": (50,), "loads": (0.8,), "iws": (2,), "flows": 300},
+    "quick": {"buffers": (50,), "loads": (0.8,), "iws": (2,), "flows": 150},
     "full": {"buffers": (20, 50, 120, BDP_PKTS), "loads": (0.5, 0.7, 0.8, 0.9), "iws": (1, 2, 10), "flows": 3000},
 }
 #: Goals: |mean ratio - 1| <= 0.10 and |p99 ratio - 1| <= 0.20 in every bin.
@@ -167,7 +167,9 @@ def crossval_ns3(out: Path, scale: str) -> list:
     g = GRID[scale]
     sizes_cache = {}
     rows, summary = [], []
-    ns3_reason = None
+    from .. import ns3peer
+
+    ns3_reason = None if ns3peer.installed() else "ns-3 is not installed; install it with python -m fctlab.ns3peer --install-only"
     plot = {"default": [], "ns3": []}
     for buf in g["buffers"]:
         for load in g["loads"]:

@@ -125,6 +125,12 @@ def _run_logged(cmd: list, log, what: str, timeout: float) -> None:
         raise PeerUnavailable(f"{what} failed: {_last_line(proc.stdout, 'no output')} (see {log.name})")
 
 
+def installed() -> bool:
+    """Whether ns-3 is already installed (by :func:`ensure_ns3`); installs nothing."""
+    venv = cache_dir() / "ns3-venv"
+    return (venv / _MARKER).is_file() and _venv_python(venv).exists()
+
+
 def ensure_ns3(progress: Optional[Callable[[str], None]] = print) -> pathlib.Path:
     """Install ns-3 from PyPI into ``$FCTLAB_CACHE/ns3-venv`` on first use; return its python.
 
