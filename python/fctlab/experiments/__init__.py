@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from . import dukkipati2006, kanakia1991, live, mussmann2012
+from . import crossval, dukkipati2006, kanakia1991, live, mussmann2012
 
 #: name -> callable(out_dir: Path, scale: str) -> list[Reproduction]
 REGISTRY = {
@@ -30,6 +30,7 @@ REGISTRY = {
     "kanakia1991-table4-3": kanakia1991.table43,
     "kanakia1991-table4-4": kanakia1991.table44,
     "kanakia1991-table4-8": kanakia1991.table48,
+    "crossval-ns3": crossval.crossval_ns3,
 }
 
 #: Other spellings of reproduction names (the thesis numbers its figures 5.1 ...).

@@ -41,8 +41,8 @@ from typing import Callable, Optional
 
 from ..bench import reference_scenario
 
-__all__ = ["PeerUnavailable", "NS3_REQUIREMENT", "ensure_ns3", "run_ns3_bench", "cache_dir", "scenario_params",
-           "reference_params"]
+__all__ = ["PeerUnavailable", "NS3_REQUIREMENT", "ensure_ns3", "run_ns3_bench", "run_ns3_flows", "cache_dir",
+           "scenario_params", "reference_params"]
 
 #: The PyPI release known to work (3.44.post0: the newest when this was written).
 NS3_REQUIREMENT = "ns3==3.44.post0"
@@ -123,6 +123,12 @@ def _run_logged(cmd: list, log, what: str, timeout: float) -> None:
     log.flush()
     if proc.returncode != 0:
         raise PeerUnavailable(f"{what} failed: {_last_line(proc.stdout, 'no output')} (see {log.name})")
+
+
+def installed() -> bool:
+    """Whether ns-3 is already installed (by :func:`ensure_ns3`); installs nothing."""
+    venv = cache_dir() / "ns3-venv"
+    return (venv / _MARKER).is_file() and _venv_python(venv).exists()
 
 
 def ensure_ns3(progress: Optional[Callable[[str], None]] = print) -> pathlib.Path:
@@ -279,14 +285,61 @@ def run_ns3_bench(
     params = {k: PARAM_TYPES[k](v) for k, v in {**reference_params(), **overrides}.items()}
     params["sim_seconds"] = float(sim_seconds)
     _validate(params)
+    return _run_worker(params, progress)
+
+
+def run_ns3_flows(params: dict, flows, *, progress: Optional[Callable[[str], None]] = None) -> dict:
+    """Replay an explicit flow list under ns-3 on the benchmark's dumbbell.
+
+    ``params`` holds the keys :func:`run_ns3_bench` takes (all of them: no
+    defaults are filled in) plus ``sim_seconds`` and, optionally,
+    ``buffer_pkts`` (every device queue, in packets, instead of
+    ``buffer_bdp``) and ``limited_transmit`` (RFC 3042, ns-3's
+    ``TcpSocketBase::LimitedTransmit``; default off). ``flows`` is a sequence of
+    (start_s, sender, pkts) in non-decreasing start time. The result is
+    :func:`run_ns3_bench`'s, plus ``flow_fct_s``: each flow's completion time
+    in seconds (from its start to the last byte read by the receiver,
+    handshake included), -1 where the flow did not complete by ``sim_seconds``.
+    """
+    p = {k: PARAM_TYPES[k](params[k]) for k in PARAM_TYPES if k in params}
+    missing = sorted(set(PARAM_TYPES) - set(p) - {"load", "mean_pkts", "shape", "seed", "buffer_bdp"})
+    if missing:
+        raise TypeError(f"run_ns3_flows() needs params[{missing[0]!r}]")
+    p.setdefault("load", 0.5)
+    p.setdefault("mean_pkts", 1.0)
+    p.setdefault("shape", 2.0)
+    p.setdefault("seed", 1)
+    p.setdefault("buffer_bdp", 1.0)
+    p["sim_seconds"] = float(params["sim_seconds"])
+    if params.get("buffer_pkts") is not None:
+        p["buffer_pkts"] = int(params["buffer_pkts"])
+    p["limited_transmit"] = bool(params.get("limited_transmit", False))
+    p["flows"] = [[float(t), int(i), int(n)] for t, i, n in flows]
+    _validate(p)
+    starts = [f[0] for f in p["flows"]]
+    if any(b < a for a, b in zip(starts, starts[1:])):
+        raise ValueError("flows must be in non-decreasing start time")
+    if any(not 0 <= f[1] < p["senders"] or f[2] < 1 for f in p["flows"]):
+        raise ValueError("each flow needs 0 <= sender < senders and at least 1 packet")
+    result = _run_worker(p, progress)
+    result.pop("params", None)
+    result["params"] = {k: v for k, v in p.items() if k != "flows"}
+    return result
+
+
+def _run_worker(params: dict, progress) -> dict:
+    """Run the worker on ``params`` in the ns-3 environment; return its result dict."""
     python = ensure_ns3(progress=progress if progress is not None else _to_stderr)
     fd, out_path = tempfile.mkstemp(prefix="fctlab-ns3-", suffix=".json")
     os.close(fd)
+    fd, in_path = tempfile.mkstemp(prefix="fctlab-ns3-params-", suffix=".json")
+    with os.fdopen(fd, "w") as fh:
+        json.dump(params, fh)
     timeout = _run_timeout_s()
     try:
         try:
             proc = subprocess.run(
-                [str(python), str(_WORKER), json.dumps(params), out_path],
+                [str(python), str(_WORKER), "@" + in_path, out_path],
                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                 timeout=timeout, env=_worker_env(),
             )
@@ -306,8 +359,9 @@ def run_ns3_bench(
                 f"ns-3 run ended without a result ({why}): {_tail(proc.stderr) or _tail(proc.stdout) or 'no output'}"
             ) from None
     finally:
-        with contextlib.suppress(OSError):
-            os.unlink(out_path)
+        for path in (out_path, in_path):
+            with contextlib.suppress(OSError):
+                os.unlink(path)
     if "error" in result:
         what = {"import": "importing ns-3 failed", "setup": "ns-3 set-up failed",
                 "run": "ns-3 run failed"}.get(result.get("stage"), "ns-3 failed")

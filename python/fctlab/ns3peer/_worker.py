@@ -3,6 +3,7 @@
 Usage (done by :func:`fctlab.ns3peer.run_ns3_bench`)::
 
     python _worker.py PARAMS_JSON RESULT_PATH
+    python _worker.py @PARAMS_PATH RESULT_PATH
 
 This file must stay standalone (fctlab itself is not installed in the ns-3
 environment). It writes one JSON object to RESULT_PATH: the counters, or
@@ -32,11 +33,13 @@ def peak_rss_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
-def configure_tcp(ns, mss_bytes, init_cwnd_pkts):
+def configure_tcp(ns, mss_bytes, init_cwnd_pkts, limited_transmit=False):
     """Set ns-3's TCP defaults to classic NewReno as fctlab models it.
 
     ns-3's own defaults differ (Cubic, PRR, SACK, timestamps, 536-byte segments,
     delayed ACKs every 2 segments, 128 KiB buffers, 240 s TIME_WAIT).
+    ``limited_transmit``: RFC 3042 limited transmit (ns-3's default is on; the
+    benchmark turns it off).
     """
     cfg = ns.Config.SetDefault
     # Congestion control: NewReno (RFC 5681/6582), not ns-3's default Cubic.
@@ -46,8 +49,8 @@ def configure_tcp(ns, mss_bytes, init_cwnd_pkts):
     # No SACK, no timestamp option (so segments carry a bare 20-byte TCP header).
     cfg("ns3::TcpSocketBase::Sack", ns.BooleanValue(False))
     cfg("ns3::TcpSocketBase::Timestamp", ns.BooleanValue(False))
-    # No RFC 3042 limited transmit: fast retransmit on the third duplicate ACK only.
-    cfg("ns3::TcpSocketBase::LimitedTransmit", ns.BooleanValue(False))
+    # RFC 3042 limited transmit (off: fast retransmit on the third duplicate ACK only).
+    cfg("ns3::TcpSocketBase::LimitedTransmit", ns.BooleanValue(bool(limited_transmit)))
     # RTO floor 200 ms (ns-3's default is 1 s, RFC 6298).
     cfg("ns3::TcpSocketBase::MinRto", ns.TimeValue(ns.MilliSeconds(200)))
     # TIME_WAIT lasts 2 MSL; 0 frees each endpoint at once (endpoint look-up is linear).
@@ -70,7 +73,11 @@ def flow_list(p):
     Pareto scale x_m = mean (shape-1)/shape, sizes x_m / U^(1/shape) rounded up to
     whole packets. Arrivals stop at sim_seconds. The draws use Python's own
     generator, so the flows are not the same ones fctlab draws, only the same law.
+    An explicit list ``p["flows"]`` of (start_s, pair, pkts) replaces the draws.
     """
+    if p.get("flows") is not None:
+        flows = [(float(t), int(i), int(n)) for t, i, n in p["flows"]]
+        return flows, len(flows) / max(p["sim_seconds"], 1e-9)
     rng = random.Random(p["seed"])
     pkt_bytes = p["mss_bytes"] + p["header_bytes"]
     lam = p["load"] * p["bottleneck_bps"] / (8.0 * p["mean_pkts"] * pkt_bytes)
@@ -88,7 +95,10 @@ def flow_list(p):
 
 
 def buffer_packets(p):
-    """buffer_bdp x BDP in packets of mss+header bytes, rounded up (as fctlab does)."""
+    """buffer_bdp x BDP in packets of mss+header bytes, rounded up (as fctlab does);
+    ``p["buffer_pkts"]`` when given."""
+    if p.get("buffer_pkts"):
+        return int(p["buffer_pkts"])
     bdp = p["bottleneck_bps"] * p["rtt_ms"] / 1000.0 / 8.0 / (p["mss_bytes"] + p["header_bytes"])
     return max(1, math.ceil(p["buffer_bdp"] * bdp))
 
@@ -101,7 +111,7 @@ def build_and_run(ns, cppyy, p, timings, state):
     t_setup = time.perf_counter()
     # ns-3's own random streams (this scenario's TCP draws none; set for completeness).
     ns.RngSeedManager.SetSeed(max(1, int(p["seed"])))
-    configure_tcp(ns, p["mss_bytes"], p["init_cwnd_pkts"])
+    configure_tcp(ns, p["mss_bytes"], p["init_cwnd_pkts"], p.get("limited_transmit", False))
     fct = cppyy.gbl.fctlab
     n = p["senders"]
     buf = buffer_packets(p)
@@ -178,7 +188,11 @@ def build_and_run(ns, cppyy, p, timings, state):
     def quantile(q):
         return fcts[min(len(fcts) - 1, int(q * len(fcts)))] * 1000.0 if fcts else None
 
+    extra = {}
+    if p.get("flows") is not None:
+        extra["flow_fct_s"] = [float(x) for x in work.AllFcts()]
     return {
+        **extra,
         "wall_s": wall,
         "cpu_s": cpu,
         "sim_seconds": float(p["sim_seconds"]),
@@ -234,7 +248,11 @@ inline bool CountQueueDrops(Workload& w, ns3::Ptr<ns3::NetDevice> dev)
 
 
 def main(argv):
-    params = json.loads(argv[1])
+    if argv[1].startswith("@"):  # a long flow list comes in a file
+        with open(argv[1][1:]) as fh:
+            params = json.load(fh)
+    else:
+        params = json.loads(argv[1])
     out_path = argv[2]
     timings = {}
     state = {"stage": "import"}

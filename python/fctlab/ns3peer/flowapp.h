@@ -133,6 +133,18 @@ class Workload
         return out;
     }
 
+    /// Every flow's completion time (seconds) in flow order; -1 where the flow did not complete.
+    std::vector<double> AllFcts() const
+    {
+        std::vector<double> out;
+        out.reserve(m_flows.size());
+        for (const Flow& f : m_flows)
+        {
+            out.push_back(f.finish >= 0 ? f.finish - f.start : -1.0);
+        }
+        return out;
+    }
+
     /// Sizes (packets) of the completed flows, in the same order as Fcts().
     std::vector<uint64_t> CompletedSizes() const
     {

@@ -142,6 +142,25 @@ pub struct TransportCfg {
     /// Receiver window in packets (None: unlimited).
     pub max_cwnd_pkts: Option<f64>,
     pub ecn: bool,
+    /// TCP model options (README "TCP model options"): a preset ("rfc", the
+    /// default, or "ns3") and the options one by one, each overriding the preset.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub preset: Option<String>,
+    /// The SYN's timeout (None: `initial_rto_ms`); ns-3's ConnTimeout is 3000.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub syn_rto_ms: Option<f64>,
+    /// RFC 3042 limited transmit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limited_transmit: Option<bool>,
+    /// "timestamps" (RFC 7323) or "karn" (RFC 6298 section 3).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rtt_sampling: Option<String>,
+    /// NewReno's window on a full ACK: "flight" (RFC 6582 option 1) or "ssthresh" (option 2).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recovery_exit: Option<String>,
+    /// On fast retransmit the RTO timer "restarts" or "keeps" running (RFC 6298 5.1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fast_retransmit_timer: Option<String>,
     /// Parameter tables of schemes (`[transport.hstcp]`, ...), by table name;
     /// each is checked by the scheme that owns it.
     #[serde(skip)]
@@ -164,6 +183,12 @@ impl Default for TransportCfg {
             dupack_threshold: 3,
             max_cwnd_pkts: None,
             ecn: false,
+            preset: None,
+            syn_rto_ms: None,
+            limited_transmit: None,
+            rtt_sampling: None,
+            recovery_exit: None,
+            fast_retransmit_timer: None,
             tables: Tables::new(),
         }
     }

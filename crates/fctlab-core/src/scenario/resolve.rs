@@ -6,7 +6,7 @@ use crate::net::queue::QueueBuilder;
 use crate::net::topology::{Shape, Topology};
 use crate::registry::Registries;
 use crate::sim::{ms_to_ns, secs_to_ns, Time};
-use crate::transport::{EndpointBuilder, FlowSize, TransportParams};
+use crate::transport::{EndpointBuilder, FlowSize, TcpModel, TransportParams};
 use crate::workload::arrivals::{Context, MAX_FLOWS};
 use crate::metrics::size_stats::SizeStatsSpec;
 use crate::workload::Generator;
@@ -186,6 +186,7 @@ fn transport(t: &TransportCfg, queue: &str, reg: &Registries) -> Result<(Transpo
         dupack_threshold: t.dupack_threshold,
         max_cwnd_pkts: t.max_cwnd_pkts.unwrap_or(f64::MAX),
         ecn: t.ecn,
+        model: tcp_model(t)?,
     };
     let (v, f) = match scheme.table {
         Some(name) => (t.tables.get(name), format!("transport.{name}")),
@@ -193,6 +194,40 @@ fn transport(t: &TransportCfg, queue: &str, reg: &Registries) -> Result<(Transpo
     };
     let endpoints = (scheme.factory)(Table::new(v, &f), &p)?;
     Ok((p, endpoints))
+}
+
+/// The TCP model options: the preset's, each overridden by its own key.
+fn tcp_model(t: &TransportCfg) -> Result<TcpModel, ConfigError> {
+    let mut m = match t.preset.as_deref() {
+        None | Some("rfc") => TcpModel::default(),
+        Some("ns3") => TcpModel::ns3(),
+        Some(other) => return err("transport.preset", format!("unknown preset {other:?} (known: \"rfc\", \"ns3\")")),
+    };
+    if let Some(ms) = t.syn_rto_ms {
+        duration_ms("transport.syn_rto_ms", ms, true)?;
+        m.syn_rto_ns = Some(ms_to_ns(ms));
+    }
+    if let Some(b) = t.limited_transmit {
+        m.limited_transmit = b;
+    }
+    let choice = |field: &str, v: &Option<String>, a: &str, b: &str| -> Result<Option<bool>, ConfigError> {
+        match v.as_deref() {
+            None => Ok(None),
+            Some(x) if x == a => Ok(Some(false)),
+            Some(x) if x == b => Ok(Some(true)),
+            Some(x) => err(field, format!("must be {a:?} or {b:?}, got {x:?}")),
+        }
+    };
+    if let Some(k) = choice("transport.rtt_sampling", &t.rtt_sampling, "timestamps", "karn")? {
+        m.karn = k;
+    }
+    if let Some(k) = choice("transport.recovery_exit", &t.recovery_exit, "flight", "ssthresh")? {
+        m.exit_to_ssthresh = k;
+    }
+    if let Some(k) = choice("transport.fast_retransmit_timer", &t.fast_retransmit_timer, "restart", "keep")? {
+        m.keep_timer_on_fast_retransmit = k;
+    }
+    Ok(m)
 }
 
 /// The explicit flows.

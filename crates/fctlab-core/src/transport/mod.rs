@@ -126,6 +126,53 @@ pub struct TransportParams {
     /// Receiver-window cap on the congestion window, in packets.
     pub max_cwnd_pkts: f64,
     pub ecn: bool,
+    /// Choices of the TCP model where implementations differ (README, "TCP
+    /// model options"); the defaults follow the RFCs.
+    pub model: TcpModel,
+}
+
+/// TCP model options: where the RFCs leave room, or where ns-3's TCP
+/// (`src/internet/model/tcp-socket-base.cc`, ns-3.44) behaves otherwise.
+/// `Default` is fctlab's RFC-faithful model; [`TcpModel::ns3`] is ns-3's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TcpModel {
+    /// The SYN's retransmission timeout, doubled per retry (None: the initial
+    /// RTO, RFC 6298 2.1, which treats the SYN as any segment). ns-3:
+    /// `TcpSocket::ConnTimeout` 3 s (tcp-socket.cc), doubled per retry in
+    /// `TcpSocketBase::SendEmptyPacket`.
+    pub syn_rto_ns: Option<Time>,
+    /// RFC 3042 limited transmit: one new segment on each of the first two
+    /// duplicate ACKs (ns-3: `TcpSocketBase::LimitedTransmit`, on by default).
+    pub limited_transmit: bool,
+    /// RTT samples by Karn's rule (RFC 6298 section 3: none from a
+    /// retransmitted segment or SYN; each ACK of new data times the oldest
+    /// segment it acknowledges; the record is emptied on a timeout): ns-3's
+    /// `EstimateRtt` without the timestamp option. false: every ACK of new
+    /// data samples the send time echoed from the segment that triggered it,
+    /// retransmissions included (RFC 7323 timestamps).
+    pub karn: bool,
+    /// NewReno's window on a full ACK: ssthresh (RFC 6582 3.2 step 6 option 2,
+    /// "full deflation"; ns-3's `TcpClassicRecovery::ExitRecovery` with
+    /// `m_cWnd = m_ssThresh` in `ProcessAck`) instead of min(ssthresh,
+    /// FlightSize + 1) (option 1).
+    pub exit_to_ssthresh: bool,
+    /// Fast retransmit leaves the retransmission timer running (RFC 6298 5.1:
+    /// start it only if it is not running; ns-3's `SendDataPacket`) instead
+    /// of restarting it.
+    pub keep_timer_on_fast_retransmit: bool,
+}
+
+impl Default for TcpModel {
+    fn default() -> Self {
+        TcpModel { syn_rto_ns: None, limited_transmit: false, karn: false, exit_to_ssthresh: false, keep_timer_on_fast_retransmit: false }
+    }
+}
+
+impl TcpModel {
+    /// ns-3.44's TCP (`TcpSocketBase` with `TcpClassicRecovery`, timestamps off).
+    pub fn ns3() -> Self {
+        TcpModel { syn_rto_ns: Some(3_000_000_000), limited_transmit: true, karn: true, exit_to_ssthresh: true, keep_timer_on_fast_retransmit: true }
+    }
 }
 
 impl TransportParams {

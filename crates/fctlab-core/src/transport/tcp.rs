@@ -25,7 +25,7 @@ use super::{EndpointBuilder, FlowSize, Receiver, Sender, TransportParams};
 use crate::net::packet::flags;
 use crate::net::{Packet, PacketKind};
 use crate::sim::Time;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, VecDeque};
 
 /// A TCP sender for one flow.
 pub struct TcpSender {
@@ -66,6 +66,12 @@ pub struct TcpSender {
     /// With SACK ([`TcpSackSender`]): the scoreboard. Loss recovery is then
     /// RFC 6675's, whatever the controller's recovery style.
     sack: Option<Box<Scoreboard>>,
+    /// Karn's rule (`TcpModel::karn`): the segments sent and not yet
+    /// acknowledged since the last timeout, as (seq, first sent, retransmitted),
+    /// in sequence order (ns-3's `m_history`).
+    rtt_history: VecDeque<(u64, Time, bool)>,
+    /// RFC 3042: new segments sent on duplicate ACKs since the last new ACK.
+    lt_sent: u64,
 }
 
 /// The endpoints of a window-based TCP: a [`TcpSender`] driven by a fresh
@@ -119,7 +125,37 @@ impl TcpSender {
             retransmits: 0,
             done: false,
             sack: None,
+            rtt_history: VecDeque::new(),
+            lt_sent: 0,
         }
+    }
+
+    /// Arm the SYN's timer: the connection timeout when one is set
+    /// (`TcpModel::syn_rto_ns`), doubled per retry, else the RTO.
+    fn arm_syn_timer(&mut self, now: Time) {
+        let t = match self.p.model.syn_rto_ns {
+            Some(t) => t.saturating_mul(1u64 << self.backoff.min(30)).min(self.p.max_rto_ns.max(t)),
+            None => self.rtt.backed_off(self.backoff),
+        };
+        self.rto_deadline = Some(now + t);
+    }
+
+    /// The RTT sample an ACK of new data up to `ack` gives, echoing send time
+    /// `ts`: with Karn's rule (ns-3's `TcpSocketBase::EstimateRtt`), the time
+    /// since the oldest segment it acknowledges was sent, unless that segment
+    /// was retransmitted; else the echoed time.
+    fn rtt_sample(&mut self, now: Time, ack: u64, ts: Time) -> Option<Time> {
+        if !self.p.model.karn {
+            return Some(now.saturating_sub(ts));
+        }
+        let sample = match self.rtt_history.front() {
+            Some(&(seq, sent, retx)) if ack > seq && !retx => Some(now.saturating_sub(sent)),
+            _ => None,
+        };
+        while self.rtt_history.front().is_some_and(|&(seq, _, _)| seq < ack) {
+            self.rtt_history.pop_front();
+        }
+        sample
     }
 
 
@@ -148,6 +184,13 @@ impl TcpSender {
         if seq < self.high_data {
             self.retransmits += 1;
             pkt.flags |= flags::RETX;
+            if self.p.model.karn {
+                if let Ok(i) = self.rtt_history.binary_search_by_key(&seq, |e| e.0) {
+                    self.rtt_history[i].2 = true;
+                }
+            }
+        } else if self.p.model.karn {
+            self.rtt_history.push_back((seq, now, false));
         }
         self.high_data = self.high_data.max(seq + 1);
         out.push(pkt);
@@ -192,13 +235,19 @@ impl TcpSender {
     fn on_new_ack(&mut self, now: Time, ack: u64, ts: Time, ece_reduced: bool, hdr: &[f64; 3], bit: bool, out: &mut Vec<Packet>) {
         let acked = ack - self.snd_una;
         let flight = self.outstanding();
-        let rtt = now.saturating_sub(ts);
+        let rtt = match self.rtt_sample(now, ack, ts) {
+            Some(r) => {
+                self.rtt.sample(r);
+                r
+            }
+            None => self.rtt.srtt().unwrap_or(0),
+        };
         if self.ack_seq {
             let s = AckSeq { now, ack, acked_pkts: acked, congestion_bit: bit, rtt_ns: rtt, in_recovery: self.in_recovery };
             self.cc.on_ack_seq(&mut self.w, &s);
         }
-        self.rtt.sample(rtt);
         self.backoff = 0;
+        self.lt_sent = 0;
         self.snd_una = ack;
         if self.snd_nxt < ack {
             // Go-back-N after a timeout: the receiver already had these.
@@ -218,9 +267,10 @@ impl TcpSender {
                     }
                 }
                 Recovery::NewReno => {
-                    // Full ACK (step 6, option 1): min(ssthresh, max(FlightSize, SMSS) + SMSS).
+                    // Full ACK (step 6): option 1, min(ssthresh, max(FlightSize,
+                    // SMSS) + SMSS); or option 2, ssthresh (`TcpModel::exit_to_ssthresh`).
                     let flight_now = self.high_data - ack;
-                    self.w.cwnd = self.w.ssthresh.min(flight_now.max(1) as f64 + 1.0);
+                    self.w.cwnd = if self.p.model.exit_to_ssthresh { self.w.ssthresh } else { self.w.ssthresh.min(flight_now.max(1) as f64 + 1.0) };
                     self.in_recovery = false;
                 }
                 _ => {
@@ -264,6 +314,9 @@ impl TcpSender {
             self.send_window(now, out);
             return;
         }
+        if self.dupacks < self.p.dupack_threshold && self.p.model.limited_transmit {
+            self.limited_transmit(now, out);
+        }
         if self.dupacks != self.p.dupack_threshold {
             return;
         }
@@ -272,7 +325,9 @@ impl TcpSender {
         if self.recovery_style == Recovery::NewReno && self.snd_una < self.recover {
             return;
         }
-        let flight = self.outstanding();
+        // RFC 5681 3.2 step 2: segments sent by limited transmit are not
+        // part of the FlightSize that sets ssthresh.
+        let flight = self.outstanding() - self.lt_sent;
         // RFC 3168 6.1.2: ssthresh is not decreased twice in a round trip, so a
         // loss in a window already reduced for ECE keeps it.
         if self.snd_una >= self.ecn_recover {
@@ -291,9 +346,28 @@ impl TcpSender {
                 let una = self.snd_una;
                 self.send_seq(now, una, out);
                 self.w.cwnd = self.w.ssthresh + self.p.dupack_threshold as f64;
-                self.arm_rto(now);
+                if !self.p.model.keep_timer_on_fast_retransmit {
+                    self.arm_rto(now);
+                }
                 self.send_window(now, out);
             }
+        }
+    }
+
+    /// RFC 3042: on each of the first DupThresh - 1 duplicate ACKs, one new
+    /// segment, if the receiver's window allows and FlightSize stays within
+    /// cwnd plus the duplicate ACKs; cwnd unchanged. Not while data sent
+    /// before a timeout is unacknowledged (ns-3 ignores duplicate ACKs then).
+    fn limited_transmit(&mut self, now: Time, out: &mut Vec<Packet>) {
+        if self.snd_una < self.recover || self.snd_nxt < self.high_data || self.snd_nxt >= self.end_seq {
+            return;
+        }
+        let wnd = (self.w.cwnd + self.dupacks as f64).min(self.p.max_cwnd_pkts);
+        if (self.outstanding() as f64) + 1.0 <= wnd + 1e-9 {
+            let seq = self.snd_nxt;
+            self.snd_nxt += 1;
+            self.lt_sent += 1;
+            self.send_seq(now, seq, out);
         }
     }
 
@@ -303,9 +377,12 @@ impl TcpSender {
             // SYN lost: resend it with back-off.
             self.backoff += 1;
             out.push(self.syn(now));
-            self.arm_rto(now);
+            self.arm_syn_timer(now);
             return;
         }
+        // Karn's rule: nothing sent before the timeout is timed.
+        self.rtt_history.clear();
+        self.lt_sent = 0;
         // RFC 5681 eq. 4, but hold ssthresh when a retransmission is itself lost.
         let flight = self.high_data.max(self.snd_nxt) - self.snd_una;
         if self.backoff == 0 {
@@ -345,8 +422,13 @@ impl TcpSender {
         if ack > self.snd_una {
             let acked = ack - self.snd_una;
             let flight = self.outstanding();
-            let rtt = now.saturating_sub(pkt.ts);
-            self.rtt.sample(rtt);
+            let rtt = match self.rtt_sample(now, ack, pkt.ts) {
+                Some(r) => {
+                    self.rtt.sample(r);
+                    r
+                }
+                None => self.rtt.srtt().unwrap_or(0),
+            };
             self.backoff = 0;
             self.snd_una = ack;
             if self.snd_nxt < ack {
@@ -422,7 +504,9 @@ impl TcpSender {
             sb.start_recovery(una);
         }
         self.send_seq(now, una, out);
-        self.arm_rto(now);
+        if !self.p.model.keep_timer_on_fast_retransmit {
+            self.arm_rto(now);
+        }
         // (4.4) SetPipe and (4.5) step (C).
         self.sack_transmit(now, out);
     }
@@ -473,7 +557,7 @@ impl Sender for TcpSender {
         self.started = true;
         if self.p.handshake {
             out.push(self.syn(now));
-            self.arm_rto(now);
+            self.arm_syn_timer(now);
         } else {
             self.established = true;
             self.send_window(now, out);
@@ -487,7 +571,10 @@ impl Sender for TcpSender {
         match pkt.kind {
             PacketKind::SynAck if !self.established => {
                 self.established = true;
-                self.rtt.sample(now.saturating_sub(pkt.ts));
+                // Karn's rule: a retransmitted SYN gives no sample.
+                if !self.p.model.karn || self.backoff == 0 {
+                    self.rtt.sample(now.saturating_sub(pkt.ts));
+                }
                 self.backoff = 0;
                 self.rto_deadline = None;
                 self.send_window(now, out);
@@ -778,6 +865,7 @@ mod ecn_tests {
             dupack_threshold: 3,
             max_cwnd_pkts: f64::MAX,
             ecn,
+            model: Default::default(),
         }
     }
 
@@ -910,6 +998,7 @@ mod sack_tests {
             dupack_threshold: 3,
             max_cwnd_pkts: f64::MAX,
             ecn: false,
+            model: Default::default(),
         };
         let mut s = TcpSackSender::new(TcpSender::new(0, FlowSize::Finite { bytes: 20_000, pkts: 20 }, p, Box::new(NewReno)), true);
         let mut out = Vec::new();
@@ -978,5 +1067,144 @@ mod sack_tests {
         // ACK 10: cwnd 4; FlightSize 0: 10..13 go, new data.
         s.on_packet(t + 3, &ack(10, &[]), &mut out);
         assert_eq!(seqs(&out), vec![(10, false), (11, false), (12, false), (13, false)]);
+    }
+}
+
+#[cfg(test)]
+mod model_tests {
+    //! The TCP model options (`TcpModel`), traced by hand on a sender fed
+    //! crafted ACKs: each against the RFC text or ns-3 source it follows.
+    use super::*;
+    use crate::transport::cc::NewReno;
+    use crate::transport::TcpModel;
+
+    const MS: Time = 1_000_000;
+
+    fn params(handshake: bool, model: TcpModel) -> TransportParams {
+        TransportParams {
+            mss_bytes: 1000,
+            header_bytes: 40,
+            init_cwnd_pkts: 10.0,
+            handshake,
+            delayed_ack: false,
+            delack_timeout_ns: 100 * MS,
+            min_rto_ns: 200 * MS,
+            initial_rto_ns: 1000 * MS,
+            max_rto_ns: 60_000 * MS,
+            dupack_threshold: 3,
+            max_cwnd_pkts: f64::MAX,
+            ecn: false,
+            model,
+        }
+    }
+
+    fn sender(handshake: bool, model: TcpModel) -> (TcpSender, Vec<Packet>) {
+        let mut s = TcpSender::new(0, FlowSize::Finite { bytes: 100_000, pkts: 100 }, params(handshake, model), Box::new(NewReno));
+        let mut out = Vec::new();
+        s.start(0, &mut out);
+        (s, out)
+    }
+
+    fn ack(seq: u64, ts: Time) -> Packet {
+        Packet::new(0, PacketKind::Ack, 40, seq, ts)
+    }
+
+    #[test]
+    fn syn_timeout_is_the_connection_timeout_doubled_per_retry() {
+        // ns-3 SendEmptyPacket: m_rto = ConnTimeout << retries: 3 s, then 6 s.
+        let m = TcpModel { syn_rto_ns: Some(3000 * MS), ..Default::default() };
+        let (mut s, out) = sender(true, m);
+        assert_eq!((out.len(), out[0].kind), (1, PacketKind::Syn));
+        assert_eq!(s.next_timer(), Some(3000 * MS));
+        let mut out = Vec::new();
+        s.on_timer(3000 * MS, &mut out);
+        assert_eq!(out[0].kind, PacketKind::Syn);
+        assert_eq!(s.next_timer(), Some(9000 * MS));
+        // Default: the initial RTO (RFC 6298 2.1), 1 s then 2 s.
+        let (mut s, _) = sender(true, TcpModel::default());
+        assert_eq!(s.next_timer(), Some(1000 * MS));
+        s.on_timer(1000 * MS, &mut out);
+        assert_eq!(s.next_timer(), Some(3000 * MS));
+    }
+
+    #[test]
+    fn karn_takes_no_sample_from_a_retransmitted_syn_or_segment() {
+        let karn = TcpModel { karn: true, ..Default::default() };
+        // SYN lost once: the SYN-ACK of the second SYN gives no sample.
+        let (mut s, _) = sender(true, karn.clone());
+        let mut out = Vec::new();
+        s.on_timer(1000 * MS, &mut out);
+        let sa = Packet::new(0, PacketKind::SynAck, 40, 0, 1000 * MS);
+        s.on_packet(1040 * MS, &sa, &mut out);
+        assert_eq!(s.srtt_ns(), None);
+        // Timestamps: the echo of the second SYN gives 40 ms.
+        let (mut s, _) = sender(true, TcpModel::default());
+        s.on_timer(1000 * MS, &mut out);
+        s.on_packet(1040 * MS, &sa, &mut out);
+        assert_eq!(s.srtt_ns(), Some(40 * MS));
+        // Data: 0..9 sent at 0. ACK 1 at 50 ms times segment 0: 50 ms. Segment 1
+        // is lost and fast-retransmitted; the ACK covering it (10) times
+        // the oldest segment it acknowledges, 1, which was retransmitted: no
+        // sample, whatever the echo says (timestamps would take 40 ms).
+        let (mut s, _) = sender(false, karn);
+        s.on_packet(50 * MS, &ack(1, 0), &mut out);
+        assert_eq!(s.srtt_ns(), Some(50 * MS));
+        for t in 51..=53 {
+            s.on_packet(t * MS, &ack(1, 0), &mut out);
+        }
+        assert_eq!(s.retransmits(), 1);
+        s.on_packet(100 * MS, &ack(10, 60 * MS), &mut out);
+        assert_eq!(s.srtt_ns(), Some(50 * MS));
+    }
+
+    #[test]
+    fn limited_transmit_sends_one_new_segment_on_each_of_two_dupacks() {
+        // RFC 3042: 0..9 out (cwnd 10). Dupacks 1 and 2 each send one new
+        // segment (10, 11); the third fast-retransmits 0 with ssthresh from
+        // the FlightSize without them (RFC 5681 3.2 step 2): 10 / 2 = 5.
+        let (mut s, _) = sender(false, TcpModel { limited_transmit: true, ..Default::default() });
+        let mut out = Vec::new();
+        s.on_packet(1, &ack(0, 0), &mut out);
+        assert_eq!(out.iter().map(|p| p.seq).collect::<Vec<_>>(), vec![10]);
+        s.on_packet(2, &ack(0, 0), &mut out);
+        assert_eq!(out.iter().map(|p| p.seq).collect::<Vec<_>>(), vec![10, 11]);
+        assert_eq!(s.w.cwnd, 10.0);
+        s.on_packet(3, &ack(0, 0), &mut out);
+        assert_eq!(s.w.ssthresh, 5.0);
+        assert_eq!((out[2].seq, out[2].flags & flags::RETX != 0), (0, true));
+        // Without it the first two dupACKs send nothing.
+        let (mut s, _) = sender(false, TcpModel::default());
+        let mut out = Vec::new();
+        s.on_packet(1, &ack(0, 0), &mut out);
+        s.on_packet(2, &ack(0, 0), &mut out);
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn full_ack_window_and_the_timer_on_fast_retransmit() {
+        // 0..9 out; 0 lost; three dupACKs at 10-12 ms: ssthresh 5, cwnd 8.
+        // The full ACK (10) with 0 outstanding beyond: option 1 gives
+        // min(5, max(0, 1) + 1) = 2; option 2 (ns-3) gives ssthresh, 5.
+        for (exit, want) in [(false, 2.0f64), (true, 5.0)] {
+            let (mut s, _) = sender(false, TcpModel { exit_to_ssthresh: exit, ..Default::default() });
+            let mut out = Vec::new();
+            for t in 10..=12 {
+                s.on_packet(t * MS, &ack(0, 0), &mut out);
+            }
+            assert_eq!((s.w.ssthresh, s.w.cwnd), (5.0, 8.0));
+            let sent = s.high_data;
+            s.on_packet(20 * MS, &ack(sent, 0), &mut out);
+            assert_eq!(s.w.cwnd, want);
+        }
+        // The timer: armed at 0 for 1 s (no sample yet). Fast retransmit at
+        // 12 ms restarts it (12 ms + 1 s), or leaves it (RFC 6298 5.1, ns-3).
+        for (keep, want) in [(false, 1012 * MS), (true, 1000 * MS)] {
+            let (mut s, _) = sender(false, TcpModel { keep_timer_on_fast_retransmit: keep, ..Default::default() });
+            let mut out = Vec::new();
+            for t in 10..=12 {
+                s.on_packet(t * MS, &ack(0, 0), &mut out);
+            }
+            assert_eq!(s.next_timer(), Some(want));
+        }
     }
 }

@@ -1,0 +1,241 @@
+"""Cross-validation against ns-3: the same flow lists replayed in fctlab and in
+ns-3 3.44 (the PyPI wheel, through :mod:`fctlab.ns3peer`), FCT compared per
+size bin over a grid of buffers, loads and initial windows.
+
+Both simulators run TCP NewReno without SACK or timestamps, a three-way
+handshake before data, an ACK per segment and a 200 ms minimum RTO, over the
+same dumbbell: ``SENDERS`` hosts on 1 Gb/s links (no delay) into router R0,
+the 100 Mb/s bottleneck R0-R1 carrying the whole base RTT (40 ms), R1 to as
+many receivers; every router port is DropTail of the cell's buffer. Packets
+carry 1000 payload bytes and 42 header bytes (ns-3's 20 B TCP, 20 B IPv4 and
+2 B PPP headers). Flow lists are drawn here (:func:`flow_list`) and handed to
+both, so the comparison is flow for flow.
+
+fctlab runs twice per cell: with its defaults (RFC-faithful TCP) and with
+``transport.preset = "ns3"`` (the model options set the way ns-3 behaves,
+README "TCP model options"); the goal is the preset within 10% of ns-3 in
+every bin's mean and 20% in every bin's 99th percentile.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+
+import fctlab
+from . import captions
+from ..plots import params_caption, pyplot, save
+from ..report import Figure, Reproduction, Table
+
+SOURCE = "ns-3 3.44 (TcpNewReno, TcpClassicRecovery, no SACK, no timestamps)"
+
+C_BPS = 100e6
+ACCESS_BPS = 1e9
+RTT_MS = 40.0
+MSS_BYTES, HEADER_BYTES = 1000, 42
+PKT_BYTES = MSS_BYTES + HEADER_BYTES
+SENDERS = 20
+#: The bandwidth-delay product in packets of 1042 B (480).
+BDP_PKTS = math.ceil(C_BPS * RTT_MS / 1e3 / 8 / PKT_BYTES)
+#: Size bins (packets, inclusive) and the share of flows drawn in each; sizes are
+#: log-uniform within a bin, so that every bin, the long flows too, gets enough
+#: flows for a 99th percentile.
+BINS = ((1, 10), (11, 100), (101, 1000), (1001, 3000))
+BIN_SHARE = (0.4, 0.3, 0.2, 0.1)
+BIN_NAMES = ("1-10", "11-100", "101-1000", ">1000")
+#: Seconds the simulators run after the last arrival, so every flow completes.
+DRAIN_S = 30.0
+
+GRID = {
+    "quick": {"buffers": (50,), "loads": (0.8,), "iws": (2,), "flows": 150},
+    "full": {"buffers": (20, 50, 120, BDP_PKTS), "loads": (0.5, 0.7, 0.8, 0.9), "iws": (1, 2, 10), "flows": 3000},
+}
+#: Goals: |mean ratio - 1| <= 0.10 and |p99 ratio - 1| <= 0.20 in every bin.
+GOAL_MEAN, GOAL_P99 = 0.10, 0.20
+
+
+def mean_size_pkts() -> float:
+    """The size law's mean, exactly (each bin's discrete log-uniform law)."""
+    m = 0.0
+    for (a, b), share in zip(BINS, BIN_SHARE):
+        k = np.arange(a, b + 1, dtype=float)
+        p = (np.log(k + 1) - np.log(k)) / (math.log(b + 1) - math.log(a))
+        m += share * float(np.sum(k * p))
+    return m
+
+
+def flow_list(load: float, n_flows: int, seed: int) -> list:
+    """``n_flows`` flows as (start_s, sender, pkts): Poisson arrivals at offered
+    load ``load`` of the bottleneck (payload plus headers), senders uniform, sizes
+    from the binned log-uniform law."""
+    rng = np.random.default_rng(seed)
+    lam = load * C_BPS / (8.0 * PKT_BYTES * mean_size_pkts())
+    starts = np.cumsum(rng.exponential(1.0 / lam, n_flows))
+    bins = rng.choice(len(BINS), size=n_flows, p=BIN_SHARE)
+    u = rng.random(n_flows)
+    lo = np.array([math.log(BINS[b][0]) for b in bins])
+    hi = np.array([math.log(BINS[b][1] + 1) for b in bins])
+    sizes = np.floor(np.exp(lo + u * (hi - lo))).astype(int)
+    sizes = np.minimum(sizes, [BINS[b][1] for b in bins])
+    senders = rng.integers(0, SENDERS, n_flows)
+    return [(float(t), int(s), int(n)) for t, s, n in zip(starts, senders, sizes)]
+
+
+def transport(iw: int, preset: str | None = None, **extra) -> dict:
+    t = {"scheme": "tcp-newreno", "mss_bytes": MSS_BYTES, "header_bytes": HEADER_BYTES, "init_cwnd_pkts": iw,
+         "handshake": True, "delayed_ack": False, "min_rto_ms": 200.0}
+    if preset:
+        t["preset"] = preset
+    t.update(extra)
+    return t
+
+
+def scenario(flows: list, buffer_pkts: int, tp: dict, seed: int = 1) -> dict:
+    """The fctlab scenario replaying ``flows`` on the cross-validation dumbbell."""
+    return {
+        "seed": seed,
+        "stop_s": flows[-1][0] + DRAIN_S,
+        "network": {"topology": "dumbbell", "senders": SENDERS, "bottleneck_bps": C_BPS, "access_bps": ACCESS_BPS,
+                    "bottleneck_delay_ms": RTT_MS / 2, "access_delay_ms": 0.0, "buffer_pkts": int(buffer_pkts)},
+        "transport": tp,
+        "flows": [{"sender": s, "start_s": t, "size_pkts": n} for t, s, n in flows],
+        "metrics": {"series": False, "ps_fct": False},
+    }
+
+
+def run_fctlab(flows: list, buffer_pkts: int, tp: dict) -> dict:
+    """Per-flow FCT (s, NaN where incomplete), sizes and the bottleneck's drops."""
+    res = fctlab.run(scenario(flows, buffer_pkts, tp), warn=False)
+    f = res.flows.sort_values("flow_id")
+    fct = np.where(f["completed"].to_numpy(), f["fct_ns"].to_numpy() / 1e9, np.nan)
+    st = res.meta["stats"]
+    return {"fct": fct, "drops": int(f["drops"].sum()), "retransmits": int(f["retransmits"].sum()),
+            "sent": int(f["size_pkts"].sum() + f["retransmits"].sum())}
+
+
+def ns3_params(buffer_pkts: int, iw: int, flows: list, limited_transmit: bool = True) -> dict:
+    return {"senders": SENDERS, "bottleneck_bps": C_BPS, "rtt_ms": RTT_MS, "mss_bytes": MSS_BYTES,
+            "header_bytes": HEADER_BYTES, "init_cwnd_pkts": iw, "access_bps": ACCESS_BPS,
+            "buffer_pkts": int(buffer_pkts), "limited_transmit": limited_transmit,
+            "sim_seconds": flows[-1][0] + DRAIN_S}
+
+
+def run_ns3(flows: list, buffer_pkts: int, iw: int, limited_transmit: bool = True) -> dict:
+    """The same under ns-3 (raises ns3peer.PeerUnavailable when ns-3 cannot run)."""
+    from .. import ns3peer
+
+    r = ns3peer.run_ns3_flows(ns3_params(buffer_pkts, iw, flows, limited_transmit), flows, progress=lambda _m: None)
+    fct = np.array(r["flow_fct_s"], dtype=float)
+    fct[fct < 0] = np.nan
+    return {"fct": fct, "drops": int(r["bottleneck_drops"]), "other_drops": int(r["other_drops"]), "wall_s": r["wall_s"],
+            "forward_pkts": int(r["bottleneck_pkts"])}
+
+
+def bin_stats(fct: np.ndarray, sizes: np.ndarray, mask: np.ndarray) -> list:
+    """(flows, mean, p99) of FCT in s per size bin, over the flows in ``mask``."""
+    out = []
+    for a, b in BINS:
+        sel = mask & (sizes >= a) & (sizes <= b)
+        x = fct[sel]
+        out.append((int(sel.sum()), float(np.mean(x)) if len(x) else math.nan,
+                    float(np.quantile(x, 0.99)) if len(x) else math.nan))
+    return out
+
+
+def compare(a: dict, b: dict, sizes: np.ndarray) -> list:
+    """Per bin: (flows, mean a, mean b, mean ratio a/b, p99 a, p99 b, p99 ratio),
+    over the flows both completed."""
+    both = ~np.isnan(a["fct"]) & ~np.isnan(b["fct"])
+    sa, sb = bin_stats(a["fct"], sizes, both), bin_stats(b["fct"], sizes, both)
+    return [(n, ma, mb, ma / mb if mb else math.nan, pa, pb, pa / pb if pb else math.nan)
+            for (n, ma, pa), (_, mb, pb) in zip(sa, sb)]
+
+
+def worst(rows: list) -> tuple:
+    """The largest |mean ratio - 1| and |p99 ratio - 1| over the bins of ``rows``."""
+    wm = max((abs(r[3] - 1) for r in rows if not math.isnan(r[3])), default=math.nan)
+    wp = max((abs(r[6] - 1) for r in rows if not math.isnan(r[6])), default=math.nan)
+    return wm, wp
+
+
+def crossval_ns3(out: Path, scale: str) -> list:
+    """crossval-ns3: fctlab (defaults and the ns3 preset) against ns-3, per size bin."""
+    t0 = time.monotonic()
+    g = GRID[scale]
+    sizes_cache = {}
+    rows, summary = [], []
+    from .. import ns3peer
+
+    ns3_reason = None if ns3peer.installed() else "ns-3 is not installed; install it with python -m fctlab.ns3peer --install-only"
+    plot = {"default": [], "ns3": []}
+    for buf in g["buffers"]:
+        for load in g["loads"]:
+            for iw in g["iws"]:
+                seed = 1
+                flows = flow_list(load, g["flows"], seed)
+                sizes = np.array([n for _, _, n in flows])
+                sizes_cache[(buf, load, iw)] = sizes
+                dflt = run_fctlab(flows, buf, transport(iw))
+                pre = run_fctlab(flows, buf, transport(iw, "ns3"))
+                ref = None
+                if ns3_reason is None:
+                    try:
+                        ref = run_ns3(flows, buf, iw)
+                    except Exception as exc:  # PeerUnavailable, or a broken install
+                        ns3_reason = str(exc) or type(exc).__name__
+                cell = f"buf {buf}, load {load:g}, IW {iw}"
+                if ref is None:
+                    for (n, m, p), name in zip(bin_stats(pre["fct"], sizes, ~np.isnan(pre["fct"])), BIN_NAMES):
+                        rows.append([cell, name, n, None, m * 1e3, None, None, None, p * 1e3, None, None])
+                    continue
+                cd, cp = compare(dflt, ref, sizes), compare(pre, ref, sizes)
+                for name, d, p in zip(BIN_NAMES, cd, cp):
+                    rows.append([cell, name, p[0], d[1] * 1e3, p[1] * 1e3, p[2] * 1e3, p[3], d[4] * 1e3, p[4] * 1e3, p[5] * 1e3, p[6]])
+                wd, wp = worst(cd), worst(cp)
+                plot["default"].append(wd)
+                plot["ns3"].append(wp)
+                summary.append([cell, dflt["drops"], pre["drops"], ref["drops"], wd[0], wd[1], wp[0], wp[1],
+                                "yes" if wp[0] <= GOAL_MEAN and wp[1] <= GOAL_P99 else "no"])
+    cfg = scenario(flow_list(g["loads"][0], 3, 1), g["buffers"][0], transport(g["iws"][0], "ns3"))
+    params = {"bottleneck": f"{captions.rate(C_BPS)}, one-way delay {RTT_MS / 2:g} ms (base RTT {RTT_MS:g} ms), DropTail",
+              "hosts": f"{SENDERS} senders and receivers on {captions.rate(ACCESS_BPS)} links without delay (chosen)",
+              "packet": f"{MSS_BYTES} B payload + {HEADER_BYTES} B headers (ns-3's TCP, IPv4 and PPP)",
+              "TCP": "NewReno, handshake, an ACK per segment, no SACK, no timestamps, min RTO 200 ms",
+              "ns-3": "TcpNewReno with TcpClassicRecovery, LimitedTransmit on (its default), ConnTimeout 3 s (default)",
+              "sizes": "40/30/20/10% of flows in the bins 1-10, 11-100, 101-1000, 1001-3000 packets, log-uniform within a bin (chosen so every bin has flows)",
+              "arrivals": f"Poisson, {g['flows']} flows per cell, seed 1",
+              "grid": f"buffers {', '.join(map(str, g['buffers']))} packets (1 BDP = {BDP_PKTS}), loads {', '.join(f'{x:g}' for x in g['loads'])}, IW {', '.join(map(str, g['iws']))}"}
+    cols = ["cell", "size bin", "flows", "mean fctlab default", "mean fctlab ns3", "mean ns-3", "mean ratio",
+            "p99 fctlab default", "p99 fctlab ns3", "p99 ns-3", "p99 ratio"]
+    figures = []
+    if plot["ns3"]:
+        plt = pyplot()
+        fig, ax = plt.subplots(1, 2, figsize=(11, 4))
+        x = np.arange(len(plot["ns3"]))
+        for i, what in enumerate(("mean", "p99")):
+            ax[i].plot(x, [w[i] * 100 for w in plot["default"]], "o", label="fctlab defaults")
+            ax[i].plot(x, [w[i] * 100 for w in plot["ns3"]], "s", label='fctlab preset "ns3"')
+            ax[i].axhline((GOAL_MEAN, GOAL_P99)[i] * 100, color="k", ls="--", lw=0.8, label="goal")
+            ax[i].set_xlabel("grid cell (table order)")
+            ax[i].set_ylabel(f"worst bin |{what} ratio - 1| (%)")
+            ax[i].legend(fontsize=7)
+        png = save(fig, out, "crossval-ns3.png")
+        figures.append(Figure(png, "Worst size bin of each grid cell: the largest relative difference from ns-3 of a "
+                                   "bin's mean (left) and 99th percentile (right) FCT, fctlab with its defaults and "
+                                   "with the ns3 preset. Parameters: " + params_caption(params) + "."))
+    notes = ""
+    if ns3_reason is not None:
+        notes = f"ns-3 did not run here ({ns3_reason}); the table shows fctlab's ns3 preset alone."
+    tables = [Table(title="FCT per size bin (ms): fctlab with its defaults, with the ns3 preset, and ns-3; ratios are preset / ns-3",
+                    columns=cols, rows=rows, key_columns=2)]
+    if summary:
+        tables.insert(0, Table(title="Per cell: bottleneck drops and the worst bin (|ratio - 1| against ns-3)",
+                               columns=["cell", "drops default", "drops ns3 preset", "drops ns-3", "worst mean default",
+                                        "worst p99 default", "worst mean ns3", "worst p99 ns3", "goal met (ns3)"],
+                               rows=summary, key_columns=1))
+    return [Reproduction(name="crossval-ns3", title="Cross-validation against ns-3: FCT per size bin",
+                         source=SOURCE, figures=figures, tables=tables, params={"fctlab (first cell)": cfg}, seed=1,
+                         wall_s=time.monotonic() - t0, scale=scale, notes=notes)]
