@@ -160,6 +160,9 @@ pub fn run(cfg: &HostCfg) -> Result<HostOut, String> {
         let now = clock.now();
         // Arrivals.
         while let Some((b, _from)) = sock.recv(&mut rbuf) {
+            // The clock read after the datagram arrived: one sent after the
+            // loop's reading above is not from the future.
+            let now = clock.now();
             io.out.datagrams_in += 1;
             let p = match wire::decode(b) {
                 Ok(p) => p,

@@ -16,6 +16,12 @@ fn flow(id: u32, pkts: u64, start_ns: u64, peer: &str) -> serde_json::Value {
     serde_json::json!({"flow": id, "start_ns": start_ns, "size_bytes": pkts * 1000, "size_pkts": pkts, "peer": peer})
 }
 
+/// A loopback address with a port the kernel says is free now (so runs of
+/// these tests side by side do not meet each other's datagrams).
+fn free_addr() -> String {
+    UdpSocket::bind("127.0.0.1:0").unwrap().local_addr().unwrap().to_string()
+}
+
 fn cfg(v: serde_json::Value) -> HostCfg {
     serde_json::from_value(v).unwrap()
 }
@@ -25,7 +31,8 @@ fn flows_complete_over_loopback() {
     let stop = std::env::temp_dir().join(format!("fctlab-live-test-stop-{}", std::process::id()));
     let _ = std::fs::remove_file(&stop);
     let epoch = mono_ns() + 200_000_000;
-    let (ps, pr) = ("127.0.0.1:46101", "127.0.0.1:46102");
+    let (ps, pr) = (free_addr(), free_addr());
+    let (ps, pr) = (ps.as_str(), pr.as_str());
     let recv = cfg(serde_json::json!({"scenario": scenario(), "epoch_ns": epoch, "bind": pr,
         "recv": [flow(0, 50, 0, ps), flow(1, 3, 0, ps)], "stop_file": stop.to_str().unwrap(),
         "deadline_ns": 10_000_000_000u64, "peer_timeout_ns": 5_000_000_000u64}));
@@ -45,7 +52,7 @@ fn flows_complete_over_loopback() {
         // At least the handshake's and the data's local round trips; well under a second.
         assert!(fin > start && fin < start + 1_000_000_000, "{f:?}");
     }
-    assert_eq!(s.refused.total() + r.refused.total(), 0);
+    assert_eq!(s.refused.total() + r.refused.total(), 0, "sender {:?} receiver {:?}", s.refused.counts, r.refused.counts);
 }
 
 #[test]
@@ -53,13 +60,15 @@ fn forged_datagrams_are_counted_and_ignored() {
     let stop = std::env::temp_dir().join(format!("fctlab-live-test-stop2-{}", std::process::id()));
     let _ = std::fs::remove_file(&stop);
     let epoch = mono_ns() + 100_000_000;
-    let pr = "127.0.0.1:46112";
+    let u = UdpSocket::bind("127.0.0.1:0").unwrap();
+    let us = u.local_addr().unwrap().to_string();
+    let pr = free_addr();
+    let pr = pr.as_str();
     let recv = cfg(serde_json::json!({"scenario": scenario(), "epoch_ns": epoch, "bind": pr,
-        "recv": [flow(0, 5, 0, "127.0.0.1:46111")], "stop_file": stop.to_str().unwrap(),
+        "recv": [flow(0, 5, 0, &us)], "stop_file": stop.to_str().unwrap(),
         "deadline_ns": 5_000_000_000u64, "peer_timeout_ns": 5_000_000_000u64}));
     let r = thread::spawn(move || host::run(&recv).unwrap());
     thread::sleep(Duration::from_millis(300));
-    let u = UdpSocket::bind("127.0.0.1:46111").unwrap();
     let mut buf = Vec::new();
     let mut send = |p: Packet, mangle: &dyn Fn(&mut Vec<u8>)| {
         wire::encode(&p, &mut buf);
