@@ -13,7 +13,7 @@ use crate::metrics::probes::Probes;
 use crate::metrics::ps::{fill_ps_fct, PsInputs};
 use crate::metrics::size_stats::{SizeStats, SizeStatsTable};
 use crate::metrics::{Counters, FlowRecord, MetricIds, Series};
-use crate::net::packet::flags;
+use crate::net::packet::{flags, PATH_QUEUE_WORD};
 use crate::net::queue::{DropTail, PortParams, Queue};
 use crate::net::{Link, Packet, PacketKind};
 use crate::scenario::Plan;
@@ -42,6 +42,9 @@ struct FlowSlot {
     measure: bool,
     /// Packets 1..prefix_done of a measuring flow are recorded.
     prefix_done: u64,
+    /// The sender reads the path's queuing delay from its ACKs
+    /// (`Sender::wants_path_delay`, `net::packet::PATH_QUEUE_WORD`).
+    path_delay: bool,
 }
 
 /// Every flow's slot and record, by flow id. With `metrics.flows = false`
@@ -278,6 +281,7 @@ impl Engine {
             ..Default::default()
         };
         let (snd, rcv) = (self.plan.endpoints)(id, size);
+        let path_delay = snd.wants_path_delay();
         let slot = FlowSlot {
             sender,
             fwd_path: 2 * sender,
@@ -290,6 +294,7 @@ impl Engine {
             long_lived: size.is_long_lived(),
             measure,
             prefix_done: 0,
+            path_delay,
         };
         self.flows.push(slot, rec);
         if size.is_long_lived() {
@@ -321,6 +326,7 @@ impl Engine {
             long_lived: true,
             measure: false,
             prefix_done: 0,
+            path_delay: false,
         };
         self.flows.push(slot, rec);
         self.q.schedule(start_ns, Event::FlowStart(id));
@@ -546,12 +552,31 @@ impl Engine {
                 self.sync_receiver_timer(f, now);
             }
             PacketKind::Ack | PacketKind::SynAck => {
+                let mut pkt = pkt;
+                if let Some(s) = self.flows.slot(f).filter(|s| s.path_delay) {
+                    let (fwd, rev) = (s.fwd_path, s.rev_path);
+                    pkt.hdr[PATH_QUEUE_WORD] = self.path_queue_ns(fwd) + self.path_queue_ns(rev);
+                }
                 let Some(snd) = self.flows.slot(f).and_then(|s| s.snd.as_mut()) else { return };
                 snd.on_packet(now, &pkt, &mut self.out);
                 self.inject(f, now);
                 self.after_sender(f, now);
             }
         }
+    }
+
+    /// The queuing delay on route `path` now: over its router ports, the
+    /// bytes waiting (the packet on the wire not counted) times 8 / the
+    /// port's rate, in nanoseconds. Host NICs are not router ports.
+    pub fn path_queue_ns(&self, path: u32) -> f64 {
+        let start = self.path_start[path as usize] as usize;
+        let len = self.path_len[path as usize] as usize;
+        self.path_links[start..start + len]
+            .iter()
+            .map(|&l| &self.links[l as usize])
+            .filter(|l| l.limited)
+            .map(|l| l.queue.len_bytes() as f64 * 8e9 / l.rate_bps)
+            .sum()
     }
 
     fn after_sender(&mut self, f: u32, now: Time) {

@@ -64,6 +64,7 @@ pub fn catalog_with(reg: &Registries) -> Value {
             {"key": "transport.max_rto_ms", "default": d.max_rto_ms, "source": "RFC 6298 (2.5); ns-2 maxrto_"},
             {"key": "transport.dupack_threshold", "default": d.dupack_threshold, "source": "RFC 5681"},
             {"key": "transport.max_cwnd_pkts", "default": "unlimited", "source": "receiver window"},
+            {"key": "transport.init_ssthresh_pkts", "default": "unlimited", "source": "RFC 5681 3.1: the initial ssthresh SHOULD be set arbitrarily high; ns-2 ssthresh_"},
             {"key": "metrics.interval_ms", "default": m.interval_ms, "source": ""},
             {"key": "metrics.links", "default": m.links, "source": ""},
             {"key": "metrics.utilization_pkts", "default": m.utilization_pkts, "source": "Mussmann 2012 section 5.2: packets delivered per interval over the line rate in packets"},

@@ -141,6 +141,9 @@ pub struct TransportCfg {
     pub dupack_threshold: u32,
     /// Receiver window in packets (None: unlimited).
     pub max_cwnd_pkts: Option<f64>,
+    /// The initial slow-start threshold in packets (None: unbounded, RFC 5681 3.1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub init_ssthresh_pkts: Option<f64>,
     pub ecn: bool,
     /// TCP model options (README "TCP model options"): a preset ("rfc", the
     /// default, or "ns3") and the options one by one, each overriding the preset.
@@ -182,6 +185,7 @@ impl Default for TransportCfg {
             max_rto_ms: 60_000.0,
             dupack_threshold: 3,
             max_cwnd_pkts: None,
+            init_ssthresh_pkts: None,
             ecn: false,
             preset: None,
             syn_rto_ms: None,

@@ -207,6 +207,12 @@ fn tcp_model(t: &TransportCfg) -> Result<TcpModel, ConfigError> {
         duration_ms("transport.syn_rto_ms", ms, true)?;
         m.syn_rto_ns = Some(ms_to_ns(ms));
     }
+    if let Some(x) = t.init_ssthresh_pkts {
+        if !(x.is_finite() && x >= 1.0) {
+            return err("transport.init_ssthresh_pkts", format!("must be a number of packets >= 1, got {x}"));
+        }
+        m.init_ssthresh_pkts = x;
+    }
     if let Some(b) = t.limited_transmit {
         m.limited_transmit = b;
     }

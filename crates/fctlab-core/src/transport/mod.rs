@@ -35,6 +35,11 @@ pub trait Sender: Send {
     fn cwnd_pkts(&self) -> f64;
     /// Smoothed RTT estimate, if any sample was taken.
     fn srtt_ns(&self) -> Option<Time>;
+    /// Whether the engine should write the path's queuing delay into this
+    /// flow's ACKs ([`crate::net::packet::PATH_QUEUE_WORD`]); asked once.
+    fn wants_path_delay(&self) -> bool {
+        false
+    }
 }
 
 /// The receiving half of one flow.
@@ -160,18 +165,22 @@ pub struct TcpModel {
     /// start it only if it is not running; ns-3's `SendDataPacket`) instead
     /// of restarting it.
     pub keep_timer_on_fast_retransmit: bool,
+    /// The initial slow-start threshold in packets. RFC 5681 section 3.1:
+    /// "SHOULD be set arbitrarily high" (f64::MAX, the default); ns-2's
+    /// `ssthresh_` is likewise unbounded by default.
+    pub init_ssthresh_pkts: f64,
 }
 
 impl Default for TcpModel {
     fn default() -> Self {
-        TcpModel { syn_rto_ns: None, limited_transmit: false, karn: false, exit_to_ssthresh: false, keep_timer_on_fast_retransmit: false }
+        TcpModel { syn_rto_ns: None, limited_transmit: false, karn: false, exit_to_ssthresh: false, keep_timer_on_fast_retransmit: false, init_ssthresh_pkts: f64::MAX }
     }
 }
 
 impl TcpModel {
     /// ns-3.44's TCP (`TcpSocketBase` with `TcpClassicRecovery`, timestamps off).
     pub fn ns3() -> Self {
-        TcpModel { syn_rto_ns: Some(3_000_000_000), limited_transmit: true, karn: true, exit_to_ssthresh: true, keep_timer_on_fast_retransmit: true }
+        TcpModel { syn_rto_ns: Some(3_000_000_000), limited_transmit: true, karn: true, exit_to_ssthresh: true, keep_timer_on_fast_retransmit: true, init_ssthresh_pkts: f64::MAX }
     }
 }
 
