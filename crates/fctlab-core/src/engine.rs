@@ -799,3 +799,47 @@ impl Engine {
 pub fn run(plan: Plan) -> RunOutput {
     Engine::new(plan).run(&mut |_| true)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The oracle (`Engine::path_queue_ns`) is the queue length times the
+    /// service time, summed over the route's router ports only.
+    #[test]
+    fn path_queue_delay_is_queue_length_times_service_time() {
+        let sc = r#"{"network": {"topology": "dumbbell", "senders": 2, "bottleneck_bps": 10e6, "access_bps": 100e6,
+                     "bottleneck_delay_ms": 5, "access_delay_ms": 1, "buffer_pkts": 50},
+                     "transport": {"handshake": false}, "flows": [{"sender": 0, "size_pkts": 10}]}"#;
+        let mut e = Engine::new(crate::from_json(sc).unwrap());
+        let idx = |e: &Engine, name: &str| e.links.iter().position(|l| l.name == name).unwrap();
+        let (bn, rev, acc) = (idx(&e, "bottleneck"), idx(&e, "bottleneck-rev"), idx(&e, "access0"));
+        let data = |s| Packet::new(0, PacketKind::Data, 1040, s, 0);
+        let ack = |s| Packet::new(0, PacketKind::Ack, 40, s, 0);
+        assert_eq!(e.path_queue_ns(0) + e.path_queue_ns(1), 0.0);
+        // Six data packets at once: one on the wire, five waiting, each served
+        // in 1040 x 8 / 10 Mb/s = 832 us.
+        for s in 0..6 {
+            e.enqueue(bn, data(s), 0);
+        }
+        assert_eq!(e.links[bn].queue.len_pkts(), 5);
+        assert!((e.path_queue_ns(0) - 5.0 * 832_000.0).abs() < 1e-6);
+        // Three ACKs on the reverse bottleneck: two waiting, 32 us each.
+        for s in 0..3 {
+            e.enqueue(rev, ack(s), 0);
+        }
+        assert!((e.path_queue_ns(1) - 2.0 * 32_000.0).abs() < 1e-6);
+        // Sender 1's routes share both bottleneck ports.
+        assert!((e.path_queue_ns(2) - 5.0 * 832_000.0).abs() < 1e-6);
+        assert!((e.path_queue_ns(3) - 64_000.0).abs() < 1e-6);
+        // A host NIC's backlog is not a router port's queue.
+        for s in 0..4 {
+            e.enqueue(acc, data(s), 0);
+        }
+        assert_eq!(e.links[acc].queue.len_pkts(), 3);
+        assert!((e.path_queue_ns(0) - 5.0 * 832_000.0).abs() < 1e-6);
+        // One packet served: four waiting.
+        e.tx_done(bn, e.links[bn].busy_until);
+        assert!((e.path_queue_ns(0) - 4.0 * 832_000.0).abs() < 1e-6);
+    }
+}

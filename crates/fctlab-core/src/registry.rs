@@ -47,6 +47,7 @@ pub const QUEUES: &[QueueEntry] = &[
     xcp::router::ENTRY,
     queue::decbit::ENTRY,
     e2e_ef::router::ENTRY,
+    queue::sync_drop::ENTRY,
 ];
 
 /// `network.topology`.

@@ -4,6 +4,7 @@ mod droptail;
 pub mod decbit;
 pub mod fq;
 pub mod red;
+pub mod sync_drop;
 
 pub use droptail::DropTail;
 pub use fq::{Classify, Fq, FqCfg};
