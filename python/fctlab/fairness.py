@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 #: The per-flow series a run records for each flow in ``metrics.cwnd_flows``.
-FLOW_METRICS = ("throughput_bps", "send_rate_bps", "rtt_ms", "cwnd_pkts")
+FLOW_METRICS = ("throughput_bps", "send_rate_bps", "rtt_ms", "cwnd_pkts", "drops", "retransmits")
 
 
 def _arr(x: Iterable[float]) -> np.ndarray:

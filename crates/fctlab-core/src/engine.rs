@@ -729,6 +729,8 @@ impl Engine {
             if let Some(r) = srtt {
                 self.series.push(now, m.rtt_ms, el, r as f64 / 1e6);
             }
+            self.series.push(now, m.drops, el, rec.drops as f64);
+            self.series.push(now, m.retransmits, el, snd.retransmits() as f64);
             self.flow_prev[i] = (delivered, sent, now);
         }
         if self.pending > 0 || self.plan.stop_ns.is_some_and(|s| now + interval <= s) {

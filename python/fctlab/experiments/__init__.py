@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from . import crossval, dukkipati2006, kanakia1991, live, mussmann2012
+from . import crossval, dukkipati2006, gavaletz2010, kanakia1991, live, mussmann2012
 
 #: name -> callable(out_dir: Path, scale: str) -> list[Reproduction]
 REGISTRY = {
@@ -31,6 +31,11 @@ REGISTRY = {
     "kanakia1991-table4-4": kanakia1991.table44,
     "kanakia1991-table4-8": kanakia1991.table48,
     "crossval-ns3": crossval.crossval_ns3,
+    "gavaletz2010-fig1": gavaletz2010.fig1,
+    "gavaletz2010-fig2": gavaletz2010.fig2,
+    "gavaletz2010-fig3": gavaletz2010.fig3,
+    "gavaletz2010-fig4": gavaletz2010.fig4,
+    "gavaletz2010-fig5": gavaletz2010.fig5,
 }
 
 #: Other spellings of reproduction names (the thesis numbers its figures 5.1 ...).

@@ -67,6 +67,10 @@ pub struct MetricIds {
     pub send_rate_bps: u16,
     /// A flow's smoothed RTT estimate at the sender, ms.
     pub rtt_ms: u16,
+    /// A flow's packets dropped so far (data and ACKs; cumulative).
+    pub drops: u16,
+    /// A flow's data packets sent more than once so far (cumulative).
+    pub retransmits: u16,
 }
 
 impl MetricIds {
@@ -81,6 +85,8 @@ impl MetricIds {
             throughput_bps: series.metric_id("throughput_bps"),
             send_rate_bps: series.metric_id("send_rate_bps"),
             rtt_ms: series.metric_id("rtt_ms"),
+            drops: series.metric_id("drops"),
+            retransmits: series.metric_id("retransmits"),
         }
     }
 }
