@@ -18,7 +18,7 @@
 //! with T1 = 1 s (Reno's increase at that RTT; chosen, the report scales k1
 //! with the link); k2 = 2 and T1 = 1 s are our choices as well.
 
-use super::{slow_start, AckSample, CongestionControl, Recovery, Window};
+use super::{slow_start, AckSample, CongestionControl, Recovery, Window, MAX_SCALED_WINDOW_PKTS};
 use crate::config::{documented, ConfigError, Entry, ParamDoc, Params, Table};
 use crate::transport::{tcp, EndpointBuilder, SchemeEntry, TransportParams};
 use serde::{Deserialize, Serialize};
@@ -89,7 +89,7 @@ impl CongestionControl for Libra {
             slow_start(w, s.acked_pkts);
         } else {
             let a = self.alpha(s.srtt_ns as f64 / 1e9, s.min_rtt_ns as f64 / 1e9, self.max_rtt as f64 / 1e9);
-            w.cwnd += a / w.cwnd;
+            w.cwnd = (w.cwnd + a / w.cwnd).min(MAX_SCALED_WINDOW_PKTS);
         }
     }
 

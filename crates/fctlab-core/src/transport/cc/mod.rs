@@ -128,6 +128,13 @@ pub trait CongestionControl: Send {
     fn on_path_delay(&mut self, _q_ns: f64) {}
 }
 
+/// The largest window the RTT-scaling controllers (`tcp-tarheel`,
+/// `tcp-srf`, `tcp-libra`) reach, packets: their increases grow with RTT
+/// ratios (2^s per round trip, (T/T0)^2) and would overflow to infinity with
+/// extreme parameters; 10^7 packets is 10 GB in flight, beyond any path
+/// fctlab simulates.
+pub const MAX_SCALED_WINDOW_PKTS: f64 = 1e7;
+
 /// RFC 5681 (eq. 2) slow start: cwnd += min(N, 1 packet) per ACK, stopping at
 /// ssthresh. Returns the acked packets not used up by slow start.
 pub fn slow_start(w: &mut Window, acked: u64) -> u64 {

@@ -14,7 +14,7 @@
 //! flow is TCP Reno, hence TCP-friendly. SRF's increase for large windows
 //! (its high-speed part) is not modelled.
 
-use super::{slow_start, AckSample, CongestionControl, Recovery, Window};
+use super::{slow_start, AckSample, CongestionControl, Recovery, Window, MAX_SCALED_WINDOW_PKTS};
 use crate::config::{documented, ConfigError, Entry, ParamDoc, Params, Table};
 use crate::transport::{tcp, EndpointBuilder, SchemeEntry, TransportParams};
 use serde::{Deserialize, Serialize};
@@ -66,7 +66,7 @@ impl CongestionControl for Srf {
         if w.cwnd < w.ssthresh {
             slow_start(w, s.acked_pkts);
         } else {
-            w.cwnd += self.increase(s.srtt_ns as f64) / w.cwnd;
+            w.cwnd = (w.cwnd + self.increase(s.srtt_ns as f64) / w.cwnd).min(MAX_SCALED_WINDOW_PKTS);
         }
     }
 

@@ -42,7 +42,7 @@
 //! - Fast recovery is NewReno's (RFC 6582); the paper leaves FR/R's effect on
 //!   fairness to future work (section V).
 
-use super::{AckSample, CongestionControl, Recovery, Window};
+use super::{AckSample, CongestionControl, Recovery, Window, MAX_SCALED_WINDOW_PKTS};
 use crate::config::{documented, ConfigError, Entry, ParamDoc, Params, Table};
 use crate::sim::Time;
 use crate::transport::{tcp, EndpointBuilder, SchemeEntry, TransportParams};
@@ -155,7 +155,7 @@ impl Tarheel {
     fn first_scale(&mut self, w: &mut Window, initial: bool) {
         let Some(r) = self.r else { return };
         let s = self.s(r);
-        w.cwnd = if initial { self.w0_ref * s } else { w.cwnd * s }.max(1.0);
+        w.cwnd = if initial { self.w0_ref * s } else { w.cwnd * s }.clamp(1.0, MAX_SCALED_WINDOW_PKTS);
         if self.sst_ref < f64::MAX && w.ssthresh == f64::MAX {
             w.ssthresh = (self.sst_ref * s).max(1.0);
         } else if w.ssthresh < f64::MAX {
@@ -197,7 +197,7 @@ impl CongestionControl for Tarheel {
         let sc = self.s(r);
         if sc != prev {
             let f = sc / prev;
-            w.cwnd = (w.cwnd * f).max(1.0);
+            w.cwnd = (w.cwnd * f).clamp(1.0, MAX_SCALED_WINDOW_PKTS);
             if w.ssthresh < f64::MAX {
                 w.ssthresh = (w.ssthresh * f).max(1.0);
             }
@@ -210,6 +210,7 @@ impl CongestionControl for Tarheel {
             // Eq. 12: + s^2 per round trip.
             w.cwnd += sc * sc / w.cwnd;
         }
+        w.cwnd = w.cwnd.min(MAX_SCALED_WINDOW_PKTS);
     }
 
     /// Section III-C: halving keeps the scale (RFC 5681 eq. 4).
@@ -220,7 +221,7 @@ impl CongestionControl for Tarheel {
     /// Section III-C: a timeout goes back to the (scaled) initial window.
     fn on_rto(&mut self, w: &mut Window) {
         if let Some(s) = self.s_applied {
-            w.cwnd = (self.w0_ref * s).max(1.0);
+            w.cwnd = (self.w0_ref * s).clamp(1.0, MAX_SCALED_WINDOW_PKTS);
         }
     }
 
