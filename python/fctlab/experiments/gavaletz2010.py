@@ -383,8 +383,7 @@ def fig45_table(runs) -> Table:
                          "Libra 'can differ by up to a factor of 4', Tarheel fair, persistent queuing from about 180 s (Tarheel). "
                          "Persistent queuing: the first time from which the bottleneck queue stays above 10% of the buffer "
                          "for 10 s. Every window starts at 1 s, when every handshake and first round trip are over. "
-                         "Retransmissions beyond the drops are spurious: timeouts of RFC 6298 estimators whose RTTVAR "
-                         "had shrunk to almost nothing on a path of constant delay, when the queue suddenly grew.")
+                         "Retransmissions beyond the drops: go-back-N after timeouts, some of them spurious (see the notes).")
 
 
 def fig45_notes(runs) -> str:
@@ -394,7 +393,13 @@ def fig45_notes(runs) -> str:
                  fairness.window(res, FIG4_FROM_S, first_loss_s(res, cfg))["max_min"])
              for (n, bb), (cfg, res) in runs.items() if bb == b}
     pq = {n: persistent_queue_s(res, cfg) for (n, bb), (cfg, res) in runs.items() if bb == b}
-    spurious = [f"{n} at {bb:g} BDP ({int(res.flows['retransmits'].sum())} retransmissions, {int(res.flows['drops'].sum())} drops)"
+    def lossless(res) -> int:
+        # Flows that retransmitted before any packet of theirs was dropped.
+        d, r = fairness.flow_series(res, "drops"), fairness.flow_series(res, "retransmits")
+        return int(((r > 0) & (d == 0)).any(axis=0).sum())
+
+    spurious = [f"{n} at {bb:g} BDP ({int(res.flows['retransmits'].sum())} retransmissions, {int(res.flows['drops'].sum())} drops; "
+                f"{lossless(res)} of 10 flows retransmitted before losing any packet)"
                 for (n, bb), (cfg, res) in runs.items() if res.flows["retransmits"].sum() > 2 * max(1, res.flows["drops"].sum())]
     return (
         f"Where fctlab differs from the paper. (1) SRF and Libra: the paper reads their transfers as up to a factor of 4 "
@@ -413,9 +418,10 @@ def fig45_notes(runs) -> str:
         "queue is the bottleneck's and the first RTT sample sees it empty: the paper's footnote 5 says as much. "
         "(3) Retransmissions beyond the drops: "
         + ("; ".join(spurious) if spurious else "none")
-        + ". These are timeouts without a loss: on a path of constant delay RFC 6298's RTTVAR shrinks towards zero, and a "
-        "queue that builds within one round trip then delays ACKs past SRTT + 4 RTTVAR (fctlab's clock granularity is 1 ns; "
-        "ns-2's 10 ms tick and Linux's RTTVAR floor would hide some of them).")
+        + ". They come from retransmission timeouts, after each of which go-back-N resends the whole window; some of these "
+        "timeouts follow no loss at all: on a path of constant delay RFC 6298's RTTVAR shrinks towards zero, and a queue that "
+        "builds within one round trip then delays the ACKs past SRTT + 4 RTTVAR (fctlab's clock granularity is 1 ns; ns-2's "
+        "10 ms tick and Linux's RTTVAR floor of 200 ms would hide some of them).")
 
 
 def _fig45_params(runs, scale: str) -> dict:
