@@ -572,12 +572,13 @@ impl Engine {
                 self.sync_receiver_timer(f, now);
             }
             PacketKind::Ack | PacketKind::SynAck => {
+                let Some(slot) = self.flows.slot(f) else { return };
                 let mut pkt = pkt;
-                if let Some(s) = self.flows.slot(f).filter(|s| s.path_delay) {
-                    let (fwd, rev) = (s.fwd_path, s.rev_path);
-                    pkt.hdr[PATH_QUEUE_WORD] = self.path_queue_ns(fwd) + self.path_queue_ns(rev);
+                if slot.path_delay {
+                    let (links, routes) = (&self.links, (&self.path_links[..], &self.path_start[..], &self.path_len[..]));
+                    pkt.hdr[PATH_QUEUE_WORD] = path_queue_ns(links, routes, slot.fwd_path) + path_queue_ns(links, routes, slot.rev_path);
                 }
-                let Some(snd) = self.flows.slot(f).and_then(|s| s.snd.as_mut()) else { return };
+                let Some(snd) = slot.snd.as_mut() else { return };
                 snd.on_packet(now, &pkt, &mut self.out);
                 self.inject(f, now);
                 self.after_sender(f, now);
@@ -589,14 +590,7 @@ impl Engine {
     /// bytes waiting (the packet on the wire not counted) times 8 / the
     /// port's rate, in nanoseconds. Host NICs are not router ports.
     pub fn path_queue_ns(&self, path: u32) -> f64 {
-        let start = self.path_start[path as usize] as usize;
-        let len = self.path_len[path as usize] as usize;
-        self.path_links[start..start + len]
-            .iter()
-            .map(|&l| &self.links[l as usize])
-            .filter(|l| l.limited)
-            .map(|l| l.queue.len_bytes() as f64 * 8e9 / l.rate_bps)
-            .sum()
+        path_queue_ns(&self.links, (&self.path_links, &self.path_start, &self.path_len), path)
     }
 
     fn after_sender(&mut self, f: u32, now: Time) {
@@ -830,6 +824,21 @@ impl Engine {
             wall_s,
         }
     }
+}
+
+/// [`Engine::path_queue_ns`] over the engine's links and route table
+/// (path_links, path_start, path_len), so that it can be read while a flow's
+/// slot is borrowed.
+fn path_queue_ns(links: &[Link], routes: (&[u32], &[u32], &[u16]), path: u32) -> f64 {
+    let (path_links, path_start, path_len) = routes;
+    let start = path_start[path as usize] as usize;
+    let len = path_len[path as usize] as usize;
+    path_links[start..start + len]
+        .iter()
+        .map(|&l| &links[l as usize])
+        .filter(|l| l.limited)
+        .map(|l| l.queue.len_bytes() as f64 * 8e9 / l.rate_bps)
+        .sum()
 }
 
 /// Run a plan with no progress reporting.
