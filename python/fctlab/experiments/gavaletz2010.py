@@ -471,12 +471,18 @@ def _fig45(out: Path, scale: str, metric: str) -> list:
     png = save(fig, out, f"gavaletz2010-fig{fig_no}.png")
     params = _fig45_params(runs, scale)
     table = fig45_table(runs)
+    stop = runs[("NewReno", FIG4_BUFFER_BDP[0])][0]["stop_s"]
+    edges = [FIG4_FROM_S] + [float(t) for t in np.arange(100.0, stop + 1e-9, 100.0)]
+    over = fairness.table({n: runs[(n, FIG4_BUFFER_BDP[0])][1] for n, _ in FIG4_SCHEMES},
+                          {f"{a:g}-{b:g} s": (a, b) for a, b in zip(edges[:-1], edges[1:])},
+                          title=f"Fairness across the 10 senders over time ({FIG4_BUFFER_BDP[0]:g} BDP; fctlab.fairness.table)",
+                          caption="Each flow's mean throughput over the window; Jain's index (sum x)^2 / (n sum x^2) and max/min.")
     what = "T(t) as % of bottleneck capacity" if fig_no == 4 else "RTT(t) (the sender's smoothed estimate)"
     caption = (f"{SOURCE}, Fig. {fig_no}: {what} for 4 of the 10 transfers (minimum RTT 50, 200, 350, 500 ms); top row cropped "
                "after the first loss event as the paper does, bottom row the whole run. Throughput: payload delivered in order "
                "per 100 ms, averaged over the last 2 s in the curves (each window's mean in the table). Parameters: " + params_caption(params) + ".")
     return [Reproduction(name=f"gavaletz2010-fig{fig_no}", title=f"Ten transfers, 50-500 ms: {what} (2010, Fig. {fig_no})",
-                         source=f"{SOURCE}, Fig. {fig_no}", figures=[Figure(png, caption)], tables=[table], notes=fig45_notes(runs),
+                         source=f"{SOURCE}, Fig. {fig_no}", figures=[Figure(png, caption)], tables=[table, over], notes=fig45_notes(runs),
                          params={f"{n} ({b:g} BDP)": c for (n, b), (c, _) in runs.items()}, seed=1,
                          wall_s=time.monotonic() - t0, scale=scale)]
 
