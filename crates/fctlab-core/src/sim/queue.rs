@@ -220,6 +220,30 @@ impl EventQueue {
         }
     }
 
+    /// Remove and return the earliest event if it is due by `until`
+    /// (otherwise `Err` with its time, or `Ok(None)` when there is none).
+    #[inline]
+    pub fn pop_until(&mut self, until: Time) -> Result<Option<(Time, Event)>, Time> {
+        self.settle();
+        let net = match self.net_first() {
+            Some(n) => n,
+            None => return Ok(None),
+        };
+        let e = if net { self.net.v[0] } else { self.ctl.v[0] };
+        if e.time > until {
+            return Err(e.time);
+        }
+        if net {
+            self.net_hole = true;
+        } else {
+            self.ctl_hole = true;
+        }
+        assert!(e.time >= self.now, "causality violated: event at {} < now {}", e.time, self.now);
+        self.now = e.time;
+        self.processed += 1;
+        Ok(Some((e.time, e.event)))
+    }
+
     /// Remove and return the earliest event, advancing `now` to its time.
     #[inline]
     pub fn pop(&mut self) -> Option<(Time, Event)> {
@@ -282,6 +306,19 @@ mod tests {
 mod heap_tests {
     use super::*;
     use rand::{Rng, SeedableRng};
+
+    #[test]
+    fn pop_until_leaves_later_events_in_place() {
+        let mut q = EventQueue::new();
+        q.schedule(7, Event::Arrive(0));
+        q.schedule(3, Event::SenderTimer(1));
+        assert_eq!(q.pop_until(5), Ok(Some((3, Event::SenderTimer(1)))));
+        assert_eq!(q.pop_until(5), Err(7));
+        assert_eq!(q.len(), 1);
+        assert_eq!(q.pop_until(7), Ok(Some((7, Event::Arrive(0)))));
+        assert_eq!(q.pop_until(100), Ok(None));
+        assert_eq!(q.processed(), 2);
+    }
 
     /// Random interleavings of schedule and pop, holes included, pop events
     /// in exactly the order of a sorted list of (time, sequence).
