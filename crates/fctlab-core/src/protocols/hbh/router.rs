@@ -1,0 +1,365 @@
+//! The router half of hbh (see [`super`]): a round-robin port with one queue
+//! per conversation and a shared buffer (overflow drops the tail of the
+//! longest queue, as `fq`), which sends each hbh conversation no faster than
+//! the rate set from the downstream switch's reports, and reports its own
+//! service rate and queue of each conversation upstream.
+//!
+//! Reports travel between the ports of one run through a table they share:
+//! a port files a report for the port a packet last left (the packet carries
+//! its id), and that port reads it one propagation delay of its own link
+//! later, as if it had come back over the reverse line.
+
+use super::{HDR_PORT, HDR_QUEUE, HDR_RATE};
+use crate::config::{documented, err, ConfigError, Entry, ParamDoc, Params, Table};
+use crate::net::queue::{PortParams, Queue, QueueBuilder, QueueEntry};
+use crate::net::{Packet, PacketKind};
+use crate::sim::{tx_time_ns, Time, NS_PER_S};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+
+/// `[network.hbh]`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct HbhParams {
+    /// B: packets of each conversation a switch aims to keep queued at the next switch.
+    pub setpoint_pkts: f64,
+    /// The lowest rate a switch sets, as a fraction of the downstream rate.
+    pub min_rate_frac: f64,
+}
+
+impl Default for HbhParams {
+    fn default() -> Self {
+        HbhParams { setpoint_pkts: 5.0, min_rate_frac: 1.0 / 16.0 }
+    }
+}
+
+impl Params for HbhParams {
+    const DOCS: &'static [ParamDoc] = &[
+        ParamDoc::new("setpoint_pkts", "Mishra & Kanakia 1992 per-hop target queue B (value chosen, as packet-pair's set point)"),
+        ParamDoc::new("min_rate_frac", "floor of a switch's rate as a fraction of the downstream service rate, so a conversation never stops while reports are in flight (chosen)"),
+    ];
+    fn validate(&self, field: &str) -> Result<(), ConfigError> {
+        if !(self.setpoint_pkts.is_finite() && self.setpoint_pkts >= 0.0) {
+            return err(format!("{field}.setpoint_pkts"), format!("must be a number of packets >= 0, got {}", self.setpoint_pkts));
+        }
+        if !(self.min_rate_frac > 0.0 && self.min_rate_frac <= 1.0) {
+            return err(format!("{field}.min_rate_frac"), format!("must be in (0, 1], got {}", self.min_rate_frac));
+        }
+        Ok(())
+    }
+}
+
+/// `hbh` (the queue discipline).
+pub const ENTRY: QueueEntry = Entry {
+    name: "hbh",
+    description: "hop-by-hop rate control's switch port (Mishra & Kanakia 1992, our reading): per-conversation round robin, each hbh conversation shaped to the next switch's reported rate plus (B - its queue there)/hop RTT; reports its own rate and queue upstream",
+    table: Some("hbh"),
+    params: documented::<HbhParams>,
+    requires: None,
+    factory,
+};
+
+/// One report: (time it is visible upstream is computed by the reader) the
+/// time it was filed, the service rate (packets/s) and the queue (packets).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Report {
+    at: Time,
+    mu: f64,
+    n: f64,
+}
+
+/// The reports in flight, by (upstream port id, conversation).
+#[derive(Default)]
+struct Board {
+    ports: u32,
+    reports: HashMap<(u32, u32), VecDeque<Report>>,
+}
+
+type Shared = Arc<Mutex<Board>>;
+
+fn factory(t: Table) -> Result<QueueBuilder, ConfigError> {
+    let c: HbhParams = t.parse()?;
+    let board: Shared = Arc::new(Mutex::new(Board::default()));
+    Ok(Arc::new(move |p: PortParams| Box::new(HbhPort::new(c.clone(), p, board.clone())) as Box<dyn Queue>))
+}
+
+/// A conversation's state at a port.
+#[derive(Default)]
+struct Conv {
+    q: VecDeque<Packet>,
+    /// Allowed rate toward the next switch, packets/s (None: not shaped).
+    rate: Option<f64>,
+    /// The earliest time its next packet may leave.
+    next_ok: Time,
+    last_sent: Option<Time>,
+    next_update: Time,
+    /// The latest downstream report seen.
+    fb: Option<Report>,
+    /// Whether its packets are hbh's (shaped and reported).
+    hbh: bool,
+}
+
+/// An hbh switch port.
+pub struct HbhPort {
+    c: HbhParams,
+    id: u32,
+    rate_bps: f64,
+    delay_ns: Time,
+    limit: usize,
+    len: usize,
+    bytes: u64,
+    convs: BTreeMap<u32, Conv>,
+    /// Conversations holding packets, in round-robin order (front: next).
+    active: VecDeque<u32>,
+    board: Shared,
+}
+
+impl HbhPort {
+    fn new(c: HbhParams, p: PortParams, board: Shared) -> Self {
+        let id = {
+            let mut b = board.lock().expect("hbh board");
+            b.ports += 1;
+            b.ports
+        };
+        HbhPort { c, id, rate_bps: p.rate_bps, delay_ns: p.delay_ns, limit: p.limit_pkts, len: 0, bytes: 0, convs: BTreeMap::new(), active: VecDeque::new(), board }
+    }
+
+    /// The hop round trip: twice the propagation delay plus one packet's serialisation.
+    fn hop_rtt_ns(&self, bytes: u32) -> Time {
+        2 * self.delay_ns + tx_time_ns(bytes as u64, self.rate_bps)
+    }
+
+    /// The rate at which this port serves `f` (packets/s of `bytes`-byte packets):
+    /// its round-robin share, or the shaped rate if lower.
+    fn service_rate(&self, f: u32, bytes: u32) -> f64 {
+        let others = self.active.iter().filter(|&&g| g != f).count();
+        let share = self.rate_bps / (8.0 * bytes as f64) / (others + 1) as f64;
+        match self.convs.get(&f).and_then(|c| c.rate) {
+            Some(r) => r.min(share),
+            None => share,
+        }
+    }
+
+    /// File this port's report on `f` for the port `up` the packet came from.
+    fn report(&self, now: Time, up: u32, f: u32, bytes: u32) {
+        if up == 0 {
+            return;
+        }
+        let r = Report { at: now, mu: self.service_rate(f, bytes), n: self.convs.get(&f).map_or(0, |c| c.q.len()) as f64 };
+        self.board.lock().expect("hbh board").reports.entry((up, f)).or_default().push_back(r);
+    }
+
+    /// Read the reports on `f` that have reached this port and, once per hop
+    /// round trip, set `f`'s rate from the latest.
+    fn update(&mut self, now: Time, f: u32, bytes: u32) {
+        let visible = now.saturating_sub(self.delay_ns);
+        let mut latest = None;
+        if let Some(v) = self.board.lock().expect("hbh board").reports.get_mut(&(self.id, f)) {
+            while v.front().is_some_and(|r| r.at <= visible) {
+                latest = v.pop_front();
+            }
+        }
+        let d = self.hop_rtt_ns(bytes);
+        let (b, frac) = (self.c.setpoint_pkts, self.c.min_rate_frac);
+        let Some(c) = self.convs.get_mut(&f) else { return };
+        if latest.is_some() {
+            c.fb = latest;
+        }
+        if now < c.next_update {
+            return;
+        }
+        if let Some(r) = c.fb {
+            let rate = rate_law(r.mu, r.n, b, d, frac);
+            c.rate = Some(rate);
+            c.next_update = now + d;
+            // A new rate applies from the last departure.
+            c.next_ok = c.last_sent.map_or(0, |t| t + gap_ns(rate));
+        }
+    }
+
+    fn drop_from_longest(&mut self) -> Option<Packet> {
+        let (&f, _) = self.convs.iter().filter(|(_, c)| !c.q.is_empty()).max_by_key(|(g, c)| (c.q.len(), std::cmp::Reverse(**g)))?;
+        let c = self.convs.get_mut(&f)?;
+        let p = c.q.pop_back()?;
+        if c.q.is_empty() {
+            self.active.retain(|&g| g != f);
+        }
+        self.len -= 1;
+        self.bytes -= p.size_bytes as u64;
+        Some(p)
+    }
+}
+
+/// `lambda = max(mu_D + (B - n_D) / d, frac x mu_D)` in packets/s, `d` in ns.
+pub fn rate_law(mu_d: f64, n_d: f64, setpoint: f64, hop_rtt_ns: Time, frac: f64) -> f64 {
+    let d = hop_rtt_ns.max(1) as f64 / NS_PER_S as f64;
+    (mu_d + (setpoint - n_d) / d).max(frac * mu_d)
+}
+
+fn gap_ns(rate_pps: f64) -> Time {
+    ((NS_PER_S as f64 / rate_pps).round() as Time).max(1)
+}
+
+fn is_hbh(p: &Packet) -> bool {
+    p.kind == PacketKind::Data && p.hdr[HDR_RATE] > 0.0
+}
+
+impl Queue for HbhPort {
+    fn enqueue(&mut self, now: Time, pkt: Packet) -> Option<Packet> {
+        let f = pkt.flow;
+        let (hbh, up, bytes) = (is_hbh(&pkt), pkt.hdr[HDR_PORT] as u32, pkt.size_bytes);
+        let c = self.convs.entry(f).or_default();
+        c.hbh |= hbh;
+        if c.q.is_empty() {
+            self.active.push_back(f);
+        }
+        c.q.push_back(pkt);
+        self.len += 1;
+        self.bytes += bytes as u64;
+        let dropped = if self.len > self.limit { self.drop_from_longest() } else { None };
+        if hbh {
+            self.report(now, up, f, bytes);
+        }
+        dropped
+    }
+
+    fn dequeue(&mut self, now: Time) -> Option<Packet> {
+        // The first conversation in round-robin order whose head may leave.
+        for i in 0..self.active.len() {
+            let f = self.active[i];
+            let (hbh, bytes) = {
+                let c = &self.convs[&f];
+                (c.hbh, c.q.front().map_or(0, |p| p.size_bytes))
+            };
+            if hbh {
+                self.update(now, f, bytes);
+                if self.convs[&f].next_ok > now {
+                    continue;
+                }
+            }
+            let rate = self.service_rate(f, bytes);
+            let c = self.convs.get_mut(&f).expect("active conversation");
+            let mut p = c.q.pop_front().expect("active conversation holds packets");
+            c.last_sent = Some(now);
+            if let Some(r) = c.rate {
+                c.next_ok = now + gap_ns(r);
+            }
+            let left = c.q.len();
+            self.active.remove(i);
+            if left > 0 {
+                self.active.push_back(f);
+            }
+            self.len -= 1;
+            self.bytes -= p.size_bytes as u64;
+            if is_hbh(&p) {
+                let up = p.hdr[HDR_PORT] as u32;
+                if up == 0 {
+                    // The first switch: its report rides to the source on the ACK.
+                    p.hdr[HDR_RATE] = rate;
+                    p.hdr[HDR_QUEUE] = left as f64;
+                }
+                self.report(now, up, f, bytes);
+                p.hdr[HDR_PORT] = self.id as f64;
+            }
+            return Some(p);
+        }
+        None
+    }
+
+    fn len_pkts(&self) -> usize {
+        self.len
+    }
+
+    fn len_bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    fn limit_pkts(&self) -> Option<usize> {
+        Some(self.limit)
+    }
+
+    fn shapes(&self) -> bool {
+        true
+    }
+
+    fn next_ready(&self, now: Time) -> Option<Time> {
+        self.active.iter().map(|f| self.convs[f].next_ok.max(now)).min()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn port(board: &Shared, rate_bps: f64, delay_ns: Time, limit: usize) -> HbhPort {
+        let p = PortParams { limit_pkts: limit, rate_bps, delay_ns, seed: 1, stream: 0 };
+        HbhPort::new(HbhParams::default(), p, board.clone())
+    }
+
+    fn data(flow: u32) -> Packet {
+        let mut p = Packet::new(flow, PacketKind::Data, 500, 0, 0);
+        p.hdr[HDR_RATE] = f64::MAX;
+        p
+    }
+
+    #[test]
+    fn rate_law_by_hand() {
+        // mu_D 2 500 packets/s, 3 queued there, B = 5, hop RTT 2 ms:
+        // 2 500 + (5 - 3) / 0.002 = 3 500 packets/s.
+        assert!((rate_law(2_500.0, 3.0, 5.0, 2_000_000, 1.0 / 16.0) - 3_500.0).abs() < 1e-9);
+        // 25 queued: 2 500 - 20 / 0.002 < 0: the floor, 2 500 / 16.
+        assert!((rate_law(2_500.0, 25.0, 5.0, 2_000_000, 1.0 / 16.0) - 156.25).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_port_shapes_to_the_downstream_report_after_its_delay() {
+        let board: Shared = Arc::new(Mutex::new(Board::default()));
+        // Upstream port U: 100 Mb/s, 1 ms (hop RTT 2 ms + 40 us); downstream D: 40 Mb/s.
+        let mut u = port(&board, 100e6, 1_000_000, 100);
+        let mut d = port(&board, 40e6, 20_000_000, 100);
+        // U alone: not shaped; its first packet leaves at once, stamped for the source.
+        u.enqueue(0, data(7));
+        let p = u.dequeue(0).unwrap();
+        assert_eq!(p.hdr[HDR_PORT], u.id as f64);
+        assert_eq!((p.hdr[HDR_RATE], p.hdr[HDR_QUEUE]), (25_000.0, 0.0));
+        // It reaches D, where flow 8 holds packets: D serves 7 at 40e6 / 4000 / 2 = 5 000/s
+        // and files the report (mu 5 000, n 1) for U at 1.04 ms.
+        d.enqueue(1_000, data(8));
+        let t_arr = 1_040_000;
+        d.enqueue(t_arr, p);
+        // Before U's propagation delay has passed, U does not know it.
+        for _ in 0..3 {
+            u.enqueue(t_arr, data(7));
+        }
+        u.update(t_arr + 999_999, 7, 500);
+        assert_eq!(u.convs[&7].rate, None);
+        // After it: rate = 5 000 + (5 - 1) / 0.00204 packets/s.
+        let now = t_arr + 1_000_000;
+        u.update(now, 7, 500);
+        let want = 5_000.0 + 4.0 / 0.00204;
+        assert!((u.convs[&7].rate.unwrap() - want).abs() < 1e-6);
+        // Packets now leave one rate gap apart; between gaps the port holds them.
+        let a = u.dequeue(now).unwrap();
+        assert_eq!(a.flow, 7);
+        assert!(u.dequeue(now + 1).is_none(), "held by the shaper");
+        let gap = gap_ns(want);
+        assert_eq!(u.next_ready(now + 1), Some(now + gap));
+        assert!(u.dequeue(now + gap).is_some());
+        assert_eq!(u.len_pkts(), 1);
+    }
+
+    #[test]
+    fn other_packets_are_served_round_robin_unshaped() {
+        let board: Shared = Arc::new(Mutex::new(Board::default()));
+        let mut u = port(&board, 100e6, 1_000_000, 3);
+        for f in [1, 1, 2] {
+            u.enqueue(0, Packet::new(f, PacketKind::Ack, 40, 0, 0));
+        }
+        // Over the limit: the tail of the longest queue (flow 1) goes.
+        let d = u.enqueue(0, Packet::new(2, PacketKind::Ack, 40, 0, 0)).unwrap();
+        assert_eq!(d.flow, 1);
+        let order: Vec<u32> = std::iter::from_fn(|| u.dequeue(0)).map(|p| p.flow).collect();
+        assert_eq!(order, vec![1, 2, 2]);
+    }
+}
