@@ -8,7 +8,10 @@ slow lines 40 Mb/s, fast lines 100 Mb/s; switch buffers of one bandwidth-delay
 product, shared; FCFS switches for TCP, Tri-S, DUAL and DECbit (DECbit's
 marking router), round-robin fair queueing for packet-pair and e2e-ef.
 
-Tables 4.1, 4.2, 4.3, 4.4 and 4.8 are reproduced so far.
+Every table (4.1 to 4.10) is reproduced, one reproduction each
+(``kanakia1991-table4-N``) and all on one page (``kanakia1991``); hbh runs on
+the paper's extra-hop variant of each network (three more switches between
+each source and the bottleneck, the round trip unchanged).
 """
 
 from __future__ import annotations
@@ -33,8 +36,16 @@ MSS_BYTES = PKT_BYTES - HEADER_BYTES
 #: experiment 3's network, is not in the text: chosen the same).
 ACCESS_MS, CORE_MS = 1.0, 20.0
 
-#: The schemes of the paper's rows: name, [transport], [network] (hbh is not
-#: in fctlab: it needs switch-to-switch feedback).
+#: Section 4: "the configuration used for the hop-by-hop scheme is modified so
+#: that there are three additional intermediate hops between the source and the
+#: bottleneck; the round-trip delay path for each traffic source remains the
+#: same". fctlab splits every source's access line into four of a quarter of its
+#: delay each, joined by three switches (the paper's details are left out).
+HBH_EXTRA_HOPS = 3
+
+#: The schemes of the paper's rows: name, [transport], [network] (the
+#: "extra_hops" key is this module's: it turns the network into a graph with
+#: that many switches added on each source's access line, see ``finalize``).
 SCHEMES = (
     ("tcp (tahoe)", {"scheme": "tcp-tahoe"}, {"queue": "droptail"}),
     ("tcp (reno)", {"scheme": "tcp-reno"}, {"queue": "droptail"}),
@@ -44,6 +55,7 @@ SCHEMES = (
     ("decbit", {"scheme": "decbit"}, {"queue": "decbit"}),
     ("pp", {"scheme": "packet-pair"}, {"queue": "fq", "fq": {"quantum_bytes": PKT_BYTES}}),
     ("e2e-ef", {"scheme": "e2e-ef"}, {"queue": "fq-ef", "fq": {"quantum_bytes": PKT_BYTES}}),
+    ("hbh", {"scheme": "hbh"}, {"queue": "hbh", "extra_hops": HBH_EXTRA_HOPS}),
 )
 
 #: Table 4.3 as published (ms): 4, 20, 200 packets; None where it has '?'.
@@ -68,6 +80,74 @@ def network(scheme_net: dict, access_ms: float = ACCESS_MS, core_ms: float = COR
     return {"topology": "dumbbell", "senders": 1, "bottleneck_bps": SLOW_BPS, "access_bps": FAST_BPS,
             "bottleneck_delay_ms": core_ms, "access_delay_ms": access_ms, "receiver_delay_ms": access_ms,
             "buffer_bdp": 1.0, **{k: (dict(v) if isinstance(v, dict) else v) for k, v in scheme_net.items()}}
+
+
+def _access_chain(host: str, router: str, rate_bps: float, delay_ms: float, hops: int, tag: str) -> tuple:
+    """The links and added switches of a host's access line split into
+    ``hops + 1`` links of equal delay (the extra-hop variant)."""
+    nodes = [host] + [f"x{tag}_{k}" for k in range(hops)] + [router]
+    links = [{"a": a, "b": b, "rate_bps": rate_bps, "delay_ms": delay_ms / (hops + 1)} for a, b in zip(nodes, nodes[1:])]
+    return links, nodes[1:-1]
+
+
+def dumbbell_graph(nw: dict, hops: int = 0) -> dict:
+    """A dumbbell network (``network()``'s keys) as the equivalent graph:
+    sender i on its access line into s1, the bottleneck s1-s2 ("core"), an
+    egress line to receiver i; ``hops`` switches added on each access line."""
+    n = int(nw["senders"])
+    acc = nw.get("access_delay_ms", ACCESS_MS)
+    acc = list(acc) if isinstance(acc, (list, tuple)) else [acc] * n
+    links, routers = [], ["s1", "s2"]
+    for i in range(n):
+        ls, rs = _access_chain(f"h{i}", "s1", nw["access_bps"], acc[i], hops, str(i))
+        links += ls
+        routers += rs
+    links.append({"name": "core", "a": "s1", "b": "s2", "rate_bps": nw["bottleneck_bps"], "delay_ms": nw["bottleneck_delay_ms"]})
+    links += [{"a": "s2", "b": f"r{i}", "rate_bps": nw["access_bps"], "delay_ms": nw["receiver_delay_ms"]} for i in range(n)]
+    out = {k: v for k, v in nw.items() if k not in ("topology", "senders", "bottleneck_bps", "access_bps", "bottleneck_delay_ms",
+                                                     "access_delay_ms", "receiver_delay_ms", "extra_hops")}
+    out["topology"] = "graph"
+    out["graph"] = {"routers": routers, "links": links, "paths": [[f"h{i}", f"r{i}"] for i in range(n)], "bottleneck": "core"}
+    return out
+
+
+def add_hops(g: dict, hops: int) -> dict:
+    """A graph with ``hops`` switches added on the access line of every host
+    that sends (each host has one line), the delays kept."""
+    if hops == 0:
+        return g
+    sources = {p[0] for p in g["paths"]}
+    links, routers = [], list(g["routers"])
+    for l in g["links"]:
+        host = l["a"] if l["a"] in sources else (l["b"] if l["b"] in sources else None)
+        if host is None:
+            links.append(l)
+            continue
+        router = l["b"] if host == l["a"] else l["a"]
+        ls, rs = _access_chain(host, router, l["rate_bps"], l.get("delay_ms", 0.0), hops, host)
+        links += ls
+        routers += rs
+    return {**g, "routers": routers, "links": links}
+
+
+def finalize(sc: dict) -> dict:
+    """The scenario as fctlab runs it: a network with this module's
+    "extra_hops" key becomes a graph with the switches added."""
+    nw = sc["network"]
+    hops = nw.get("extra_hops")
+    if hops is None:
+        return sc
+    if nw.get("topology") == "graph":
+        nw = {k: v for k, v in nw.items() if k != "extra_hops"}
+        nw["graph"] = add_hops(nw["graph"], int(hops))
+    else:
+        nw = dumbbell_graph(nw, int(hops))
+    return {**sc, "network": nw}
+
+
+def run(sc: dict):
+    """Run a scenario of this module (see ``finalize``)."""
+    return fctlab.run(finalize(sc), warn=False)
 
 
 def transport(tp: dict) -> dict:
@@ -98,7 +178,7 @@ def table43_times_ms(tp: dict, net: dict, access_ms: float = ACCESS_MS, core_ms:
     """Transfer times (ms) of one file of each size, alone on the network."""
     out = []
     for pkts in TABLE43_SIZES:
-        f = fctlab.run(table43_scenario(tp, net, pkts, access_ms, core_ms), warn=False).flows
+        f = run(table43_scenario(tp, net, pkts, access_ms, core_ms)).flows
         out.append(float(f.acked_ns.iloc[0] - f.start_ns.iloc[0]) / 1e6 if f.completed.iloc[0] else float("nan"))
     return out
 
@@ -109,8 +189,6 @@ def table43(out: Path, scale: str) -> list:
     cols = ["scheme"] + [f"{n} pkts (ms)" for n in TABLE43_SIZES]
     rows = [["optimal"] + table43_optimal_ms()]
     pub = [["optimal", *TABLE43_PUBLISHED["optimal"]]]
-    rows.append(["hbh", None, None, None])
-    pub.append(["hbh", *TABLE43_PUBLISHED["hbh"]])
     cfgs = {}
     for name, tp, net in SCHEMES:
         cfgs[name] = table43_scenario(tp, net, TABLE43_SIZES[-1])
@@ -122,14 +200,14 @@ def table43(out: Path, scale: str) -> list:
     alt_rows = [["optimal"] + table43_optimal_ms(core_ms=alt_core)]
     alt_pub = [["optimal", *TABLE43_PUBLISHED["optimal"]]]
     for name, tp, net in SCHEMES:
-        if name in ("tcp (tahoe)", "decbit", "pp", "e2e-ef"):
+        if name in ("tcp (tahoe)", "decbit", "pp", "e2e-ef", "hbh"):
             alt_rows.append([name] + table43_times_ms(tp, net, core_ms=alt_core))
             alt_pub.append([name, *TABLE43_PUBLISHED[name]])
     params = {"links": f"sender -{FAST_BPS / 1e6:g} Mb/s, {ACCESS_MS:g} ms- S1 -{SLOW_BPS / 1e6:g} Mb/s, {CORE_MS:g} ms- S2 -{FAST_BPS / 1e6:g} Mb/s, {ACCESS_MS:g} ms- receiver (Figure 2 is not in the text; chosen so the round trip is the 44 ms of experiment 1)",
               "packets": f"{PKT_BYTES} B data ({MSS_BYTES} B payload + {HEADER_BYTES} B header), {HEADER_BYTES} B ACKs, one ACK per packet",
               "buffer": "one bandwidth-delay product at each switch port (440 packets at 44 ms)",
               "start": "no handshake; initial window 1 packet (packet-pair and e2e-ef: one probe pair)",
-              "schemes": "Tahoe and Reno over DropTail, Reno over RED (ns-2 automatic settings, mean packet 500 B), Tri-S and DUAL over DropTail, DECbit over its marking router, packet-pair over fq and e2e-ef over fq-ef (quantum one packet); hbh is not in fctlab",
+              "schemes": "Tahoe and Reno over DropTail, Reno over RED (ns-2 automatic settings, mean packet 500 B), Tri-S and DUAL over DropTail, DECbit over its marking router, packet-pair over fq and e2e-ef over fq-ef (quantum one packet), hbh over its switch ports with three switches added on the access line (the paper's extra-hop variant)",
               "time": "data available at the sender to the ACK of the last byte (acked_ns - start_ns)"}
     caption = (f"{SOURCE}, Table 4.3: file transfer times for short files, one connection alone, each cell fctlab | paper | difference. "
                "The optimal column is the file served at 40 Mb/s plus the round trip (fctlab.ideal.optimal_transfer_ns), which gives the "
@@ -194,10 +272,11 @@ def table41_scenario(tp: dict, net: dict, gap_s: float = T41_CROSS_GAP_S, buffer
             "metrics": {"series": False, "ps_fct": False}}
 
 
-def idle_probe_rtt_ms() -> float:
+def idle_probe_rtt_ms(hops: int = 0) -> float:
     """A probe's round trip on the empty network: propagation plus the 500-byte
-    probe and the 40-byte answer serialised on 100, 40 and 100 Mb/s lines."""
-    ser = lambda b: b * 8 / FAST_BPS * 2 + b * 8 / SLOW_BPS  # noqa: E731
+    probe and the 40-byte answer serialised on 100, 40 and 100 Mb/s lines (and
+    ``hops`` more 100 Mb/s lines in the extra-hop variant)."""
+    ser = lambda b: b * 8 / FAST_BPS * (2 + hops) + b * 8 / SLOW_BPS  # noqa: E731
     return rtt_ms() + (ser(PROBE_BYTES) + ser(HEADER_BYTES)) * 1e3
 
 
@@ -214,13 +293,13 @@ def table41_row(tp: dict, net: dict, gap_s: float = T41_CROSS_GAP_S, buffer_pkts
     """Connection 1's transfer time (ms), then the probe's single packet delay
     beyond the empty network's (mean, standard deviation, ms) while connection
     1 runs, and the packets dropped."""
-    res = fctlab.run(table41_scenario(tp, net, gap_s, buffer_pkts), warn=False)
+    res = run(table41_scenario(tp, net, gap_s, buffer_pkts))
     f = res.flows
     main = f[f.flow_id == 0].iloc[0]
     t = float(main.acked_ns - main.start_ns) / 1e6 if main.completed else float("nan")
     p = res.probes
     p = p[(p.sent_ns <= main.acked_ns) & p.rtt_ns.notna()] if main.completed else p[p.rtt_ns.notna()]
-    d = p.rtt_ns.astype("float64").to_numpy() / 1e6 - idle_probe_rtt_ms()
+    d = p.rtt_ns.astype("float64").to_numpy() / 1e6 - idle_probe_rtt_ms(int(net.get("extra_hops", 0)))
     return [t, float(d.mean()) if len(d) else float("nan"), float(d.std()) if len(d) else float("nan"), int(f.drops.sum())]
 
 
@@ -229,8 +308,6 @@ def _table41_like(out: Path, scale: str, gap_s: float, number: str, published: d
     cols = ["scheme", "transfer time conn. 1 (ms)", "delay mean (ms)", "delay std (ms)", "packets dropped"]
     rows = [["optimal", table41_optimal_ms(gap_s), 0.0, 0.0, 0]]
     pub = [["optimal", *published["optimal"], None]]
-    rows.append(["hbh", None, None, None, None])
-    pub.append(["hbh", *published["hbh"], None])
     cfgs = {}
     for name, tp, net in SCHEMES:
         cfgs[name] = table41_scenario(tp, net, gap_s, buffer_pkts)
@@ -358,12 +435,10 @@ def table44(out: Path, scale: str) -> list:
     cols = ["scheme", "conn. 1 (ms)", "conn. 2 (ms)", "packets dropped"]
     rows = [["optimal", *table44_optimal_ms(), 0]]
     pub = [["optimal", *TABLE44_PUBLISHED["optimal"], None]]
-    rows.append(["hbh", None, None, None])
-    pub.append(["hbh", *TABLE44_PUBLISHED["hbh"], None])
     cfgs = {}
     for name, tp, net in SCHEMES:
         cfgs[name] = table44_scenario(tp, net)
-        f = fctlab.run(cfgs[name], warn=False).flows
+        f = run(cfgs[name]).flows
         t = [float(f.acked_ns.iloc[i] - f.start_ns.iloc[i]) / 1e6 if f.completed.iloc[i] else float("nan") for i in (0, 1)]
         rows.append([name, *t, int(f.drops.sum())])
         pub.append([name, *TABLE44_PUBLISHED[name], None])
@@ -424,7 +499,7 @@ def suite(scheme: str, queue: str | None = None) -> list:
         out.append({"experiment": number, "quantity": "packets dropped", "fctlab": float(drops), "optimal": 0.0, "published": None})
     for pkts, t, opt, p in zip(TABLE43_SIZES, table43_times_ms(tp, net), table43_optimal_ms(), pubs(TABLE43_PUBLISHED)):
         out.append({"experiment": "4.3", "quantity": f"transfer time, {pkts} pkts (ms)", "fctlab": t, "optimal": opt, "published": p})
-    f = fctlab.run(table44_scenario(tp, net), warn=False).flows
+    f = run(table44_scenario(tp, net)).flows
     for i, opt, p in zip((0, 1), table44_optimal_ms(), pubs(TABLE44_PUBLISHED)):
         t = float(f.acked_ns.iloc[i] - f.start_ns.iloc[i]) / 1e6 if f.completed.iloc[i] else float("nan")
         out.append({"experiment": "4.4", "quantity": f"transfer time conn. {i + 1} (ms)", "fctlab": t, "optimal": opt, "published": p})

@@ -17,13 +17,15 @@
 //! packet's serialisation), a switch port sets conversation `f`'s rate to
 //!
 //! ```text
-//! lambda_f = max(mu_D + (B - n_D) / d, mu_D / 16)
+//! lambda_f = max(mu_D + g (B - n_D) / d, mu_D / 16)
 //! ```
 //!
 //! from the latest report of the next switch downstream: `mu_D`, the rate at
-//! which that switch serves `f` (its own `lambda_f` if lower than its
-//! round-robin share `C / k`, `k` the conversations holding packets there,
-//! `f` included) and `n_D`, `f`'s packets there. The report reaches the port
+//! which that switch can keep serving `f` (its round-robin share `C / k`,
+//! `k` the conversations holding packets there, `f` included, or the rate its
+//! own next switch reports if lower: the path's smallest share from there on)
+//! and `n_D`, `f`'s packets there; `g` (1/4, chosen) damps the
+//! loop, whose report is half a hop round trip old. The report reaches the port
 //! one propagation delay of its link after the downstream switch sent it (it
 //! reports on each arrival and departure of one of `f`'s packets). A port with
 //! no switch downstream (the last hop) does not shape. The source host's

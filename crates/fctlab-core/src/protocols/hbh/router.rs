@@ -24,24 +24,30 @@ use std::sync::{Arc, Mutex};
 pub struct HbhParams {
     /// B: packets of each conversation a switch aims to keep queued at the next switch.
     pub setpoint_pkts: f64,
+    /// Fraction of the queue error corrected per hop round trip.
+    pub gain: f64,
     /// The lowest rate a switch sets, as a fraction of the downstream rate.
     pub min_rate_frac: f64,
 }
 
 impl Default for HbhParams {
     fn default() -> Self {
-        HbhParams { setpoint_pkts: 5.0, min_rate_frac: 1.0 / 16.0 }
+        HbhParams { setpoint_pkts: 5.0, gain: 0.25, min_rate_frac: 1.0 / 16.0 }
     }
 }
 
 impl Params for HbhParams {
     const DOCS: &'static [ParamDoc] = &[
         ParamDoc::new("setpoint_pkts", "Mishra & Kanakia 1992 per-hop target queue B (value chosen, as packet-pair's set point)"),
+        ParamDoc::new("gain", "g in lambda = mu_D + g (B - n_D)/d (chosen): with the report half a hop round trip old, n_D follows n' = n + g (B - n_prev) per hop round trip, which oscillates undamped at g = 1 and is critically damped at 1/4"),
         ParamDoc::new("min_rate_frac", "floor of a switch's rate as a fraction of the downstream service rate, so a conversation never stops while reports are in flight (chosen)"),
     ];
     fn validate(&self, field: &str) -> Result<(), ConfigError> {
         if !(self.setpoint_pkts.is_finite() && self.setpoint_pkts >= 0.0) {
             return err(format!("{field}.setpoint_pkts"), format!("must be a number of packets >= 0, got {}", self.setpoint_pkts));
+        }
+        if !(self.gain > 0.0 && self.gain <= 1.0) {
+            return err(format!("{field}.gain"), format!("must be in (0, 1], got {}", self.gain));
         }
         if !(self.min_rate_frac > 0.0 && self.min_rate_frac <= 1.0) {
             return err(format!("{field}.min_rate_frac"), format!("must be in (0, 1], got {}", self.min_rate_frac));
@@ -60,20 +66,48 @@ pub const ENTRY: QueueEntry = Entry {
     factory,
 };
 
-/// One report: (time it is visible upstream is computed by the reader) the
-/// time it was filed, the service rate (packets/s) and the queue (packets).
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Report {
-    at: Time,
-    mu: f64,
-    n: f64,
-}
-
-/// The reports in flight, by (upstream port id, conversation).
+/// What the ports of one run know of each other: each port's propagation
+/// delay, each port's history of each conversation (time, its round-robin
+/// share, its queue), and which port is next downstream of which for each
+/// conversation (learnt from the packets).
 #[derive(Default)]
 struct Board {
-    ports: u32,
-    reports: HashMap<(u32, u32), VecDeque<Report>>,
+    delay: Vec<Time>,
+    hist: HashMap<(u32, u32), VecDeque<(Time, f64, f64)>>,
+    down: HashMap<(u32, u32), u32>,
+}
+
+/// History kept per port and conversation beyond the newest entry (reads
+/// look back by the propagation delays of the path, far less than this).
+const HISTORY_NS: Time = 2 * NS_PER_S;
+
+impl Board {
+    /// `port`'s report on `f` as it left `port` at `t`: its share, lowered to
+    /// the rate its own next port reported (the same read one delay earlier),
+    /// and its queue.
+    fn state(&self, port: u32, f: u32, t: Time, depth: u32) -> Option<(f64, f64)> {
+        let h = self.hist.get(&(port, f))?;
+        let i = h.partition_point(|e| e.0 <= t);
+        let &(_, share, n) = h.get(i.checked_sub(1)?)?;
+        let mut mu = share;
+        if depth < 64 {
+            if let Some(&d) = self.down.get(&(port, f)) {
+                let delay = self.delay[port as usize - 1];
+                if let Some((m, _)) = t.checked_sub(delay).and_then(|t2| self.state(d, f, t2, depth + 1)) {
+                    mu = mu.min(m);
+                }
+            }
+        }
+        Some((mu, n))
+    }
+
+    fn record(&mut self, port: u32, f: u32, e: (Time, f64, f64)) {
+        let h = self.hist.entry((port, f)).or_default();
+        h.push_back(e);
+        while h.len() > 2 && h[1].0 + HISTORY_NS < e.0 {
+            h.pop_front();
+        }
+    }
 }
 
 type Shared = Arc<Mutex<Board>>;
@@ -94,8 +128,8 @@ struct Conv {
     next_ok: Time,
     last_sent: Option<Time>,
     next_update: Time,
-    /// The latest downstream report seen.
-    fb: Option<Report>,
+    /// The service rate the next switch reported last (packets/s).
+    mu_down: Option<f64>,
     /// Whether its packets are hbh's (shaped and reported).
     hbh: bool,
 }
@@ -119,8 +153,8 @@ impl HbhPort {
     fn new(c: HbhParams, p: PortParams, board: Shared) -> Self {
         let id = {
             let mut b = board.lock().expect("hbh board");
-            b.ports += 1;
-            b.ports
+            b.delay.push(p.delay_ns);
+            b.delay.len() as u32
         };
         HbhPort { c, id, rate_bps: p.rate_bps, delay_ns: p.delay_ns, limit: p.limit_pkts, len: 0, bytes: 0, convs: BTreeMap::new(), active: VecDeque::new(), board }
     }
@@ -130,47 +164,46 @@ impl HbhPort {
         2 * self.delay_ns + tx_time_ns(bytes as u64, self.rate_bps)
     }
 
-    /// The rate at which this port serves `f` (packets/s of `bytes`-byte packets):
-    /// its round-robin share, or the shaped rate if lower.
-    fn service_rate(&self, f: u32, bytes: u32) -> f64 {
+    /// This port's round-robin share for `f` (packets/s of `bytes`-byte
+    /// packets): the port's rate over the conversations holding packets, `f`
+    /// included.
+    fn share(&self, f: u32, bytes: u32) -> f64 {
         let others = self.active.iter().filter(|&&g| g != f).count();
-        let share = self.rate_bps / (8.0 * bytes as f64) / (others + 1) as f64;
-        match self.convs.get(&f).and_then(|c| c.rate) {
-            Some(r) => r.min(share),
-            None => share,
-        }
+        self.rate_bps / (8.0 * bytes as f64) / (others + 1) as f64
     }
 
-    /// File this port's report on `f` for the port `up` the packet came from.
-    fn report(&self, now: Time, up: u32, f: u32, bytes: u32) {
-        if up == 0 {
-            return;
-        }
-        let r = Report { at: now, mu: self.service_rate(f, bytes), n: self.convs.get(&f).map_or(0, |c| c.q.len()) as f64 };
-        self.board.lock().expect("hbh board").reports.entry((up, f)).or_default().push_back(r);
+    /// The rate at which this port can keep serving `f`: its share, or the
+    /// rate the next switch reports if lower. (The shaped rate is not what it
+    /// reports: its correction term fills or drains the next queue within a
+    /// hop round trip; what lasts is the path's smallest share.)
+    fn service_rate(&self, f: u32, bytes: u32) -> f64 {
+        let share = self.share(f, bytes);
+        self.convs.get(&f).and_then(|c| c.mu_down).map_or(share, |m| m.min(share))
     }
 
-    /// Read the reports on `f` that have reached this port and, once per hop
-    /// round trip, set `f`'s rate from the latest.
+    /// Note `f`'s share and queue here after an arrival or a departure.
+    fn record(&self, now: Time, f: u32, bytes: u32) {
+        let n = self.convs.get(&f).map_or(0, |c| c.q.len()) as f64;
+        self.board.lock().expect("hbh board").record(self.id, f, (now, self.share(f, bytes), n));
+    }
+
+    /// Once per hop round trip: read the next switch's report on `f` (what
+    /// it was one propagation delay ago) and set `f`'s rate from it.
     fn update(&mut self, now: Time, f: u32, bytes: u32) {
-        let visible = now.saturating_sub(self.delay_ns);
-        let mut latest = None;
-        if let Some(v) = self.board.lock().expect("hbh board").reports.get_mut(&(self.id, f)) {
-            while v.front().is_some_and(|r| r.at <= visible) {
-                latest = v.pop_front();
-            }
-        }
-        let d = self.hop_rtt_ns(bytes);
-        let (b, frac) = (self.c.setpoint_pkts, self.c.min_rate_frac);
-        let Some(c) = self.convs.get_mut(&f) else { return };
-        if latest.is_some() {
-            c.fb = latest;
-        }
-        if now < c.next_update {
+        if self.convs.get(&f).is_none_or(|c| now < c.next_update) {
             return;
         }
-        if let Some(r) = c.fb {
-            let rate = rate_law(r.mu, r.n, b, d, frac);
+        let report = {
+            let b = self.board.lock().expect("hbh board");
+            let down = b.down.get(&(self.id, f)).copied();
+            down.zip(now.checked_sub(self.delay_ns)).and_then(|(d, t)| b.state(d, f, t, 0))
+        };
+        let d = self.hop_rtt_ns(bytes);
+        let (b, g, frac) = (self.c.setpoint_pkts, self.c.gain, self.c.min_rate_frac);
+        let c = self.convs.get_mut(&f).expect("checked above");
+        if let Some((mu, n)) = report {
+            let rate = rate_law(mu, n, b, g, d, frac);
+            c.mu_down = Some(mu);
             c.rate = Some(rate);
             c.next_update = now + d;
             // A new rate applies from the last departure.
@@ -191,10 +224,10 @@ impl HbhPort {
     }
 }
 
-/// `lambda = max(mu_D + (B - n_D) / d, frac x mu_D)` in packets/s, `d` in ns.
-pub fn rate_law(mu_d: f64, n_d: f64, setpoint: f64, hop_rtt_ns: Time, frac: f64) -> f64 {
+/// `lambda = max(mu_D + g (B - n_D) / d, frac x mu_D)` in packets/s, `d` in ns.
+pub fn rate_law(mu_d: f64, n_d: f64, setpoint: f64, gain: f64, hop_rtt_ns: Time, frac: f64) -> f64 {
     let d = hop_rtt_ns.max(1) as f64 / NS_PER_S as f64;
-    (mu_d + (setpoint - n_d) / d).max(frac * mu_d)
+    (mu_d + gain * (setpoint - n_d) / d).max(frac * mu_d)
 }
 
 fn gap_ns(rate_pps: f64) -> Time {
@@ -219,7 +252,10 @@ impl Queue for HbhPort {
         self.bytes += bytes as u64;
         let dropped = if self.len > self.limit { self.drop_from_longest() } else { None };
         if hbh {
-            self.report(now, up, f, bytes);
+            if up != 0 {
+                self.board.lock().expect("hbh board").down.insert((up, f), self.id);
+            }
+            self.record(now, f, bytes);
         }
         dropped
     }
@@ -253,13 +289,12 @@ impl Queue for HbhPort {
             self.len -= 1;
             self.bytes -= p.size_bytes as u64;
             if is_hbh(&p) {
-                let up = p.hdr[HDR_PORT] as u32;
-                if up == 0 {
+                if p.hdr[HDR_PORT] == 0.0 {
                     // The first switch: its report rides to the source on the ACK.
                     p.hdr[HDR_RATE] = rate;
                     p.hdr[HDR_QUEUE] = left as f64;
                 }
-                self.report(now, up, f, bytes);
+                self.record(now, f, bytes);
                 p.hdr[HDR_PORT] = self.id as f64;
             }
             return Some(p);
@@ -305,26 +340,30 @@ mod tests {
 
     #[test]
     fn rate_law_by_hand() {
-        // mu_D 2 500 packets/s, 3 queued there, B = 5, hop RTT 2 ms:
-        // 2 500 + (5 - 3) / 0.002 = 3 500 packets/s.
-        assert!((rate_law(2_500.0, 3.0, 5.0, 2_000_000, 1.0 / 16.0) - 3_500.0).abs() < 1e-9);
-        // 25 queued: 2 500 - 20 / 0.002 < 0: the floor, 2 500 / 16.
-        assert!((rate_law(2_500.0, 25.0, 5.0, 2_000_000, 1.0 / 16.0) - 156.25).abs() < 1e-9);
+        // mu_D 2 500 packets/s, 3 queued there, B = 5, hop RTT 2 ms, gain 1/4:
+        // 2 500 + (5 - 3) / 4 / 0.002 = 2 750 packets/s.
+        assert!((rate_law(2_500.0, 3.0, 5.0, 0.25, 2_000_000, 1.0 / 16.0) - 2_750.0).abs() < 1e-9);
+        // Gain 1: 2 500 + 2 / 0.002 = 3 500.
+        assert!((rate_law(2_500.0, 3.0, 5.0, 1.0, 2_000_000, 1.0 / 16.0) - 3_500.0).abs() < 1e-9);
+        // 25 queued: 2 500 - 20 / 4 / 0.002 < 0: the floor, 2 500 / 16.
+        assert!((rate_law(2_500.0, 25.0, 5.0, 0.25, 2_000_000, 1.0 / 16.0) - 156.25).abs() < 1e-9);
     }
 
     #[test]
     fn a_port_shapes_to_the_downstream_report_after_its_delay() {
         let board: Shared = Arc::new(Mutex::new(Board::default()));
-        // Upstream port U: 100 Mb/s, 1 ms (hop RTT 2 ms + 40 us); downstream D: 40 Mb/s.
+        // Upstream port U: 100 Mb/s, 1 ms (hop RTT 2 ms + 40 us); downstream D:
+        // 40 Mb/s, 20 ms; D's next port E: 10 Mb/s.
         let mut u = port(&board, 100e6, 1_000_000, 100);
         let mut d = port(&board, 40e6, 20_000_000, 100);
+        let mut e = port(&board, 10e6, 1_000_000, 100);
         // U alone: not shaped; its first packet leaves at once, stamped for the source.
         u.enqueue(0, data(7));
         let p = u.dequeue(0).unwrap();
         assert_eq!(p.hdr[HDR_PORT], u.id as f64);
         assert_eq!((p.hdr[HDR_RATE], p.hdr[HDR_QUEUE]), (25_000.0, 0.0));
-        // It reaches D, where flow 8 holds packets: D serves 7 at 40e6 / 4000 / 2 = 5 000/s
-        // and files the report (mu 5 000, n 1) for U at 1.04 ms.
+        // It reaches D at 1.04 ms, where flow 8 holds a packet: D's share for
+        // 7 is 40e6 / 4000 / 2 = 5 000/s, and 7 has 1 packet there.
         d.enqueue(1_000, data(8));
         let t_arr = 1_040_000;
         d.enqueue(t_arr, p);
@@ -334,19 +373,34 @@ mod tests {
         }
         u.update(t_arr + 999_999, 7, 500);
         assert_eq!(u.convs[&7].rate, None);
-        // After it: rate = 5 000 + (5 - 1) / 0.00204 packets/s.
+        // After it: rate = 5 000 + (5 - 1) / 4 / 0.00204 packets/s.
         let now = t_arr + 1_000_000;
         u.update(now, 7, 500);
-        let want = 5_000.0 + 4.0 / 0.00204;
+        let want = 5_000.0 + 1.0 / 0.00204;
         assert!((u.convs[&7].rate.unwrap() - want).abs() < 1e-6);
         // Packets now leave one rate gap apart; between gaps the port holds them.
         let a = u.dequeue(now).unwrap();
         assert_eq!(a.flow, 7);
+        assert_eq!(a.hdr[HDR_RATE], 5_000.0, "the first switch reports the downstream rate");
         assert!(u.dequeue(now + 1).is_none(), "held by the shaper");
         let gap = gap_ns(want);
         assert_eq!(u.next_ready(now + 1), Some(now + gap));
         assert!(u.dequeue(now + gap).is_some());
         assert_eq!(u.len_pkts(), 1);
+        // D forwards 7's packet to E (10 Mb/s: 2 500/s alone) at 2 ms; it
+        // arrives at 2.4 ms. D then holds nothing and is alone: share 10 000/s.
+        // What U reads at t is D's state at t - 1 ms, with E's as of 20 ms
+        // before that: from 2.4 + 20 + 1 ms on, U learns E's 2 500/s.
+        let q = std::iter::from_fn(|| d.dequeue(2_000_000)).find(|p| p.flow == 7).unwrap();
+        e.enqueue(2_400_000, q);
+        let t = 2_400_000 + 20_000_000 + 1_000_000;
+        u.convs.get_mut(&7).unwrap().next_update = 0;
+        u.update(t - 1, 7, 500);
+        assert_eq!(u.convs[&7].mu_down, Some(10_000.0));
+        u.convs.get_mut(&7).unwrap().next_update = 0;
+        u.update(t, 7, 500);
+        assert_eq!(u.convs[&7].mu_down, Some(2_500.0));
+        assert!((u.convs[&7].rate.unwrap() - (2_500.0 + 0.25 * 5.0 / 0.00204)).abs() < 1e-6);
     }
 
     #[test]
