@@ -27,22 +27,22 @@
 //! and `n_D`, `f`'s packets there; `g` (1/4, chosen) damps the
 //! loop, whose report is half a hop round trip old. The report reaches the port
 //! one propagation delay of its link after the downstream switch sent it (it
-//! reports on each arrival and departure of one of `f`'s packets). A port with
-//! no switch downstream (the last hop) does not shape. The source host's
-//! rate is set by the first switch's report, which in fctlab rides on the
-//! data packet to the receiver and back on its ACK (host interfaces are not
-//! router ports): the host half is e2e-ef's source
-//! ([`crate::transport::packet_pair`] with explicit feedback), whose rate
-//! law is the same, `mu + (B - n_b) / RTT`, with `mu` and the queue from the
-//! first switch.
+//! reports what it was one propagation delay earlier). A port with no
+//! switch downstream (the last hop) does not shape. The source host is the
+//! first hop: the first switch's report (its service rate and the
+//! conversation's queue there) reaches it on each ACK, written by the first
+//! switch's port toward the host as the ACK passes (fctlab's hosts have no
+//! router port the report could come through otherwise). The host half is
+//! e2e-ef's source ([`crate::transport::packet_pair`] with explicit
+//! feedback), whose rate law is the same form, `mu + (B - n_b) / RTT`.
 //!
 //! Header layout (`Packet::hdr`) of hbh data packets:
 //!
 //! | slot | field | written by |
 //! | --- | --- | --- |
-//! | [`HDR_RATE`] | the first switch's service rate of the conversation, packets/s (`f64::MAX` until then; marks the packet as hbh's) | sender, first switch |
-//! | [`HDR_QUEUE`] | the conversation's packets at the first switch | first switch |
-//! | [`HDR_PORT`] | the last hbh port the packet left (0: none yet) | switches |
+//! | [`HDR_RATE`] | data: `f64::MAX`, marks the packet as hbh's; ACK: the first switch's service rate of the conversation, packets/s | sender; the first switch's port toward the source |
+//! | [`HDR_FIRST`] | data: the id of the first switch's port (echoed on the ACK); ACK: the conversation's packets queued there | first switch; the first switch's port toward the source |
+//! | [`HDR_PORT`] | data: the last hbh port the packet left (0: none yet) | switches |
 //!
 //! The extra-hop variant of the benchmark (three more switches between the
 //! source and the bottleneck, the round trip unchanged) is a topology, built
@@ -56,5 +56,7 @@ pub mod router;
 pub const HDR_RATE: usize = crate::protocols::e2e_ef::HDR_RATE;
 /// Index of the queue field (packets), shared with e2e-ef.
 pub const HDR_QUEUE: usize = crate::protocols::e2e_ef::HDR_QUEUE;
+/// On data packets, the same slot holds the first switch's port id.
+pub const HDR_FIRST: usize = HDR_QUEUE;
 /// Index of the last hbh port's id.
 pub const HDR_PORT: usize = 2;

@@ -9,7 +9,7 @@
 //! its id), and that port reads it one propagation delay of its own link
 //! later, as if it had come back over the reverse line.
 
-use super::{HDR_PORT, HDR_QUEUE, HDR_RATE};
+use super::{HDR_FIRST, HDR_PORT, HDR_QUEUE, HDR_RATE};
 use crate::config::{documented, err, ConfigError, Entry, ParamDoc, Params, Table};
 use crate::net::queue::{PortParams, Queue, QueueBuilder, QueueEntry};
 use crate::net::{Packet, PacketKind};
@@ -274,7 +274,6 @@ impl Queue for HbhPort {
                     continue;
                 }
             }
-            let rate = self.service_rate(f, bytes);
             let c = self.convs.get_mut(&f).expect("active conversation");
             let mut p = c.q.pop_front().expect("active conversation holds packets");
             c.last_sent = Some(now);
@@ -290,12 +289,20 @@ impl Queue for HbhPort {
             self.bytes -= p.size_bytes as u64;
             if is_hbh(&p) {
                 if p.hdr[HDR_PORT] == 0.0 {
-                    // The first switch: its report rides to the source on the ACK.
-                    p.hdr[HDR_RATE] = rate;
-                    p.hdr[HDR_QUEUE] = left as f64;
+                    // The first switch: the ACK will bring its id back to it.
+                    p.hdr[HDR_FIRST] = self.id as f64;
                 }
                 self.record(now, f, bytes);
                 p.hdr[HDR_PORT] = self.id as f64;
+            } else if p.kind == PacketKind::Ack && p.hdr[HDR_RATE] > 0.0 && p.hdr[HDR_FIRST] >= 1.0 {
+                // An hbh ACK on its way to the source: the report of the
+                // conversation's first switch as it is now (the last port to
+                // write it is the first switch's own port toward the source).
+                let b = self.board.lock().expect("hbh board");
+                if let Some((mu, n)) = b.state(p.hdr[HDR_FIRST] as u32, f, now, 0) {
+                    p.hdr[HDR_RATE] = mu;
+                    p.hdr[HDR_QUEUE] = n;
+                }
             }
             return Some(p);
         }
@@ -357,11 +364,11 @@ mod tests {
         let mut u = port(&board, 100e6, 1_000_000, 100);
         let mut d = port(&board, 40e6, 20_000_000, 100);
         let mut e = port(&board, 10e6, 1_000_000, 100);
-        // U alone: not shaped; its first packet leaves at once, stamped for the source.
+        // U alone: not shaped; its first packet leaves at once, marked with U's id as the first switch.
         u.enqueue(0, data(7));
         let p = u.dequeue(0).unwrap();
         assert_eq!(p.hdr[HDR_PORT], u.id as f64);
-        assert_eq!((p.hdr[HDR_RATE], p.hdr[HDR_QUEUE]), (25_000.0, 0.0));
+        assert_eq!((p.hdr[HDR_RATE], p.hdr[HDR_FIRST]), (f64::MAX, u.id as f64));
         // It reaches D at 1.04 ms, where flow 8 holds a packet: D's share for
         // 7 is 40e6 / 4000 / 2 = 5 000/s, and 7 has 1 packet there.
         d.enqueue(1_000, data(8));
@@ -381,7 +388,7 @@ mod tests {
         // Packets now leave one rate gap apart; between gaps the port holds them.
         let a = u.dequeue(now).unwrap();
         assert_eq!(a.flow, 7);
-        assert_eq!(a.hdr[HDR_RATE], 5_000.0, "the first switch reports the downstream rate");
+        assert_eq!(a.hdr[HDR_FIRST], u.id as f64, "U is the first switch");
         assert!(u.dequeue(now + 1).is_none(), "held by the shaper");
         let gap = gap_ns(want);
         assert_eq!(u.next_ready(now + 1), Some(now + gap));
@@ -401,6 +408,15 @@ mod tests {
         u.update(t, 7, 500);
         assert_eq!(u.convs[&7].mu_down, Some(2_500.0));
         assert!((u.convs[&7].rate.unwrap() - (2_500.0 + 0.25 * 5.0 / 0.00204)).abs() < 1e-6);
+        // An ACK of 7 passing any hbh port toward the source takes U's report
+        // as it is then: the path's rate 2 500/s and the 1 packet U holds.
+        let mut r = port(&board, 100e6, 1_000_000, 100);
+        let mut ack = Packet::new(7, PacketKind::Ack, 40, 0, 0);
+        ack.hdr[HDR_RATE] = f64::MAX;
+        ack.hdr[HDR_FIRST] = u.id as f64;
+        r.enqueue(t, ack);
+        let ack = r.dequeue(t).unwrap();
+        assert_eq!((ack.hdr[HDR_RATE], ack.hdr[HDR_QUEUE]), (2_500.0, 1.0));
     }
 
     #[test]
