@@ -42,6 +42,8 @@ struct FlowSlot {
     measure: bool,
     /// Packets 1..prefix_done of a measuring flow are recorded.
     prefix_done: u64,
+    /// Wire bytes of data packets the sender has sent (the send-rate series).
+    sent_bytes: u64,
 }
 
 /// Every flow's slot and record, by flow id. With `metrics.flows = false`
@@ -183,10 +185,14 @@ pub struct Engine {
     probes: Probes,
     /// The workload is open-loop sources only.
     only_open_loop: bool,
+    /// Per sampled flow (`plan.cwnd_flows`): in-order packets delivered,
+    /// bytes sent and the time at the last sample.
+    flow_prev: Vec<(u64, u64, Time)>,
 }
 
 impl Engine {
     pub fn new(plan: Plan) -> Engine {
+        let plan_cwnd_flows = plan.cwnd_flows.len();
         let topo = &plan.topology;
         let links: Vec<Link> = topo
             .links
@@ -249,6 +255,7 @@ impl Engine {
             size_stats,
             probes: Probes::default(),
             only_open_loop: false,
+            flow_prev: vec![(0, 0, 0); plan_cwnd_flows],
         }
     }
 
@@ -259,7 +266,7 @@ impl Engine {
     }
 
     /// Create a flow that starts at `start_ns`.
-    fn add_flow(&mut self, sender: u32, start_ns: Time, size: FlowSize, generator: Option<u32>, measure: bool) {
+    fn add_flow(&mut self, sender: u32, start_ns: Time, size: FlowSize, generator: Option<u32>, measure: bool, transport: u16) {
         let id = self.flows.next_id();
         let tp = &self.plan.transport;
         let (bytes, pkts) = match size {
@@ -275,9 +282,10 @@ impl Engine {
             long_lived: size.is_long_lived(),
             start_ns,
             ideal_ns,
+            transport,
             ..Default::default()
         };
-        let (snd, rcv) = (self.plan.endpoints)(id, size);
+        let (snd, rcv) = (self.plan.endpoints_of(transport))(id, size);
         let slot = FlowSlot {
             sender,
             fwd_path: 2 * sender,
@@ -290,6 +298,7 @@ impl Engine {
             long_lived: size.is_long_lived(),
             measure,
             prefix_done: 0,
+            sent_bytes: 0,
         };
         self.flows.push(slot, rec);
         if size.is_long_lived() {
@@ -321,6 +330,7 @@ impl Engine {
             long_lived: true,
             measure: false,
             prefix_done: 0,
+            sent_bytes: 0,
         };
         self.flows.push(slot, rec);
         self.q.schedule(start_ns, Event::FlowStart(id));
@@ -330,7 +340,7 @@ impl Engine {
         self.only_open_loop = self.plan.flows.is_empty() && !self.plan.generators.is_empty() && self.plan.generators.iter().all(|g| matches!(g.arrivals, Arrivals::OpenLoop(_)));
         let flows = self.plan.flows.clone();
         for f in flows {
-            self.add_flow(f.sender, f.start_ns, f.size, None, f.measure);
+            self.add_flow(f.sender, f.start_ns, f.size, None, f.measure, f.transport);
         }
         for g in 0..self.plan.generators.len() {
             let gen = self.plan.generators[g].clone();
@@ -347,7 +357,8 @@ impl Engine {
                 Arrivals::LongLived => {
                     for &s in &gen.senders {
                         let measure = self.sources.next_is_measured(g as u32);
-                        self.add_flow(s, gen.start_ns, FlowSize::LongLived, None, measure);
+                        let tr = self.plan.generator_transport(g, s);
+                        self.add_flow(s, gen.start_ns, FlowSize::LongLived, None, measure, tr);
                     }
                 }
                 Arrivals::OpenLoop(ref src) => {
@@ -368,14 +379,16 @@ impl Engine {
     fn closed_loop_next(&mut self, g: u32, s: u32, t: Time) {
         if let Some((pkts, measure)) = self.sources.closed_loop(g, s, t) {
             let size = FlowSize::of_pkts(pkts, self.plan.transport.mss_bytes);
-            self.add_flow(s, t, size, Some(g), measure);
+            let tr = self.plan.generator_transport(g as usize, s);
+            self.add_flow(s, t, size, Some(g), measure, tr);
         }
     }
 
     fn generate(&mut self, g: u32, now: Time) {
         let Some(a) = self.sources.poisson(g, now, self.plan.stop_ns) else { return };
         let size = FlowSize::of_pkts(a.pkts, self.plan.transport.mss_bytes);
-        self.add_flow(a.sender, now, size, None, a.measure);
+        let tr = self.plan.generator_transport(g as usize, a.sender);
+        self.add_flow(a.sender, now, size, None, a.measure, tr);
         match a.next_ns {
             Some(next) => self.q.schedule(next, Event::Generate(g)),
             None => self.pending -= 1,
@@ -503,6 +516,7 @@ impl Engine {
         // Packets only come from live flows, whose slots are kept.
         let slot = self.flows.slot(f).expect("a live flow");
         let (fwd, rev) = (slot.fwd_path, slot.rev_path);
+        let mut sent_bytes = 0u64;
         for mut p in out.drain(..) {
             p.path = match p.kind {
                 PacketKind::Data | PacketKind::Syn => fwd,
@@ -512,9 +526,15 @@ impl Engine {
             self.counters.packets_sent += 1;
             if p.kind == PacketKind::Data {
                 self.counters.data_sent += 1;
+                sent_bytes += p.size_bytes as u64;
             }
             let first = self.path_links[self.path_start[p.path as usize] as usize];
             self.enqueue(first as usize, p, now);
+        }
+        if sent_bytes > 0 {
+            if let Some(slot) = self.flows.slot(f) {
+                slot.sent_bytes += sent_bytes;
+            }
         }
         self.out = out;
     }
@@ -693,15 +713,30 @@ impl Engine {
         }
         let el = self.series.element_id("network");
         self.series.push(now, m.active_flows, el, self.active as f64);
+        let mss = self.plan.transport.mss_bytes as f64;
         for i in 0..self.plan.cwnd_flows.len() {
             let f = self.plan.cwnd_flows[i] as usize;
-            if let Some((Some(snd), start_ns)) = self.flows.get(f as u32).map(|(s, r)| (s.snd.as_ref(), r.start_ns)) {
-                if start_ns <= now {
-                    let w = snd.cwnd_pkts();
-                    let el = self.series.element_id(&format!("flow{f}"));
-                    self.series.push(now, m.cwnd_pkts, el, w);
-                }
+            let Some((slot, rec)) = self.flows.get(f as u32) else { continue };
+            let (Some(snd), Some(rcv)) = (slot.snd.as_ref(), slot.rcv.as_ref()) else { continue };
+            if rec.start_ns > now {
+                continue;
             }
+            let (w, srtt, delivered, sent) = (snd.cwnd_pkts(), snd.srtt_ns(), rcv.in_order_pkts(), slot.sent_bytes);
+            let el = self.series.element_id(&format!("flow{f}"));
+            self.series.push(now, m.cwnd_pkts, el, w);
+            // Rates over the interval since the last sample (or since the flow
+            // started, if that was later).
+            let (prev_delivered, prev_sent, prev_t) = self.flow_prev[i];
+            let since = prev_t.max(rec.start_ns);
+            if now > since {
+                let secs = (now - since) as f64 / 1e9;
+                self.series.push(now, m.throughput_bps, el, delivered.saturating_sub(prev_delivered) as f64 * mss * 8.0 / secs);
+                self.series.push(now, m.send_rate_bps, el, sent.saturating_sub(prev_sent) as f64 * 8.0 / secs);
+            }
+            if let Some(r) = srtt {
+                self.series.push(now, m.rtt_ms, el, r as f64 / 1e6);
+            }
+            self.flow_prev[i] = (delivered, sent, now);
         }
         if self.pending > 0 || self.plan.stop_ns.is_some_and(|s| now + interval <= s) {
             self.q.schedule(now + interval, Event::Sample);

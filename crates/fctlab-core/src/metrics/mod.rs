@@ -31,6 +31,9 @@ pub struct FlowRecord {
     /// FCT under ideal max-min fair sharing (processor sharing) of the same
     /// workload, from the fluid model (see [`ps::fill_ps_fct`]).
     pub ps_fct_ns: Option<Time>,
+    /// Index of the flow's transport settings (0: `[transport]`; see the
+    /// manifest's `transports`).
+    pub transport: u16,
 }
 
 impl FlowRecord {
@@ -57,6 +60,13 @@ pub struct MetricIds {
     /// full-sized data packets its line rate carries in an interval
     /// (Mussmann 2012, section 5.2).
     pub utilization_pkts: u16,
+    /// A flow's payload delivered in order at its receiver, bits per second.
+    pub throughput_bps: u16,
+    /// A flow's data packets put on the wire by its sender (retransmissions
+    /// included), bits per second.
+    pub send_rate_bps: u16,
+    /// A flow's smoothed RTT estimate at the sender, ms.
+    pub rtt_ms: u16,
 }
 
 impl MetricIds {
@@ -68,6 +78,9 @@ impl MetricIds {
             active_flows: series.metric_id("active_flows"),
             cwnd_pkts: series.metric_id("cwnd_pkts"),
             utilization_pkts: series.metric_id("utilization_pkts"),
+            throughput_bps: series.metric_id("throughput_bps"),
+            send_rate_bps: series.metric_id("send_rate_bps"),
+            rtt_ms: series.metric_id("rtt_ms"),
         }
     }
 }
