@@ -170,8 +170,8 @@ def table43_optimal_ms(access_ms: float = ACCESS_MS, core_ms: float = CORE_MS) -
 
 
 def table43_scenario(tp: dict, net: dict, pkts: int, access_ms: float = ACCESS_MS, core_ms: float = CORE_MS) -> dict:
-    return {"seed": 1, "network": network(net, access_ms, core_ms), "transport": transport(tp),
-            "flows": [{"size_pkts": pkts, "sender": 0}], "metrics": {"series": False, "ps_fct": False}}
+    return finalize({"seed": 1, "network": network(net, access_ms, core_ms), "transport": transport(tp),
+                     "flows": [{"size_pkts": pkts, "sender": 0}], "metrics": {"series": False, "ps_fct": False}})
 
 
 def table43_times_ms(tp: dict, net: dict, access_ms: float = ACCESS_MS, core_ms: float = CORE_MS) -> list:
@@ -268,8 +268,8 @@ def table41_scenario(tp: dict, net: dict, gap_s: float = T41_CROSS_GAP_S, buffer
     flows = [{"size_pkts": T41_MAIN_PKTS, "sender": 0}]
     flows += [{"size_pkts": T41_CROSS_PKTS, "sender": 1 + i, "start_s": T41_CROSS_START_S + i * gap_s} for i in range(T41_CROSS)]
     probe = {"arrivals": "probe", "senders": [senders - 1], "interval_ms": PROBE_INTERVAL_MS, "pkt_bytes": PROBE_BYTES, "stop_s": 60.0}
-    return {"seed": 1, "network": nw, "transport": transport(tp), "flows": flows, "traffic": [probe],
-            "metrics": {"series": False, "ps_fct": False}}
+    return finalize({"seed": 1, "network": nw, "transport": transport(tp), "flows": flows, "traffic": [probe],
+                     "metrics": {"series": False, "ps_fct": False}})
 
 
 def idle_probe_rtt_ms(hops: int = 0) -> float:
@@ -418,7 +418,7 @@ def table44_scenario(tp: dict, net: dict) -> dict:
     nw["access_delay_ms"] = [ACCESS_MS, T44_SLOW_ACCESS_MS] + [ACCESS_MS] * T41_CROSS
     flows = [{"size_pkts": T41_MAIN_PKTS, "sender": 0}, {"size_pkts": T41_MAIN_PKTS, "sender": 1}]
     flows += [{"size_pkts": T41_CROSS_PKTS, "sender": 2 + i, "start_s": T41_CROSS_START_S + i * T41_CROSS_GAP_S} for i in range(T41_CROSS)]
-    return {"seed": 1, "network": nw, "transport": transport(tp), "flows": flows, "metrics": {"series": False, "ps_fct": False}}
+    return finalize({"seed": 1, "network": nw, "transport": transport(tp), "flows": flows, "metrics": {"series": False, "ps_fct": False}})
 
 
 def table44_optimal_ms() -> list:
@@ -1077,7 +1077,7 @@ def mixed_table() -> "Table":
         sc = table41_scenario(tp, net)
         for f in sc["flows"][1:]:
             f["transport"] = {"scheme": "tcp-tahoe"}
-        t, mean, std, drops = measure(run(sc), [0], idle_probe_rtt_ms(_hops(net)))
+        (t,), mean, std, drops = measure(run(sc), [0], idle_probe_rtt_ms(_hops(net)))
         rows.append([name, t, mean, drops])
     return Table(title="Beyond the paper: connection 1 under each scheme, the cross traffic under TCP Tahoe (several schemes in one run)",
                  columns=["connection 1's scheme", "conn. 1 (ms)", "delay mean (ms)", "packets dropped"], rows=rows,

@@ -172,15 +172,6 @@ impl HbhPort {
         self.rate_bps / (8.0 * bytes as f64) / (others + 1) as f64
     }
 
-    /// The rate at which this port can keep serving `f`: its share, or the
-    /// rate the next switch reports if lower. (The shaped rate is not what it
-    /// reports: its correction term fills or drains the next queue within a
-    /// hop round trip; what lasts is the path's smallest share.)
-    fn service_rate(&self, f: u32, bytes: u32) -> f64 {
-        let share = self.share(f, bytes);
-        self.convs.get(&f).and_then(|c| c.mu_down).map_or(share, |m| m.min(share))
-    }
-
     /// Note `f`'s share and queue here after an arrival or a departure.
     fn record(&self, now: Time, f: u32, bytes: u32) {
         let n = self.convs.get(&f).map_or(0, |c| c.q.len()) as f64;
