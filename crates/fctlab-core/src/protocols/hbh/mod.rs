@@ -21,8 +21,9 @@
 //! ```
 //!
 //! from the latest report of the next switch downstream: `mu_D`, the rate at
-//! which that switch can keep serving `f` (its round-robin share `C / k`,
-//! `k` the conversations holding packets there, `f` included, or the rate its
+//! which that switch can keep serving `f` (its round-robin share: max-min
+//! water filling of its line `C` over the other conversations' arrival rates,
+//! each an exponentially weighted count of bits over 10 ms; or the rate its
 //! own next switch reports if lower: the path's smallest share from there on)
 //! and `n_D`, `f`'s packets there; `g` (1/4, chosen) damps the
 //! loop, whose report is half a hop round trip old. The report reaches the port

@@ -28,11 +28,13 @@ pub struct HbhParams {
     pub gain: f64,
     /// The lowest rate a switch sets, as a fraction of the downstream rate.
     pub min_rate_frac: f64,
+    /// Time constant of each conversation's arrival-rate estimate (ms).
+    pub rate_window_ms: f64,
 }
 
 impl Default for HbhParams {
     fn default() -> Self {
-        HbhParams { setpoint_pkts: 5.0, gain: 0.25, min_rate_frac: 1.0 / 16.0 }
+        HbhParams { setpoint_pkts: 5.0, gain: 0.25, min_rate_frac: 1.0 / 16.0, rate_window_ms: 10.0 }
     }
 }
 
@@ -40,6 +42,7 @@ impl Params for HbhParams {
     const DOCS: &'static [ParamDoc] = &[
         ParamDoc::new("setpoint_pkts", "Mishra & Kanakia 1992 per-hop target queue B (value chosen, as packet-pair's set point)"),
         ParamDoc::new("gain", "g in lambda = mu_D + g (B - n_D)/d (chosen): with the report half a hop round trip old, n_D follows n' = n + g (B - n_prev) per hop round trip, which oscillates undamped at g = 1 and is critically damped at 1/4"),
+        ParamDoc::new("rate_window_ms", "time constant of the per-conversation arrival rates from which a port computes a conversation's round-robin (max-min) share (chosen: a few hop round trips, long enough to average on-off and Poisson streams)"),
         ParamDoc::new("min_rate_frac", "floor of a switch's rate as a fraction of the downstream service rate, so a conversation never stops while reports are in flight (chosen)"),
     ];
     fn validate(&self, field: &str) -> Result<(), ConfigError> {
@@ -48,6 +51,9 @@ impl Params for HbhParams {
         }
         if !(self.gain > 0.0 && self.gain <= 1.0) {
             return err(format!("{field}.gain"), format!("must be in (0, 1], got {}", self.gain));
+        }
+        if !(self.rate_window_ms.is_finite() && self.rate_window_ms > 0.0) {
+            return err(format!("{field}.rate_window_ms"), format!("must be a positive number of ms, got {}", self.rate_window_ms));
         }
         if !(self.min_rate_frac > 0.0 && self.min_rate_frac <= 1.0) {
             return err(format!("{field}.min_rate_frac"), format!("must be in (0, 1], got {}", self.min_rate_frac));
@@ -132,6 +138,34 @@ struct Conv {
     mu_down: Option<f64>,
     /// Whether its packets are hbh's (shaped and reported).
     hbh: bool,
+    /// Arrival rate estimate (bits/s) as of `rate_at`.
+    rate_bps: f64,
+    rate_at: Time,
+}
+
+impl Conv {
+    /// The arrival rate at `now`: bits that arrived, each weighted by
+    /// exp(-age / tau), over tau.
+    fn arrival_bps(&self, now: Time, tau_ns: f64) -> f64 {
+        self.rate_bps * (-(now.saturating_sub(self.rate_at) as f64) / tau_ns).exp()
+    }
+}
+
+/// The share of a line of `capacity_bps` a backlogged conversation gets
+/// under round robin beside others arriving at `others_bps`: max-min water
+/// filling (the others below the level get what they bring, the rest share
+/// what is left equally).
+pub fn maxmin_share_bps(capacity_bps: f64, others_bps: &mut [f64]) -> f64 {
+    others_bps.sort_by(|a, b| a.total_cmp(b));
+    let (mut left, mut n) = (capacity_bps, others_bps.len() + 1);
+    for &r in others_bps.iter() {
+        if r >= left / n as f64 {
+            break;
+        }
+        left -= r;
+        n -= 1;
+    }
+    left / n as f64
 }
 
 /// An hbh switch port.
@@ -165,17 +199,18 @@ impl HbhPort {
     }
 
     /// This port's round-robin share for `f` (packets/s of `bytes`-byte
-    /// packets): the port's rate over the conversations holding packets, `f`
-    /// included.
-    fn share(&self, f: u32, bytes: u32) -> f64 {
-        let others = self.active.iter().filter(|&&g| g != f).count();
-        self.rate_bps / (8.0 * bytes as f64) / (others + 1) as f64
+    /// packets) were it backlogged: max-min water filling of the line over
+    /// the other conversations' arrival rates ([`maxmin_share_bps`]).
+    fn share(&self, now: Time, f: u32, bytes: u32) -> f64 {
+        let tau = self.c.rate_window_ms * 1e6;
+        let mut others: Vec<f64> = self.convs.iter().filter(|(&g, _)| g != f).map(|(_, c)| c.arrival_bps(now, tau)).filter(|&r| r > 0.0).collect();
+        maxmin_share_bps(self.rate_bps, &mut others) / (8.0 * bytes as f64)
     }
 
     /// Note `f`'s share and queue here after an arrival or a departure.
     fn record(&self, now: Time, f: u32, bytes: u32) {
         let n = self.convs.get(&f).map_or(0, |c| c.q.len()) as f64;
-        self.board.lock().expect("hbh board").record(self.id, f, (now, self.share(f, bytes), n));
+        self.board.lock().expect("hbh board").record(self.id, f, (now, self.share(now, f, bytes), n));
     }
 
     /// Once per hop round trip: read the next switch's report on `f` (what
@@ -233,8 +268,15 @@ impl Queue for HbhPort {
     fn enqueue(&mut self, now: Time, pkt: Packet) -> Option<Packet> {
         let f = pkt.flow;
         let (hbh, up, bytes) = (is_hbh(&pkt), pkt.hdr[HDR_PORT] as u32, pkt.size_bytes);
+        let tau = self.c.rate_window_ms * 1e6;
+        if self.convs.len() > 256 && !self.convs.contains_key(&f) {
+            // Forget conversations long idle (their estimate has decayed away).
+            self.convs.retain(|_, c| !c.q.is_empty() || c.rate.is_some() && now < c.next_update + (20.0 * tau) as Time || c.arrival_bps(now, tau) > 1.0);
+        }
         let c = self.convs.entry(f).or_default();
         c.hbh |= hbh;
+        c.rate_bps = c.arrival_bps(now, tau) + 8.0 * bytes as f64 / (tau / NS_PER_S as f64);
+        c.rate_at = now;
         if c.q.is_empty() {
             self.active.push_back(f);
         }
@@ -360,9 +402,8 @@ mod tests {
         let p = u.dequeue(0).unwrap();
         assert_eq!(p.hdr[HDR_PORT], u.id as f64);
         assert_eq!((p.hdr[HDR_RATE], p.hdr[HDR_FIRST]), (f64::MAX, u.id as f64));
-        // It reaches D at 1.04 ms, where flow 8 holds a packet: D's share for
-        // 7 is 40e6 / 4000 / 2 = 5 000/s, and 7 has 1 packet there.
-        d.enqueue(1_000, data(8));
+        // It reaches D at 1.04 ms, alone: D's share for 7 is the line,
+        // 40e6 / 4000 = 10 000/s, and 7 has 1 packet there.
         let t_arr = 1_040_000;
         d.enqueue(t_arr, p);
         // Before U's propagation delay has passed, U does not know it.
@@ -371,10 +412,10 @@ mod tests {
         }
         u.update(t_arr + 999_999, 7, 500);
         assert_eq!(u.convs[&7].rate, None);
-        // After it: rate = 5 000 + (5 - 1) / 4 / 0.00204 packets/s.
+        // After it: rate = 10 000 + (5 - 1) / 4 / 0.00204 packets/s.
         let now = t_arr + 1_000_000;
         u.update(now, 7, 500);
-        let want = 5_000.0 + 1.0 / 0.00204;
+        let want = 10_000.0 + 1.0 / 0.00204;
         assert!((u.convs[&7].rate.unwrap() - want).abs() < 1e-6);
         // Packets now leave one rate gap apart; between gaps the port holds them.
         let a = u.dequeue(now).unwrap();
@@ -389,7 +430,7 @@ mod tests {
         // arrives at 2.4 ms. D then holds nothing and is alone: share 10 000/s.
         // What U reads at t is D's state at t - 1 ms, with E's as of 20 ms
         // before that: from 2.4 + 20 + 1 ms on, U learns E's 2 500/s.
-        let q = std::iter::from_fn(|| d.dequeue(2_000_000)).find(|p| p.flow == 7).unwrap();
+        let q = d.dequeue(2_000_000).unwrap();
         e.enqueue(2_400_000, q);
         let t = 2_400_000 + 20_000_000 + 1_000_000;
         u.convs.get_mut(&7).unwrap().next_update = 0;
@@ -408,6 +449,35 @@ mod tests {
         r.enqueue(t, ack);
         let ack = r.dequeue(t).unwrap();
         assert_eq!((ack.hdr[HDR_RATE], ack.hdr[HDR_QUEUE]), (2_500.0, 1.0));
+    }
+
+    #[test]
+    fn maxmin_share_by_hand() {
+        // 40 Mb/s beside conversations at 4, 8 and 30 Mb/s: level 10 takes
+        // 4 (36 left for 3), level 12 takes 8 (28 left for 2), 30 is above 14:
+        // 14 Mb/s.
+        assert_eq!(maxmin_share_bps(40e6, &mut [30e6, 4e6, 8e6]), 14e6);
+        assert_eq!(maxmin_share_bps(40e6, &mut []), 40e6);
+        // Ten Poisson streams of 0.8 Mb/s (20% in all) leave 32 Mb/s.
+        assert!((maxmin_share_bps(40e6, &mut [0.8e6; 10]) - 32e6).abs() < 1e-6);
+    }
+
+    #[test]
+    fn the_share_follows_the_others_arrival_rates() {
+        let board: Shared = Arc::new(Mutex::new(Board::default()));
+        let mut d = port(&board, 40e6, 1_000_000, 1000);
+        // Flow 8 sends a 500 B packet every 0.4 ms (10 Mb/s) for 200 ms: its
+        // estimate is 4000 bits / 0.4 ms = 10 Mb/s within a fraction
+        // 0.4 / 10 / 2 (the sawtooth) plus exp(-20) of the start: flow 7's
+        // share is then 30 Mb/s, 7 500 packets/s.
+        let mut t = 0;
+        while t <= 200_000_000 {
+            d.enqueue(t, Packet::new(8, PacketKind::Data, 500, 0, 0));
+            d.dequeue(t);
+            t += 400_000;
+        }
+        let s = d.share(t - 400_000, 7, 500);
+        assert!((s - 7_500.0).abs() < 7_500.0 * 0.03, "{s}");
     }
 
     #[test]
