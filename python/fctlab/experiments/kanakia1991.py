@@ -1040,7 +1040,7 @@ def fig7(out: Path) -> tuple:
         sc = table41_scenario(tp, net)
         sc["metrics"] = {"series": True, "ps_fct": False, "cwnd_flows": [0], "interval_ms": FIG7_INTERVAL_MS}
         s = run(sc).series
-        s = s[(s.metric == "send_rate_bps") & (s.element.astype(str) == "0")]
+        s = s[(s.metric == "send_rate_bps") & (s.element.astype(str) == "flow0")]
         rates[name] = s
         ax.plot(s.t_ns / 1e9, s.value / 1e6, label=name, lw=1)
     ax.set_xlabel("time (s)")
