@@ -179,3 +179,19 @@ def test_hbh_is_in_every_table_and_loses_nothing_in_experiment_1():
     name, tp, net = next(s for s in k.SCHEMES if s[0] == "hbh")
     t, mean, std, drops = k.table41_row(tp, net)
     assert t > k.table41_optimal_ms() and drops == 0 and mean >= 0
+
+
+def test_the_suite_fills_every_cell_for_hbh_beside_its_published_row():
+    import math
+
+    cells = k.suite("hbh")
+    assert {c["experiment"] for c in cells} == {"4.1", "4.2", "4.3", "4.4", "4.5", "4.6", "4.7a", "4.7b", "4.8", "4.9", "4.10"}
+    assert all(math.isfinite(c["fctlab"]) for c in cells), [c for c in cells if not math.isfinite(c["fctlab"])]
+    # Its published cells are there: Table 4.1's 1534 ms, Table 4.10's 1247 and 1254 ms.
+    pub = {(c["experiment"], c["quantity"]): c["published"] for c in cells}
+    assert pub[("4.1", "transfer time conn. 1 (ms)")] == 1534
+    assert (pub[("4.10", "transfer time conn. 1 (ms)")], pub[("4.10", "transfer time conn. 2 (ms)")]) == (1247, 1254)
+    # No transfer beats the optimal where fair sharing binds every connection.
+    for c in cells:
+        if "transfer time" in c["quantity"] and c["experiment"] in ("4.1", "4.2", "4.3", "4.5", "4.6", "4.7a", "4.8"):
+            assert c["fctlab"] > c["optimal"], c
