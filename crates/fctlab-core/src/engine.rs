@@ -759,12 +759,14 @@ impl Engine {
             if self.pending == 0 && self.long_lived == 0 && !self.only_open_loop {
                 break;
             }
-            let Some(t) = self.q.peek_time() else { break };
-            if stop.is_some_and(|s| t > s) {
-                end_ns = stop.unwrap_or(t);
-                break;
-            }
-            let (now, ev) = self.q.pop().expect("peeked");
+            let (now, ev) = match self.q.pop_until(stop.unwrap_or(Time::MAX)) {
+                Ok(Some(x)) => x,
+                Ok(None) => break,
+                Err(t) => {
+                    end_ns = stop.unwrap_or(t);
+                    break;
+                }
+            };
             end_ns = now;
             match ev {
                 Event::Arrive(l) => self.arrive(l as usize, now),
