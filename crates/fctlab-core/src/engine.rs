@@ -434,14 +434,44 @@ impl Engine {
             return;
         }
         if link.busy_until <= now {
-            if let Some(p) = link.queue.dequeue(now) {
-                self.start_tx(l, p, now);
+            match link.queue.dequeue(now) {
+                Some(p) => self.start_tx(l, p, now),
+                None if link.shaping => return self.arm_wake(l, now),
+                None => {}
             }
         }
         let link = &mut self.links[l];
         if !link.txdone_pending && link.queue.len_pkts() > 0 {
             link.txdone_pending = true;
             self.q.schedule(link.busy_until, Event::TxDone(l as u32));
+        }
+    }
+
+    /// A shaping port holds packets none of which may leave yet: wake it when
+    /// the first may (keeping an earlier wake-up already pending).
+    fn arm_wake(&mut self, l: usize, now: Time) {
+        let link = &mut self.links[l];
+        if link.queue.len_pkts() == 0 {
+            return;
+        }
+        if let Some(t) = link.queue.next_ready(now) {
+            let t = t.max(now + 1);
+            if link.wake_at.map_or(true, |w| w <= now || t < w) {
+                link.wake_at = Some(t);
+                self.q.schedule(t, Event::Wake(l as u32));
+            }
+        }
+    }
+
+    /// A shaping port's wake-up: serve it if its wire is free.
+    fn wake(&mut self, l: usize, now: Time) {
+        let link = &mut self.links[l];
+        if link.wake_at != Some(now) {
+            return; // superseded by an earlier wake-up
+        }
+        link.wake_at = None;
+        if !link.txdone_pending && link.busy_until <= now {
+            self.tx_done(l, now);
         }
     }
 
@@ -465,6 +495,8 @@ impl Engine {
                 link.txdone_pending = true;
                 self.q.schedule(link.busy_until, Event::TxDone(l as u32));
             }
+        } else if link.shaping {
+            self.arm_wake(l, now);
         }
     }
 
@@ -748,12 +780,14 @@ impl Engine {
             if self.pending == 0 && self.long_lived == 0 && !self.only_open_loop {
                 break;
             }
-            let Some(t) = self.q.peek_time() else { break };
-            if stop.is_some_and(|s| t > s) {
-                end_ns = stop.unwrap_or(t);
-                break;
-            }
-            let (now, ev) = self.q.pop().expect("peeked");
+            let (now, ev) = match self.q.pop_until(stop.unwrap_or(Time::MAX)) {
+                Ok(Some(x)) => x,
+                Ok(None) => break,
+                Err(t) => {
+                    end_ns = stop.unwrap_or(t);
+                    break;
+                }
+            };
             end_ns = now;
             match ev {
                 Event::Arrive(l) => self.arrive(l as usize, now),
@@ -763,6 +797,7 @@ impl Engine {
                 Event::FlowStart(f) => self.flow_start(f, now),
                 Event::Generate(g) => self.generate(g, now),
                 Event::Sample => self.sample(now),
+                Event::Wake(l) => self.wake(l as usize, now),
             }
             if self.q.processed() & 0xFFFF == 0 {
                 let w = wall.elapsed().as_secs_f64();
