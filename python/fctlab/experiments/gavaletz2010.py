@@ -216,7 +216,7 @@ def _fig23(out: Path, scale: str, scaled: bool) -> list:
             thr[r_ms] = {tq: float(np.interp(tq, t, w)) / r for tq in (0.5, 1.0, 1.5)}
         for tq in (0.5, 1.0, 1.5):
             vals = [thr[r][tq] for r in FIG23_RTTS_MS]
-            rows.append([f"w0 {'_ref ' if scaled else ''}= {w0:g}", f"{tq:g} s", *[v * MSS_BYTES * 8 / 1e6 for v in vals],
+            rows.append([f"w0{'_ref' if scaled else ''} = {w0:g}", f"{tq:g} s", *[v * MSS_BYTES * 8 / 1e6 for v in vals],
                          fairness.max_min_ratio(vals)])
     a1.set_ylabel("T = w / r (Mb/s of payload)")
     a2.set_ylabel("w (packets)")
