@@ -57,6 +57,9 @@ pub struct MetricIds {
     /// full-sized data packets its line rate carries in an interval
     /// (Mussmann 2012, section 5.2).
     pub utilization_pkts: u16,
+    /// Fraction of the interval a link was busy sending packets its sender
+    /// marked as retransmissions.
+    pub utilization_retx: u16,
 }
 
 impl MetricIds {
@@ -68,6 +71,7 @@ impl MetricIds {
             active_flows: series.metric_id("active_flows"),
             cwnd_pkts: series.metric_id("cwnd_pkts"),
             utilization_pkts: series.metric_id("utilization_pkts"),
+            utilization_retx: series.metric_id("utilization_retx"),
         }
     }
 }
