@@ -52,6 +52,27 @@ def _fig1_run(scale: str):
     return cfg, res, time.monotonic() - t0
 
 
+def fig1_xcp_scenario(count: int) -> dict:
+    """Fig. 1's workload over XCP hosts and routers (the paper's second curve)."""
+    cfg = fig1_scenario(count)
+    cfg["network"]["queue"] = "xcp"
+    cfg["transport"]["scheme"] = "xcp"
+    return cfg
+
+
+@functools.lru_cache(maxsize=2)
+def _fig1_xcp_run(scale: str):
+    count = FULL_FLOWS if scale == "full" else QUICK_FLOWS
+    cfg = fig1_xcp_scenario(count)
+    t0 = time.monotonic()
+    prog = RunProgress(label="  fig1 XCP: ")
+    try:
+        res = fctlab.run(cfg, progress=prog)
+    finally:
+        prog.close()
+    return cfg, res, time.monotonic() - t0
+
+
 def _fig1_params(cfg: dict, res) -> dict:
     """The parameters of a Fig. 1 workload run, for its caption, read off its scenario."""
     g = cfg["traffic"][0]
@@ -77,6 +98,8 @@ def fig1(out: Path, scale: str) -> list:
     the slow-start bound. Poisson arrivals, Pareto sizes (mean 30 pkts, shape 1.4),
     1000-byte packets, C = 2.4 Gb/s, RTT = 100 ms, offered load 0.9."""
     cfg, res, wall = _fig1_run(scale)
+    xcfg, xres, xwall = _fig1_xcp_run(scale)
+    wall += xwall
     count = cfg["traffic"][0]["count"]
     rtt_ns = RTT_S * 1e9
     pkt = captions.packet_bytes(cfg)
@@ -86,6 +109,8 @@ def fig1(out: Path, scale: str) -> list:
     fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(7, 7.5))
     agg = mean_by_size(res.flows)
     ax1.plot(agg["size_pkts"], agg["mean"] / 1e9, "o-", ms=3, label=f"{tcp}, IW {captions.num(iw)} (fctlab)")
+    xagg = mean_by_size(xres.flows)
+    ax1.plot(xagg["size_pkts"], xagg["mean"] / 1e9, "s-", ms=3, label="XCP (fctlab)")
     L = np.unique(np.round(np.logspace(0, np.log10(max(agg["size_pkts"].max(), 10)), 300)).astype(int))
     ax1.plot(L, ideal.slow_start_fct_ns(L, C_BPS, rtt_ns, pkt_bytes=pkt, init_cwnd_pkts=1) / 1e9, "--",
              label="slow-start bound, IW 1 (the paper's formula)")
@@ -96,19 +121,35 @@ def fig1(out: Path, scale: str) -> list:
     s = res.series
     act = s[s["metric"] == "active_flows"]
     ax2.plot(act["t_ns"] / 1e9, act["value"], lw=0.6, label=f"{tcp} (fctlab)")
+    xs = xres.series
+    xact = xs[xs["metric"] == "active_flows"]
+    ax2.plot(xact["t_ns"] / 1e9, xact["value"], lw=0.6, label="XCP (fctlab)")
     ax2.axhline(RHO / (1 - RHO), color="C2", label=f"PS mean, rho/(1-rho) = {RHO / (1 - RHO):.0f}")
     ax2.set_xlabel("time (s)")
     ax2.set_ylabel("active flows")
     ax2.legend()
     png = save(fig, out, "dukkipati2006-fig1.png")
     done = int(res.flows["completed"].sum())
+    xdone = int(xres.flows["completed"].sum())
     params = _fig1_params(cfg, res)
-    caption = (f"{SOURCE}, Fig. 1 (TCP curve). Top: average FCT vs flow size, with the slow-start bound (the "
+    params["XCP"] = (f"xcp hosts and routers ({captions.table(xcfg, 'network.xcp', ('alpha', 'beta', 'gamma'))}), same "
+                     "workload, seed and buffer")
+    slow = {}
+    for name, r in (("TCP", res), ("XCP", xres)):
+        f = r.flows[r.flows["completed"]]
+        slow[name] = float((f["fct_ns"] / f["ps_fct_ns"]).mean())
+    steady = lambda a: float(a[(a["t_ns"] > 0.1 * a["t_ns"].max()) & (a["t_ns"] < 0.9 * a["t_ns"].max())]["value"].mean())
+    caption = (f"{SOURCE}, Fig. 1 (TCP and XCP curves). Top: average FCT vs flow size, with the slow-start bound (the "
                f"paper's IW-1 formula and the IW-{captions.num(iw)} one the run uses) and the analytic PS FCT. Bottom: active flows vs "
-               f"time. {done:,} of {len(res.flows):,} flows completed. Scale: {_scaled(scale, count)}. "
-               f"Parameters: {params_caption(params)}.")
-    return [Reproduction(name="dukkipati2006-fig1", title="FCT of TCP vs processor sharing (2006, Fig. 1)",
-                         source=f"{SOURCE}, Fig. 1", figures=[Figure(png, caption)], params={"scenario": cfg, **params},
+               f"time. {done:,} of {len(res.flows):,} TCP flows and {xdone:,} of {len(xres.flows):,} XCP flows completed. "
+               f"Mean FCT over PS FCT of the same flows: TCP {slow['TCP']:.1f}x, XCP {slow['XCP']:.1f}x; flows in progress "
+               f"(middle 80% of the run): TCP {steady(act):.0f}, XCP {steady(xact):.0f}, PS {RHO / (1 - RHO):.0f}. As in the paper, "
+               "XCP's flows take longer than TCP's: a new XCP flow starts at the initial window and gains its share only "
+               "through the router's spare bandwidth and shuffling, so short flows finish before reaching it. "
+               f"Scale: {_scaled(scale, count)}. Parameters: {params_caption(params)}.")
+    return [Reproduction(name="dukkipati2006-fig1", title="FCT of TCP and XCP vs processor sharing (2006, Fig. 1)",
+                         source=f"{SOURCE}, Fig. 1", figures=[Figure(png, caption)],
+                         params={"scenario": cfg, "scenario (XCP)": xcfg, **params},
                          seed=cfg["seed"], wall_s=wall, scale=scale)]
 
 
