@@ -14,6 +14,7 @@ REGISTRY = {
     "dukkipati2006-fig3": dukkipati2006.fig3,
     "dukkipati2006-fig4": dukkipati2006.fig4,
     "dukkipati2006-fig5": dukkipati2006.fig5,
+    "dukkipati2006-fig6": dukkipati2006.fig6,
     "baselines-tcp-ps-srpt": dukkipati2006.baselines,
     "dukkipati2006-fig8": dukkipati2006.fig8,
     "dukkipati2006-fig10": dukkipati2006.fig10,
