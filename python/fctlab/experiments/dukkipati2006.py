@@ -1051,3 +1051,166 @@ def fig6(out: Path, scale: str) -> list:
     return [Reproduction(name="dukkipati2006-fig6", title="TCP fills buffers; retransmissions inflate utilisation (2006, Figs 6 and 7)",
                          source=f"{SOURCE}, Figs 6 and 7", figures=[Figure(png6, c6), Figure(png7, c7)], tables=[table6, table],
                          params={**ran6, **ran}, seed=cfg6["seed"], wall_s=time.monotonic() - t0, scale=scale)]
+
+
+# RCP's convergence (the paper, sec. IV: RCP flows pick up their fair share at
+# once). (a) Staggered arrivals: four long flows join an idle 100 Mb/s link
+# (RTT 100 ms) every 20 RTTs from 0.5 s. (b) A load step: Poisson arrivals of
+# exponential sizes (mean 20 packets) on 10 Mb/s, RTT 20 ms, load 0.3 for 20 s
+# then 0.95 for 10 s. Each in RCP's default mode ps and in mode ns2 (the
+# released ns-2 patch's router and hosts), with the paper's alpha 0.1, beta 1.
+RCP_MODES = ("ps", "ns2")
+CONV_C_BPS, CONV_RTT_S, CONV_FLOWS, CONV_GAP_RTTS, CONV_FIRST_S = 100e6, 0.1, 4, 20, 0.5
+STEP_C_BPS, STEP_RTT_S, STEP_MEAN, STEP_AT_S, STEP_END_S = 10e6, 0.02, 20, 20.0, 30.0
+
+
+def rcp_stagger_scenario(mode: str, rcp: dict | None = None) -> dict:
+    gap = CONV_GAP_RTTS * CONV_RTT_S
+    return {
+        "seed": 1,
+        "stop_s": CONV_FIRST_S + CONV_FLOWS * gap,
+        "network": {"topology": "single-link", "senders": CONV_FLOWS, "bottleneck_bps": CONV_C_BPS,
+                    "bottleneck_delay_ms": CONV_RTT_S * 500, "buffer_bdp": 1.0, "queue": "rcp", "rcp": {"mode": mode, **(rcp or {})}},
+        "transport": {"scheme": "rcp", "mss_bytes": MSS_BYTES, "header_bytes": HEADER_BYTES, "rcp": {"mode": mode}},
+        "flows": [{"sender": i, "start_s": CONV_FIRST_S + i * gap, "long_lived": True} for i in range(CONV_FLOWS)],
+        "metrics": {"interval_ms": 10.0, "cwnd_flows": list(range(CONV_FLOWS))},
+    }
+
+
+def rcp_step_scenario(mode: str, rcp: dict | None = None, seed: int = 5) -> dict:
+    sizes = {"dist": "exponential", "mean_pkts": STEP_MEAN}
+    return {
+        "seed": seed,
+        "network": {"topology": "single-link", "bottleneck_bps": STEP_C_BPS, "bottleneck_delay_ms": STEP_RTT_S * 500,
+                    "queue": "rcp", "rcp": {"mode": mode, **(rcp or {})}},
+        "transport": {"scheme": "rcp", "mss_bytes": MSS_BYTES, "header_bytes": HEADER_BYTES, "rcp": {"mode": mode}},
+        "traffic": [{"arrivals": "poisson", "load": 0.3, "sizes": sizes, "start_s": 0.0, "stop_s": STEP_AT_S},
+                    {"arrivals": "poisson", "load": 0.95, "sizes": sizes, "start_s": STEP_AT_S, "stop_s": STEP_END_S}],
+        "metrics": {"interval_ms": 20.0},
+    }
+
+
+def _convergence_rtts(series, starts_s, bdp_pkts: float, tol: float = 0.1) -> list:
+    """After each arrival, RTTs until every flow present holds R·RTT within
+    `tol` of its share of the BDP (1/n) in every later sample before the next
+    arrival; None if never."""
+    w = series[series["metric"] == "cwnd_pkts"]
+    out = []
+    for k, t0 in enumerate(starts_s):
+        t1 = starts_s[k + 1] if k + 1 < len(starts_s) else w["t_ns"].max() / 1e9 + 1e-9
+        win = w[(w["t_ns"] > t0 * 1e9) & (w["t_ns"] < t1 * 1e9)]
+        piv = win.pivot_table(index="t_ns", columns="element", values="value")
+        piv = piv[[f"flow{i}" for i in range(k + 1) if f"flow{i}" in piv.columns]]
+        share = bdp_pkts / (k + 1)
+        ok = ((piv - share).abs() <= tol * share).all(axis=1).to_numpy()
+        bad = np.nonzero(~ok)[0]
+        if len(bad) == 0:
+            out.append(0.0)
+        elif bad[-1] + 1 >= len(ok):
+            out.append(None)
+        else:
+            out.append((piv.index[bad[-1] + 1] / 1e9 - t0) / CONV_RTT_S)
+    return out
+
+
+def rcp_convergence(out: Path, scale: str) -> list:
+    """RCP's convergence to the fair share: staggered arrivals and a load step 0.3 -> 0.95, modes ps and ns2."""
+    from ..report import Table
+
+    t0 = time.monotonic()
+    plt = pyplot()
+    fig, axes = plt.subplots(1, len(RCP_MODES), figsize=(11, 3.8), sharey=True, squeeze=False)
+    rows, ran = [], {}
+    pkt = PKT_BYTES
+    bdp = CONV_C_BPS * CONV_RTT_S / 8 / pkt
+    starts = [CONV_FIRST_S + i * CONV_GAP_RTTS * CONV_RTT_S for i in range(CONV_FLOWS)]
+    for j, mode in enumerate(RCP_MODES):
+        cfg = rcp_stagger_scenario(mode)
+        ran[f"staggered, mode {mode}"] = cfg
+        res = fctlab.run(cfg, warn=False)  # long-lived flows never complete
+        s = res.series
+        w = s[s["metric"] == "cwnd_pkts"]
+        for el, g in w.groupby("element"):
+            axes[0, j].plot(g["t_ns"] / 1e9, g["value"] / bdp, lw=0.8, label=str(el))
+        for k, st in enumerate(starts):
+            end = starts[k + 1] if k + 1 < len(starts) else cfg["stop_s"]
+            axes[0, j].hlines(1 / (k + 1), st, end, colors="k", linestyles=":", lw=0.8)
+        axes[0, j].set_title(f"mode {mode}: staggered arrivals", fontsize=9)
+        axes[0, j].set_ylabel("R x RTT / BDP (about R / C)")
+        axes[0, j].set_xlabel("time (s)")
+        axes[0, j].set_ylim(0, 1.3)
+        axes[0, j].legend(fontsize=7, loc="upper right")
+        conv = _convergence_rtts(s, starts, bdp)
+        q = s[(s["metric"] == "queue_pkts") & (s["element"] == "bottleneck")]
+        rows.append([f"staggered, mode {mode}", ", ".join("never" if c is None else f"{c:.1f}" for c in conv),
+                     float(q["value"].max()), None, None, None])
+    full = scale == "full"
+    seeds = (5, 6, 7) if full else (5,)
+    fig2_, bx = plt.subplots(2, 1, figsize=(8, 6.5), sharex=True)
+    for j, mode in enumerate(RCP_MODES):
+        ratios = {"before": [], "early": [], "late": []}
+        for seed in seeds:
+            cfg = rcp_step_scenario(mode, seed=seed)
+            ran[f"load step, mode {mode}, seed {seed}"] = cfg
+            res = fctlab.run(cfg)
+            f = res.flows[res.flows["completed"]]
+            st = f["start_ns"] / 1e9
+            r = f["fct_ns"] / f["ps_fct_ns"]
+            ratios["before"].append(r[st < STEP_AT_S])
+            ratios["early"].append(r[(st >= STEP_AT_S) & (st < STEP_AT_S + 0.5)])
+            ratios["late"].append(r[st >= STEP_AT_S + 0.5])
+            if seed == seeds[0]:
+                edges = np.arange(STEP_AT_S - 5, STEP_END_S + 0.25, 0.25)
+                idx = np.digitize(st, edges)
+                m = [float(r[idx == i].mean()) if (idx == i).any() else np.nan for i in range(1, len(edges))]
+                bx[0].step(edges[:-1], m, where="post", lw=0.9, label=f"mode {mode}")
+                s = res.series
+                u = s[(s["metric"] == "utilization") & (s["element"] == "bottleneck")]
+                u = u[u["t_ns"] > (STEP_AT_S - 5) * 1e9]
+                q = s[(s["metric"] == "queue_pkts") & (s["element"] == "bottleneck")]
+                bx[1].plot(u["t_ns"] / 1e9, u["value"].rolling(5).mean(), lw=0.7, label=f"utilisation per 100 ms, mode {mode}")
+                qmax = float(q[q["t_ns"] > STEP_AT_S * 1e9]["value"].max())
+        cat = {k: pd_concat(v) for k, v in ratios.items()}
+        rows.append([f"load step, mode {mode}", None, qmax, float(cat["before"].mean()), float(cat["early"].mean()),
+                     float(cat["late"].mean())])
+    bx[0].axvline(STEP_AT_S, color="k", lw=0.8)
+    bx[0].set_ylabel("mean FCT / PS FCT\n(flows by start time, 0.25 s bins)")
+    bx[0].legend(fontsize=8)
+    bx[1].axvline(STEP_AT_S, color="k", lw=0.8)
+    bx[1].set_ylabel("utilisation")
+    bx[1].set_xlabel("time (s)")
+    bx[1].legend(fontsize=8)
+    png_a = save(fig, out, "dukkipati2006-rcp-convergence-staggered.png")
+    png_b = save(fig2_, out, "dukkipati2006-rcp-convergence-step.png")
+    table = Table(title="Convergence: RTTs until every flow holds its share within 10% after each arrival; the load step's mean FCT / PS",
+                  columns=["experiment", "RTTs to converge after arrivals 1..4", "max queue (pkts)", "FCT / PS at 0.3",
+                           "FCT / PS, first 0.5 s (25 RTTs) at 0.95", "FCT / PS, later at 0.95"], rows=rows, key_columns=1)
+    params = {"staggered": f"{CONV_FLOWS} long-lived flows from one host, one every {CONV_GAP_RTTS} RTTs from {CONV_FIRST_S:g} s, "
+                           f"C = {captions.rate(CONV_C_BPS)}, RTT = {CONV_RTT_S * 1e3:g} ms, buffer 1 BDP",
+              "load step": f"Poisson, exponential sizes of mean {STEP_MEAN} pkts, C = {captions.rate(STEP_C_BPS)}, RTT = "
+                           f"{STEP_RTT_S * 1e3:g} ms, load 0.3 until {STEP_AT_S:g} s then 0.95 until {STEP_END_S:g} s; "
+                           f"seeds {', '.join(map(str, seeds))}",
+              "RCP": "alpha 0.1, beta 1 (the paper), mode ps (fctlab's default) or ns2 (the released patch) in both tables",
+              "packet": f"{MSS_BYTES} B payload + {HEADER_BYTES} B header"}
+    byrow = {r[0]: r for r in rows}
+    ca = (f"{SOURCE}, sec. IV (RCP flows pick up their fair share at once): four long RCP flows join one every "
+          f"{CONV_GAP_RTTS} RTTs; each flow's R x RTT over the BDP, dotted: the fair share 1/n. RTTs until every flow is "
+          f"within 10% of its share after each arrival: mode ps {byrow['staggered, mode ps'][1]}; mode ns2 "
+          f"{byrow['staggered, mode ns2'][1]}. In mode ps the router counts the flows (a SYN announces one) and offers "
+          "the newcomer and the others C/n within a round trip; the patch's router (ns2) moves R by the rate equation "
+          "alone, by at most alpha of the spare capacity per RTT, and needs tens of RTTs. "
+          f"Parameters: {params_caption(params)}.")
+    cb = (f"A load step from 0.3 to 0.95 at {STEP_AT_S:g} s. Top: mean FCT over PS FCT of the flows by start time; "
+          "bottom: utilisation (100 ms average). Flows starting in the first 25 RTTs after the step: mode ps "
+          f"{byrow['load step, mode ps'][4]:.2f}x PS, later {byrow['load step, mode ps'][5]:.2f}x; mode ns2 "
+          f"{byrow['load step, mode ns2'][4]:.2f}x, later {byrow['load step, mode ns2'][5]:.2f}x (table). "
+          f"Scale: {'full' if full else 'quick'} ({len(seeds)} seed{'s' if len(seeds) > 1 else ''} of the step). Parameters as above.")
+    return [Reproduction(name="dukkipati2006-rcp-convergence", title="RCP converges to the fair share (2006, sec. IV)",
+                         source=f"{SOURCE}, sec. IV", figures=[Figure(png_a, ca), Figure(png_b, cb)], tables=[table],
+                         params=ran, seed=1, wall_s=time.monotonic() - t0, scale=scale)]
+
+
+def pd_concat(parts):
+    import pandas as pd
+
+    return pd.concat(parts) if parts else pd.Series(dtype=float)
