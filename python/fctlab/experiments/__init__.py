@@ -21,6 +21,7 @@ REGISTRY = {
     "dukkipati2006-fig12": dukkipati2006.fig12,
     "dukkipati2006-fig13": dukkipati2006.fig13,
     "dukkipati2006-rcp-convergence": dukkipati2006.rcp_convergence,
+    "dukkipati2006-rcp-sensitivity": dukkipati2006.rcp_sensitivity,
     "replicated-fig1-workload": dukkipati2006.replicated,
     "mussmann2012-fig5-1": mussmann2012.fig51,
     "mussmann2012-fig5-3": mussmann2012.fig53,
