@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from . import crossval, dukkipati2006, kanakia1991, live, mussmann2012
+from . import crossval, dukkipati2006, kanakia1991, live, mussmann2012, zhuang2016
 
 #: name -> callable(out_dir: Path, scale: str) -> list[Reproduction]
 REGISTRY = {
@@ -22,6 +22,7 @@ REGISTRY = {
     "dukkipati2006-fig13": dukkipati2006.fig13,
     "dukkipati2006-rcp-convergence": dukkipati2006.rcp_convergence,
     "dukkipati2006-rcp-sensitivity": dukkipati2006.rcp_sensitivity,
+    "zhuang2016-fig6": zhuang2016.fig6,
     "replicated-fig1-workload": dukkipati2006.replicated,
     "mussmann2012-fig5-1": mussmann2012.fig51,
     "mussmann2012-fig5-3": mussmann2012.fig53,
