@@ -250,6 +250,7 @@ FIG12_SCHEMES = (
     ("TCP NewReno", {"scheme": "tcp-newreno"}, "droptail"),
     ("XCP", {"scheme": "xcp"}, "xcp"),
     ("RCP", {"scheme": "rcp"}, "rcp"),
+    ("RCP, mode ns2 (the released patch)", {"scheme": "rcp", "rcp": {"mode": "ns2"}}, "rcp"),
 )
 FIG12_BUFFER_PKTS = 1_000_000
 FIG12_FLOWS = {"full": 500_000, "quick": 100_000}  # per scheme
@@ -258,7 +259,10 @@ FIG12_SIZES = ((25, 1.2, "paper"), (30, 1.8, "released scripts"))
 
 
 def fig12_scenario(scheme: dict, queue: str, mean_pkts: float, shape: float, count: int) -> dict:
-    return {
+    """The Fig. 12 run of one scheme; an RCP mode given for the hosts is set
+    for the routers too."""
+    mode = (scheme.get("rcp") or {}).get("mode")
+    cfg = {
         "seed": 1,
         "network": {"topology": "single-link", "bottleneck_bps": C_BPS, "bottleneck_delay_ms": 50.0,
                     "buffer_pkts": FIG12_BUFFER_PKTS, "queue": queue},
@@ -267,6 +271,27 @@ def fig12_scenario(scheme: dict, queue: str, mean_pkts: float, shape: float, cou
                      "count": count}],
         "metrics": {"series": False},
     }
+    if mode is not None:
+        cfg["network"]["rcp"] = {"mode": mode}
+    return cfg
+
+
+#: "Flows around 2000 packets" (the paper: TCP about 4x and XCP about 30x RCP).
+NEAR_2000 = (1000, 3000)
+
+
+def _near_2000_text(near: dict) -> str:
+    """The paper's ratios for flows near 2000 packets, as measured."""
+    tcp, xcp = near["TCP NewReno"], near["XCP"]
+    parts = []
+    for rcp in ("RCP", "RCP, mode ns2 (the released patch)"):
+        r = near[rcp][0]
+        parts.append(f"against {'the default RCP (mode ps)' if rcp == 'RCP' else 'RCP in mode ns2'}: TCP {tcp[0] / r:.1f}x, XCP {xcp[0] / r:.1f}x")
+    return (f"Flows of {NEAR_2000[0]}-{NEAR_2000[1] - 1} packets ({tcp[1]:,} of them; the paper: TCP about 4x and XCP about "
+            f"30x RCP), mean FCT " + "; ".join(parts) + ". RCP in mode ps is far from PS on this workload: its routers "
+            "count the flows announced by SYNs, about a thousand at any time at 10,000 arrivals per second, and hold R "
+            "at C/N over them (see dukkipati2006-rcp-sensitivity); the released patch's router, which uses the rate "
+            "equation alone, is close to PS.")
 
 
 def fig12(out: Path, scale: str) -> list:
@@ -281,8 +306,8 @@ def fig12(out: Path, scale: str) -> list:
         label = f"{whose}: mean {captions.num(mean_pkts)}, shape {captions.num(shape)}"
         fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.3))
         top = 10
-        ran = {}
-        for (name, scheme, queue), style in zip(FIG12_SCHEMES, ("o-", "s-", "^-")):
+        ran, near_mean = {}, {}
+        for (name, scheme, queue), style in zip(FIG12_SCHEMES, ("o-", "s-", "^-", "v--")):
             cfg = fig12_scenario(scheme, queue, mean_pkts, shape, count)
             ran[name] = cfg
             prog = RunProgress(label=f"  fig12 {name} ({label}): ")
@@ -291,6 +316,9 @@ def fig12(out: Path, scale: str) -> list:
             finally:
                 prog.close()
             agg = mean_by_size(res.flows)
+            done = res.flows[res.flows["completed"]]
+            near = done[(done["size_pkts"] >= NEAR_2000[0]) & (done["size_pkts"] < NEAR_2000[1])]
+            near_mean[name] = (float(near["fct_ns"].mean()) if len(near) else float("nan"), len(near))
             ax1.plot(agg["size_pkts"], agg["mean"] / 1e9, style, ms=3, label=name)
             ax2.plot(agg["size_pkts"], agg["max"] / 1e9, style, ms=3, label=name)
             top = max(top, float(agg["size_pkts"].max()))
@@ -304,20 +332,22 @@ def fig12(out: Path, scale: str) -> list:
         ax1.set_title(label, fontsize=9)
         ax2.set_title(label, fontsize=9)
         png = save(fig, out, f"dukkipati2006-fig12-shape{shape}.png")
-        tcp, xcp, rcp = (ran[name] for name, _, _ in FIG12_SCHEMES)
+        tcp, xcp, rcp, _ = (ran[name] for name, _, _ in FIG12_SCHEMES)
         g = tcp["traffic"][0]
         params = {"C": captions.rate(tcp["network"]["bottleneck_bps"]), "RTT": captions.rtt(tcp), "load": g["load"],
                   "flow sizes": f"{captions.sizes(g)} ({whose})", "packet": captions.packet(tcp), "flows per scheme": count,
                   "buffer": f"{tcp['network']['buffer_pkts']:,} pkts (effectively infinite, as run-rcp.pl)",
                   "TCP": f"{captions.tcp(tcp)} over {tcp['network']['queue']}",
                   "XCP": f"xcp hosts and routers ({captions.table(xcp, 'network.xcp', ('alpha', 'beta', 'gamma'))})",
-                  "RCP": f"rcp hosts and routers ({captions.table(rcp, 'network.rcp', ('alpha', 'beta'))})",
+                  "RCP": f"rcp hosts and routers ({captions.table(rcp, 'network.rcp', ('alpha', 'beta'))}), fctlab's default "
+                         "mode ps and the released patch's mode ns2 (both tables)",
                   "seed": tcp["seed"]}
         scaled = (f"full: {count:,} flows per scheme" if full else
                   f"quick: {count:,} flows per scheme (full: {FIG12_FLOWS['full']:,}); the largest sizes are rare and "
                   "their points noisy")
         figures.append(Figure(png, f"{SOURCE}, Fig. 12 ({label}). Left: average FCT vs flow size; right: maximum FCT "
-                                   f"vs flow size, for TCP, XCP and RCP against processor sharing. Scale: {scaled}. "
+                                   f"vs flow size, for TCP, XCP and RCP against processor sharing. "
+                                   + _near_2000_text(near_mean) + f" Scale: {scaled}. "
                                    f"Parameters: {params_caption(params)}."))
     paper, scripts = ([captions.num(x) for x in reading[:2]] for reading in FIG12_SIZES)
     return [Reproduction(name="dukkipati2006-fig12", title="RCP, XCP and TCP against processor sharing (2006, Fig. 12)",
