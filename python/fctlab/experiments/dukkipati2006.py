@@ -1204,6 +1204,9 @@ def rcp_convergence(out: Path, scale: str) -> list:
         rows.append([f"load step, mode {mode}", None, qmax, float(cat["before"].mean()), float(cat["early"].mean()),
                      float(cat["late"].mean())])
     bx[0].axvline(STEP_AT_S, color="k", lw=0.8)
+    bx[0].axhline(1, color="k", ls=":", lw=0.8)
+    bx[0].set_yscale("log")
+    bx[0].set_xlim(STEP_AT_S - 5, STEP_END_S + 1)
     bx[0].set_ylabel("mean FCT / PS FCT\n(flows by start time, 0.25 s bins)")
     bx[0].legend(fontsize=8)
     bx[1].axvline(STEP_AT_S, color="k", lw=0.8)
