@@ -39,6 +39,8 @@ REGISTRY = {
 
 #: Other spellings of reproduction names (the thesis numbers its figures 5.1 ...).
 ALIASES = {f"mussmann2012-fig5.{i}": f"mussmann2012-fig5-{i}" for i in range(1, 5)}
+# Figures drawn on the page of the one before them.
+ALIASES.update({"dukkipati2006-fig7": "dukkipati2006-fig6"})
 
 
 def canonical(name: str) -> str:
