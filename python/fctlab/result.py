@@ -20,6 +20,7 @@ from .config import ConfigLike, load_config, to_json
 FLOW_COLUMNS = [
     "flow_id", "sender", "size_bytes", "size_pkts", "start_ns", "finish_ns", "fct_ns",
     "acked_ns", "retransmits", "drops", "marks", "completed", "ideal_ns", "ps_fct_ns", "slowdown",
+    "scheme",
 ]
 
 
@@ -189,6 +190,10 @@ def _flows_frame(cols: dict) -> pd.DataFrame:
             "ideal_ns": _nullable(cols["ideal_ns"]),
             "ps_fct_ns": _nullable(cols["ps_fct_ns"]),
             "slowdown": np.where((finish >= 0) & (cols["ideal_ns"] > 0), fct / np.maximum(cols["ideal_ns"], 1), np.nan),
+            # Each flow's scheme (several when per-sender, per-entry or per-flow
+            # transport settings name others).
+            "scheme": np.asarray(cols["schemes"], dtype=object)[np.asarray(cols["transport"], dtype=np.int64)]
+            if len(cols["transport"]) else np.asarray([], dtype=object),
         }
     )
     return df[FLOW_COLUMNS]

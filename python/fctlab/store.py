@@ -570,6 +570,7 @@ def _empty_frame(table: str) -> pd.DataFrame:
 
         df = pd.DataFrame({c: pd.Series([], dtype="Int64") for c in FLOW_COLUMNS})
         df["completed"] = df["completed"].astype("boolean")
+        df["scheme"] = df["scheme"].astype("object")
         return df
     return pd.DataFrame({"t_ns": pd.Series([], dtype="Int64"), "metric": pd.Series([], dtype="object"),
                          "element": pd.Series([], dtype="object"), "value": pd.Series([], dtype="float64")})

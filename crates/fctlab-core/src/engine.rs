@@ -42,6 +42,8 @@ struct FlowSlot {
     measure: bool,
     /// Packets 1..prefix_done of a measuring flow are recorded.
     prefix_done: u64,
+    /// Wire bytes of data packets the sender has sent (the send-rate series).
+    sent_bytes: u64,
 }
 
 /// Every flow's slot and record, by flow id. With `metrics.flows = false`
@@ -185,10 +187,14 @@ pub struct Engine {
     probes: Probes,
     /// The workload is open-loop sources only.
     only_open_loop: bool,
+    /// Per sampled flow (`plan.cwnd_flows`): in-order packets delivered,
+    /// bytes sent and the time at the last sample.
+    flow_prev: Vec<(u64, u64, Time)>,
 }
 
 impl Engine {
     pub fn new(plan: Plan) -> Engine {
+        let plan_cwnd_flows = plan.cwnd_flows.len();
         let topo = &plan.topology;
         let links: Vec<Link> = topo
             .links
@@ -251,6 +257,7 @@ impl Engine {
             size_stats,
             probes: Probes::default(),
             only_open_loop: false,
+            flow_prev: vec![(0, 0, 0); plan_cwnd_flows],
         }
     }
 
@@ -261,7 +268,7 @@ impl Engine {
     }
 
     /// Create a flow that starts at `start_ns`.
-    fn add_flow(&mut self, sender: u32, start_ns: Time, size: FlowSize, generator: Option<u32>, measure: bool) {
+    fn add_flow(&mut self, sender: u32, start_ns: Time, size: FlowSize, generator: Option<u32>, measure: bool, transport: u16) {
         let id = self.flows.next_id();
         let tp = &self.plan.transport;
         let (bytes, pkts) = match size {
@@ -277,9 +284,10 @@ impl Engine {
             long_lived: size.is_long_lived(),
             start_ns,
             ideal_ns,
+            transport,
             ..Default::default()
         };
-        let (snd, rcv) = (self.plan.endpoints)(id, size);
+        let (snd, rcv) = (self.plan.endpoints_of(transport))(id, size);
         let slot = FlowSlot {
             sender,
             fwd_path: 2 * sender,
@@ -292,6 +300,7 @@ impl Engine {
             long_lived: size.is_long_lived(),
             measure,
             prefix_done: 0,
+            sent_bytes: 0,
         };
         self.flows.push(slot, rec);
         if size.is_long_lived() {
@@ -323,6 +332,7 @@ impl Engine {
             long_lived: true,
             measure: false,
             prefix_done: 0,
+            sent_bytes: 0,
         };
         self.flows.push(slot, rec);
         self.q.schedule(start_ns, Event::FlowStart(id));
@@ -332,7 +342,7 @@ impl Engine {
         self.only_open_loop = self.plan.flows.is_empty() && !self.plan.generators.is_empty() && self.plan.generators.iter().all(|g| matches!(g.arrivals, Arrivals::OpenLoop(_)));
         let flows = self.plan.flows.clone();
         for f in flows {
-            self.add_flow(f.sender, f.start_ns, f.size, None, f.measure);
+            self.add_flow(f.sender, f.start_ns, f.size, None, f.measure, f.transport);
         }
         for g in 0..self.plan.generators.len() {
             let gen = self.plan.generators[g].clone();
@@ -349,7 +359,8 @@ impl Engine {
                 Arrivals::LongLived => {
                     for &s in &gen.senders {
                         let measure = self.sources.next_is_measured(g as u32);
-                        self.add_flow(s, gen.start_ns, FlowSize::LongLived, None, measure);
+                        let tr = self.plan.generator_transport(g, s);
+                        self.add_flow(s, gen.start_ns, FlowSize::LongLived, None, measure, tr);
                     }
                 }
                 Arrivals::OpenLoop(ref src) => {
@@ -370,14 +381,16 @@ impl Engine {
     fn closed_loop_next(&mut self, g: u32, s: u32, t: Time) {
         if let Some((pkts, measure)) = self.sources.closed_loop(g, s, t) {
             let size = FlowSize::of_pkts(pkts, self.plan.transport.mss_bytes);
-            self.add_flow(s, t, size, Some(g), measure);
+            let tr = self.plan.generator_transport(g as usize, s);
+            self.add_flow(s, t, size, Some(g), measure, tr);
         }
     }
 
     fn generate(&mut self, g: u32, now: Time) {
         let Some(a) = self.sources.poisson(g, now, self.plan.stop_ns) else { return };
         let size = FlowSize::of_pkts(a.pkts, self.plan.transport.mss_bytes);
-        self.add_flow(a.sender, now, size, None, a.measure);
+        let tr = self.plan.generator_transport(g as usize, a.sender);
+        self.add_flow(a.sender, now, size, None, a.measure, tr);
         match a.next_ns {
             Some(next) => self.q.schedule(next, Event::Generate(g)),
             None => self.pending -= 1,
@@ -417,14 +430,44 @@ impl Engine {
             return;
         }
         if link.busy_until <= now {
-            if let Some(p) = link.queue.dequeue(now) {
-                self.start_tx(l, p, now);
+            match link.queue.dequeue(now) {
+                Some(p) => self.start_tx(l, p, now),
+                None if link.shaping => return self.arm_wake(l, now),
+                None => {}
             }
         }
         let link = &mut self.links[l];
         if !link.txdone_pending && link.queue.len_pkts() > 0 {
             link.txdone_pending = true;
             self.q.schedule(link.busy_until, Event::TxDone(l as u32));
+        }
+    }
+
+    /// A shaping port holds packets none of which may leave yet: wake it when
+    /// the first may (keeping an earlier wake-up already pending).
+    fn arm_wake(&mut self, l: usize, now: Time) {
+        let link = &mut self.links[l];
+        if link.queue.len_pkts() == 0 {
+            return;
+        }
+        if let Some(t) = link.queue.next_ready(now) {
+            let t = t.max(now + 1);
+            if link.wake_at.map_or(true, |w| w <= now || t < w) {
+                link.wake_at = Some(t);
+                self.q.schedule(t, Event::Wake(l as u32));
+            }
+        }
+    }
+
+    /// A shaping port's wake-up: serve it if its wire is free.
+    fn wake(&mut self, l: usize, now: Time) {
+        let link = &mut self.links[l];
+        if link.wake_at != Some(now) {
+            return; // superseded by an earlier wake-up
+        }
+        link.wake_at = None;
+        if !link.txdone_pending && link.busy_until <= now {
+            self.tx_done(l, now);
         }
     }
 
@@ -448,6 +491,8 @@ impl Engine {
                 link.txdone_pending = true;
                 self.q.schedule(link.busy_until, Event::TxDone(l as u32));
             }
+        } else if link.shaping {
+            self.arm_wake(l, now);
         }
     }
 
@@ -473,6 +518,7 @@ impl Engine {
         // Packets only come from live flows, whose slots are kept.
         let slot = self.flows.slot(f).expect("a live flow");
         let (fwd, rev) = (slot.fwd_path, slot.rev_path);
+        let mut sent_bytes = 0u64;
         for mut p in out.drain(..) {
             p.path = match p.kind {
                 PacketKind::Data | PacketKind::Syn => fwd,
@@ -482,9 +528,15 @@ impl Engine {
             self.counters.packets_sent += 1;
             if p.kind == PacketKind::Data {
                 self.counters.data_sent += 1;
+                sent_bytes += p.size_bytes as u64;
             }
             let first = self.path_links[self.path_start[p.path as usize] as usize];
             self.enqueue(first as usize, p, now);
+        }
+        if sent_bytes > 0 {
+            if let Some(slot) = self.flows.slot(f) {
+                slot.sent_bytes += sent_bytes;
+            }
         }
         self.out = out;
     }
@@ -667,15 +719,30 @@ impl Engine {
         }
         let el = self.series.element_id("network");
         self.series.push(now, m.active_flows, el, self.active as f64);
+        let mss = self.plan.transport.mss_bytes as f64;
         for i in 0..self.plan.cwnd_flows.len() {
             let f = self.plan.cwnd_flows[i] as usize;
-            if let Some((Some(snd), start_ns)) = self.flows.get(f as u32).map(|(s, r)| (s.snd.as_ref(), r.start_ns)) {
-                if start_ns <= now {
-                    let w = snd.cwnd_pkts();
-                    let el = self.series.element_id(&format!("flow{f}"));
-                    self.series.push(now, m.cwnd_pkts, el, w);
-                }
+            let Some((slot, rec)) = self.flows.get(f as u32) else { continue };
+            let (Some(snd), Some(rcv)) = (slot.snd.as_ref(), slot.rcv.as_ref()) else { continue };
+            if rec.start_ns > now {
+                continue;
             }
+            let (w, srtt, delivered, sent) = (snd.cwnd_pkts(), snd.srtt_ns(), rcv.in_order_pkts(), slot.sent_bytes);
+            let el = self.series.element_id(&format!("flow{f}"));
+            self.series.push(now, m.cwnd_pkts, el, w);
+            // Rates over the interval since the last sample (or since the flow
+            // started, if that was later).
+            let (prev_delivered, prev_sent, prev_t) = self.flow_prev[i];
+            let since = prev_t.max(rec.start_ns);
+            if now > since {
+                let secs = (now - since) as f64 / 1e9;
+                self.series.push(now, m.throughput_bps, el, delivered.saturating_sub(prev_delivered) as f64 * mss * 8.0 / secs);
+                self.series.push(now, m.send_rate_bps, el, sent.saturating_sub(prev_sent) as f64 * 8.0 / secs);
+            }
+            if let Some(r) = srtt {
+                self.series.push(now, m.rtt_ms, el, r as f64 / 1e6);
+            }
+            self.flow_prev[i] = (delivered, sent, now);
         }
         if self.pending > 0 || self.plan.stop_ns.is_some_and(|s| now + interval <= s) {
             self.q.schedule(now + interval, Event::Sample);
@@ -698,12 +765,14 @@ impl Engine {
             if self.pending == 0 && self.long_lived == 0 && !self.only_open_loop {
                 break;
             }
-            let Some(t) = self.q.peek_time() else { break };
-            if stop.is_some_and(|s| t > s) {
-                end_ns = stop.unwrap_or(t);
-                break;
-            }
-            let (now, ev) = self.q.pop().expect("peeked");
+            let (now, ev) = match self.q.pop_until(stop.unwrap_or(Time::MAX)) {
+                Ok(Some(x)) => x,
+                Ok(None) => break,
+                Err(t) => {
+                    end_ns = stop.unwrap_or(t);
+                    break;
+                }
+            };
             end_ns = now;
             match ev {
                 Event::Arrive(l) => self.arrive(l as usize, now),
@@ -713,6 +782,7 @@ impl Engine {
                 Event::FlowStart(f) => self.flow_start(f, now),
                 Event::Generate(g) => self.generate(g, now),
                 Event::Sample => self.sample(now),
+                Event::Wake(l) => self.wake(l as usize, now),
             }
             if self.q.processed() & 0xFFFF == 0 {
                 let w = wall.elapsed().as_secs_f64();

@@ -37,6 +37,7 @@ fn catalog() -> String {
 #[pyo3(signature = (config_json, progress=None))]
 fn run<'py>(py: Python<'py>, config_json: &str, progress: Option<Py<PyAny>>) -> PyResult<Bound<'py, PyDict>> {
     let plan = scenario::from_json(config_json).map_err(config_error)?;
+    let schemes = plan.transport_schemes.clone();
     let engine = Engine::new(plan);
     let mut py_err: Option<PyErr> = None;
     let out = py.detach(|| {
@@ -83,7 +84,9 @@ fn run<'py>(py: Python<'py>, config_json: &str, progress: Option<Py<PyAny>>) -> 
     let mut marks = Vec::with_capacity(n);
     let mut ideal_ns = Vec::with_capacity(n);
     let mut ps_fct_ns = Vec::with_capacity(n);
+    let mut transport = Vec::with_capacity(n);
     for r in &out.flows {
+        transport.push(r.transport as i32);
         let long = r.long_lived;
         flow_id.push(r.flow_id as i64);
         sender.push(r.sender as i64);
@@ -111,6 +114,8 @@ fn run<'py>(py: Python<'py>, config_json: &str, progress: Option<Py<PyAny>>) -> 
     flows.set_item("marks", marks.into_pyarray(py))?;
     flows.set_item("ideal_ns", ideal_ns.into_pyarray(py))?;
     flows.set_item("ps_fct_ns", ps_fct_ns.into_pyarray(py))?;
+    flows.set_item("transport", transport.into_pyarray(py))?;
+    flows.set_item("schemes", schemes)?;
 
     let s = out.series;
     let series = PyDict::new(py);

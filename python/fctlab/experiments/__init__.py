@@ -33,7 +33,13 @@ REGISTRY = {
     "kanakia1991-table4-2": kanakia1991.table42,
     "kanakia1991-table4-3": kanakia1991.table43,
     "kanakia1991-table4-4": kanakia1991.table44,
+    "kanakia1991-table4-5": kanakia1991.table45,
+    "kanakia1991-table4-6": kanakia1991.table46,
+    "kanakia1991-table4-7": kanakia1991.table47,
     "kanakia1991-table4-8": kanakia1991.table48,
+    "kanakia1991-table4-9": kanakia1991.table49,
+    "kanakia1991-table4-10": kanakia1991.table410,
+    "kanakia1991": kanakia1991.page,
     "crossval-ns3": crossval.crossval_ns3,
 }
 

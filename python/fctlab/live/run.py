@@ -101,6 +101,13 @@ def check(cfg: dict, stack: str, router: str, cc: Optional[str]) -> None:
     for i, f in enumerate(cfg.get("flows", [])):
         if f.get("long_lived"):
             raise ConfigError("live mode runs finite flows only", f"flows[{i}].long_lived")
+    # One transport setting for every flow: the hosts build endpoints from [transport].
+    if cfg.get("transport", {}).get("per_sender"):
+        raise ConfigError("live mode runs one transport setting for every flow; per-sender settings are a simulator feature", "transport.per_sender")
+    for section in ("flows", "traffic"):
+        for i, e in enumerate(cfg.get(section, [])):
+            if "transport" in e:
+                raise ConfigError("live mode runs one transport setting for every flow; per-entry settings are a simulator feature", f"{section}[{i}].transport")
     if stack == "kernel":
         if not _scheme(cfg).startswith("tcp-"):
             raise ConfigError("the kernel's TCP stands in for the tcp-* schemes only", "transport.scheme")
@@ -408,6 +415,8 @@ def run(config, *, stack: str = "fctlab", cc: Optional[str] = None, sack: Option
         "marks": np.zeros(len(ids), dtype=np.int64),
         "ideal_ns": sched["ideal_ns"].fillna(-1).to_numpy(np.int64),
         "ps_fct_ns": sched["ps_fct_ns"].fillna(-1).to_numpy(np.int64),
+        "transport": np.zeros(len(ids), dtype=np.int32),
+        "schemes": [_scheme(cfg)],
     }
     flows = _flows_frame(cols)
     status = {}

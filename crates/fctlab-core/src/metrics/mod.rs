@@ -31,6 +31,9 @@ pub struct FlowRecord {
     /// FCT under ideal max-min fair sharing (processor sharing) of the same
     /// workload, from the fluid model (see [`ps::fill_ps_fct`]).
     pub ps_fct_ns: Option<Time>,
+    /// Index of the flow's transport settings (0: `[transport]`; see the
+    /// manifest's `transports`).
+    pub transport: u16,
 }
 
 impl FlowRecord {
@@ -60,6 +63,13 @@ pub struct MetricIds {
     /// Fraction of the interval a link was busy sending packets its sender
     /// marked as retransmissions.
     pub utilization_retx: u16,
+    /// A flow's payload delivered in order at its receiver, bits per second.
+    pub throughput_bps: u16,
+    /// A flow's data packets put on the wire by its sender (retransmissions
+    /// included), bits per second.
+    pub send_rate_bps: u16,
+    /// A flow's smoothed RTT estimate at the sender, ms.
+    pub rtt_ms: u16,
 }
 
 impl MetricIds {
@@ -72,6 +82,9 @@ impl MetricIds {
             cwnd_pkts: series.metric_id("cwnd_pkts"),
             utilization_pkts: series.metric_id("utilization_pkts"),
             utilization_retx: series.metric_id("utilization_retx"),
+            throughput_bps: series.metric_id("throughput_bps"),
+            send_rate_bps: series.metric_id("send_rate_bps"),
+            rtt_ms: series.metric_id("rtt_ms"),
         }
     }
 }

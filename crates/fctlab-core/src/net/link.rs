@@ -19,6 +19,10 @@ pub struct Link {
     pub queue: Box<dyn Queue>,
     /// Whether the port has a packet limit (router ports).
     pub limited: bool,
+    /// Whether the port's discipline may hold packets while the wire is idle.
+    pub shaping: bool,
+    /// The time of the pending wake-up of a shaping port, if any.
+    pub wake_at: Option<Time>,
     /// The wire is busy until this time.
     pub busy_until: Time,
     /// A transmission-complete event is pending.
@@ -61,7 +65,8 @@ pub struct LinkTotals {
 impl Link {
     pub fn new(name: String, rate_bps: f64, delay_ns: Time, queue: Box<dyn Queue>) -> Self {
         let limited = queue.limit_pkts().is_some();
-        Link { name, rate_bps, delay_ns, queue, limited, busy_until: 0, txdone_pending: false, in_flight: VecDeque::new(), tx_cache: (u32::MAX, 0), busy_ns: 0, busy_at_sample: 0, data_arrived: 0, data_at_sample: 0,
+        let shaping = queue.shapes();
+        Link { name, rate_bps, delay_ns, queue, limited, shaping, wake_at: None, busy_until: 0, txdone_pending: false, in_flight: VecDeque::new(), tx_cache: (u32::MAX, 0), busy_ns: 0, busy_at_sample: 0, data_arrived: 0, data_at_sample: 0,
                pkts_sent: 0, retx_pkts_sent: 0, retx_busy_ns: 0, retx_at_sample: 0, last_retx: false }
     }
 
@@ -93,7 +98,7 @@ impl Link {
     /// Whether a packet reaching the port at `now` can go straight to the wire.
     #[inline]
     pub fn idle(&self, now: Time) -> bool {
-        !self.txdone_pending && self.busy_until <= now && self.queue.len_pkts() == 0
+        !self.shaping && !self.txdone_pending && self.busy_until <= now && self.queue.len_pkts() == 0
     }
 
     /// The fraction of the time since the last call that the wire was busy,

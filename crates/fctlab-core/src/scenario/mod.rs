@@ -8,6 +8,7 @@
 //! section ([`resolve`]). Nothing below this module knows the schema.
 
 pub mod catalog;
+mod overrides;
 mod resolve;
 
 pub use crate::config::ConfigError;
@@ -161,6 +162,10 @@ pub struct TransportCfg {
     /// On fast retransmit the RTO timer "restarts" or "keeps" running (RFC 6298 5.1).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fast_retransmit_timer: Option<String>,
+    /// Per-sender overrides: entry i holds `[transport]` keys for sender i's
+    /// flows (README "Transport settings per sender, entry or flow").
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub per_sender: Vec<serde_json::Value>,
     /// Parameter tables of schemes (`[transport.hstcp]`, ...), by table name;
     /// each is checked by the scheme that owns it.
     #[serde(skip)]
@@ -189,6 +194,7 @@ impl Default for TransportCfg {
             rtt_sampling: None,
             recovery_exit: None,
             fast_retransmit_timer: None,
+            per_sender: Vec::new(),
             tables: Tables::new(),
         }
     }
@@ -211,6 +217,9 @@ pub struct FlowCfg {
     /// recorded (the `prefixes` table).
     #[serde(default)]
     pub measure: bool,
+    /// `[transport]` keys for this flow alone (over `transport.per_sender`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transport: Option<serde_json::Value>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -222,7 +231,9 @@ pub struct MetricsCfg {
     pub interval_ms: f64,
     /// Links whose queue and utilisation are sampled ("all" for every link).
     pub links: Vec<String>,
-    /// Flow ids whose congestion window is sampled.
+    /// Flow ids whose congestion window, throughput, sending rate and RTT
+    /// are sampled (`flow_series` is the same key by another name).
+    #[serde(alias = "flow_series")]
     pub cwnd_flows: Vec<u64>,
     /// Compute each flow's FCT under ideal processor sharing (fluid max-min).
     pub ps_fct: bool,
@@ -294,26 +305,34 @@ pub fn parse_json_with(text: &str, reg: &Registries) -> Result<Scenario, ConfigE
             }
         }
     }
-    let mut sc: Scenario = serde_path_to_error::deserialize(v).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = e.into_inner().to_string();
-        let msg = inner.split(" at line ").next().unwrap_or(&inner).to_string();
-        let field = if path == "." { String::new() } else { path };
-        if let Some(rest) = msg.strip_prefix("unknown field ") {
-            ConfigError { field, message: format!("unknown key {rest}") }
-        } else if let Some(rest) = msg.strip_prefix("missing field ") {
-            let key = rest.trim_matches('`');
-            let f = if field.is_empty() { key.to_string() } else { format!("{field}.{key}") };
-            ConfigError { field: f, message: "required key is missing".into() }
-        } else if msg.starts_with("data did not match any variant") {
-            ConfigError { field, message: "expected a number or a list of numbers".into() }
-        } else {
-            ConfigError { field, message: msg }
-        }
-    })?;
+    let mut sc: Scenario = serde_path_to_error::deserialize(v).map_err(|e| de_error(e, ""))?;
     sc.network.tables = net_tables;
     sc.transport.tables = tr_tables;
     Ok(sc)
+}
+
+/// A deserialisation error as a [`ConfigError`] naming the key (under `prefix`).
+pub(crate) fn de_error(e: serde_path_to_error::Error<serde_json::Error>, prefix: &str) -> ConfigError {
+    let path = e.path().to_string();
+    let inner = e.into_inner().to_string();
+    let msg = inner.split(" at line ").next().unwrap_or(&inner).to_string();
+    let field = match (prefix.is_empty(), path == ".") {
+        (true, true) => String::new(),
+        (true, false) => path,
+        (false, true) => prefix.to_string(),
+        (false, false) => format!("{prefix}.{path}"),
+    };
+    if let Some(rest) = msg.strip_prefix("unknown field ") {
+        ConfigError { field, message: format!("unknown key {rest}") }
+    } else if let Some(rest) = msg.strip_prefix("missing field ") {
+        let key = rest.trim_matches('`');
+        let f = if field.is_empty() { key.to_string() } else { format!("{field}.{key}") };
+        ConfigError { field: f, message: "required key is missing".into() }
+    } else if msg.starts_with("data did not match any variant") {
+        ConfigError { field, message: "expected a number or a list of numbers".into() }
+    } else {
+        ConfigError { field, message: msg }
+    }
 }
 
 /// Parse and plan in one step.

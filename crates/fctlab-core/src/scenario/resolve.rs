@@ -1,5 +1,6 @@
 //! From a parsed [`Scenario`] to a runnable [`Plan`], one section at a time.
 
+use super::overrides::Transports;
 use super::{unused_tables, MetricsCfg, NetworkCfg, PerSender, Scenario, TransportCfg};
 use crate::config::{at_most, duration_ms, duration_s, err, find, positive, rate_bps, ConfigError, Table, MAX_FLOW_PKTS};
 use crate::net::queue::QueueBuilder;
@@ -23,6 +24,8 @@ pub struct FlowPlan {
     pub size: FlowSize,
     /// A measuring flow (its prefixes are recorded).
     pub measure: bool,
+    /// Index of its transport in [`Plan::transports`].
+    pub transport: u16,
 }
 
 /// What the engine runs: every default applied and every value checked.
@@ -38,6 +41,14 @@ pub struct Plan {
     pub endpoints: EndpointBuilder,
     /// Settings every transport uses (sizes of packets, timers, window limits).
     pub transport: TransportParams,
+    /// Every distinct transport of the run (index 0: `[transport]` itself,
+    /// the others from per-sender, per-entry or per-flow overrides).
+    pub transports: Vec<(TransportParams, EndpointBuilder)>,
+    /// The scheme of each of `transports`.
+    pub transport_schemes: Vec<String>,
+    /// Per generator, the transport index of each sender's flows (empty: 0
+    /// for every sender).
+    pub generator_transports: Vec<Vec<u16>>,
     pub flows: Vec<FlowPlan>,
     pub generators: Vec<Generator>,
     pub series: bool,
@@ -58,6 +69,18 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// The transport index of generator `g`'s flows from `sender`.
+    #[inline]
+    pub fn generator_transport(&self, g: usize, sender: u32) -> u16 {
+        self.generator_transports.get(g).and_then(|v| v.get(sender as usize)).copied().unwrap_or(0)
+    }
+
+    /// The endpoint builder of transport `i`.
+    #[inline]
+    pub fn endpoints_of(&self, i: u16) -> &EndpointBuilder {
+        &self.transports[i as usize].1
+    }
+
     /// The flows the run will create, if known before it runs (explicit flows
     /// plus each generator's count; None when a generator is bounded only by time).
     pub fn flows_expected(&self) -> Option<u64> {
@@ -144,7 +167,7 @@ fn network(n: &NetworkCfg, pkt_bytes: f64, reg: &Registries) -> Result<Network, 
 }
 
 /// The transport section: common settings and the scheme's endpoints.
-fn transport(t: &TransportCfg, queue: &str, reg: &Registries) -> Result<(TransportParams, EndpointBuilder), ConfigError> {
+pub(super) fn transport(t: &TransportCfg, queue: &str, reg: &Registries) -> Result<(TransportParams, EndpointBuilder), ConfigError> {
     let scheme = find(reg.schemes, "transport.scheme", &t.scheme)?;
     unused_tables("transport", &t.tables, &[scheme.table], &format!("transport.scheme = {:?}", t.scheme))?;
     if let Some(q) = scheme.requires {
@@ -233,7 +256,7 @@ fn tcp_model(t: &TransportCfg) -> Result<TcpModel, ConfigError> {
 }
 
 /// The explicit flows.
-fn flows(sc: &Scenario, senders: u32, mss: u32, stops: bool) -> Result<Vec<FlowPlan>, ConfigError> {
+fn flows(sc: &Scenario, senders: u32, mss: u32, stops: bool, tr: &mut Transports, reg: &Registries) -> Result<Vec<FlowPlan>, ConfigError> {
     let mut out = Vec::new();
     for (i, f) in sc.flows.iter().enumerate() {
         let field = format!("flows[{i}]");
@@ -257,7 +280,8 @@ fn flows(sc: &Scenario, senders: u32, mss: u32, stops: bool) -> Result<Vec<FlowP
         if size.is_long_lived() && !stops {
             return err("stop_s", format!("{field} is long-lived, so the run needs a stop_s"));
         }
-        out.push(FlowPlan { sender: f.sender, start_ns, size, measure: f.measure });
+        let transport = tr.index(f.sender, f.transport.as_ref(), &field, reg)?;
+        out.push(FlowPlan { sender: f.sender, start_ns, size, measure: f.measure, transport });
     }
     Ok(out)
 }
@@ -316,13 +340,29 @@ pub fn plan_with(sc: Scenario, reg: &Registries) -> Result<Plan, ConfigError> {
     let pkt_bytes = t.mss_bytes as f64 + t.header_bytes as f64;
     let net = network(&sc.network, pkt_bytes, reg)?;
     let (transport, endpoints) = transport(t, &sc.network.queue, reg)?;
+    let senders = net.topology.senders.len() as u32;
+    let mut tr = Transports::new(t, (transport.clone(), endpoints.clone()), senders, &sc.network.queue, reg)?;
     let stop_ns = match sc.stop_s {
         Some(s) => Some(secs_to_ns(duration_s("stop_s", s, true)?)),
         None => None,
     };
-    let senders = net.topology.senders.len() as u32;
-    let flows = flows(&sc, senders, transport.mss_bytes, stop_ns.is_some())?;
+    let flows = flows(&sc, senders, transport.mss_bytes, stop_ns.is_some(), &mut tr, reg)?;
     let generators = generators(&sc, senders, net.bottleneck_bps, &transport, stop_ns, reg)?;
+    let mut generator_transports = Vec::with_capacity(generators.len());
+    for (i, g) in sc.traffic.iter().enumerate() {
+        let field = format!("traffic[{i}]");
+        let mut v: Vec<u16> = Vec::new();
+        if g.transport.is_some() && matches!(generators[i].arrivals, crate::workload::Arrivals::OpenLoop(_)) {
+            return err(format!("{field}.transport"), format!("an open-loop source ({:?}) has no transport: it sends regardless of congestion", g.arrivals));
+        }
+        if g.transport.is_some() || !sc.transport.per_sender.is_empty() {
+            // Senders beyond per_sender's entries share one merged table.
+            for s in 0..senders {
+                v.push(tr.index(s, g.transport.as_ref(), &field, reg)?);
+            }
+        }
+        generator_transports.push(v);
+    }
     if flows.is_empty() && generators.is_empty() {
         return err("flows", "the workload is empty: give at least one [[flows]] or [[traffic]] entry");
     }
@@ -377,6 +417,9 @@ pub fn plan_with(sc: Scenario, reg: &Registries) -> Result<Plan, ConfigError> {
         buffer_pkts: net.buffer_pkts,
         endpoints,
         transport,
+        transports: tr.list,
+        transport_schemes: tr.schemes,
+        generator_transports,
         flows,
         generators,
         series: m.series,

@@ -56,6 +56,9 @@ pub struct TrafficCfg {
     pub interval_ms: Option<f64>,
     #[serde(default)]
     pub pkt_bytes: Option<u32>,
+    /// `[transport]` keys for this entry's flows (over `transport.per_sender`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transport: Option<serde_json::Value>,
 }
 
 /// Which flows of a generator are measuring flows: flows whose every
