@@ -1231,7 +1231,8 @@ def rcp_convergence(out: Path, scale: str) -> list:
           f"within 10% of its share after each arrival: mode ps {byrow['staggered, mode ps'][1]}; mode ns2 "
           f"{byrow['staggered, mode ns2'][1]}. In mode ps the router counts the flows (a SYN announces one) and offers "
           "the newcomer and the others C/n within a round trip; the patch's router (ns2) moves R by the rate equation "
-          "alone, by at most alpha of the spare capacity per RTT, and needs tens of RTTs. "
+          "alone, by at most alpha of the spare capacity per RTT ('never': not within the "
+          f"{CONV_GAP_RTTS} RTTs before the next arrival). "
           f"Parameters: {params_caption(params)}.")
     cb = (f"A load step from 0.3 to 0.95 at {STEP_AT_S:g} s. Top: mean FCT over PS FCT of the flows by start time; "
           "bottom: utilisation (100 ms average). Flows starting in the first 25 RTTs after the step: mode ps "
