@@ -15,7 +15,7 @@ use crate::metrics::size_stats::{SizeStats, SizeStatsTable};
 use crate::metrics::{Counters, FlowRecord, MetricIds, Series};
 use crate::net::packet::{flags, PATH_QUEUE_WORD};
 use crate::net::queue::{DropTail, PortParams, Queue};
-use crate::net::{Link, Packet, PacketKind};
+use crate::net::{Link, LinkTotals, Packet, PacketKind};
 use crate::scenario::Plan;
 use crate::sim::{Event, EventQueue, Time};
 use crate::transport::{FlowSize, Receiver, Sender};
@@ -152,6 +152,8 @@ pub struct RunOutput {
     pub size_stats: Option<SizeStatsTable>,
     /// Delays of probe packets (empty without probe sources).
     pub probes: Probes,
+    /// Every link's totals (busy time, and the retransmitted part of it).
+    pub links: Vec<LinkTotals>,
 }
 
 /// One simulation.
@@ -721,12 +723,16 @@ impl Engine {
             let qlen = link.queue.len_pkts() as f64;
             let util = link.utilisation_since_last(now, interval);
             let delivered = link.data_arrived_since_last();
+            let retx = link.retx_utilisation_since_last(now, interval);
             let line_pkts = link.rate_bps * interval as f64 / 8e9 / self.plan.transport.pkt_bytes() as f64;
             self.series.push(now, m.queue_pkts, el, qlen);
             if now > 0 {
                 self.series.push(now, m.utilization, el, util);
                 if self.plan.utilization_pkts {
                     self.series.push(now, m.utilization_pkts, el, delivered as f64 / line_pkts);
+                }
+                if self.plan.utilization_retx {
+                    self.series.push(now, m.utilization_retx, el, retx);
                 }
             }
         }
@@ -823,6 +829,7 @@ impl Engine {
             self.ps_fcts(end_ns);
         }
         let in_network = self.links.iter().map(|l| l.in_network()).sum();
+        let links = self.links.iter().map(|l| l.totals()).collect();
         self.prefixes.sort();
         RunOutput {
             flows: if self.flows.keep { self.flows.records } else { Vec::new() },
@@ -836,6 +843,7 @@ impl Engine {
             prefixes: self.prefixes,
             size_stats: self.size_stats.map(|s| s.table()),
             probes: self.probes,
+            links,
         }
     }
 

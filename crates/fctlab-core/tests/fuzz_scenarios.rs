@@ -34,7 +34,7 @@ fn bases() -> Vec<Value> {
                "losses": [{"flow": 0, "seq": 1}]}),
         json!({"seed": 4, "network": {"topology": "dumbbell", "senders": 2, "bottleneck_bps": 2e7, "bottleneck_delay_ms": 3.0, "buffer_pkts": 30, "queue": "rcp",
                            "rcp": {"mode": "ps", "alpha": 0.4, "beta": 0.4, "gamma": 1, "upd_timeslot_ms": 10, "init_rate_fact": 0.05, "min_rate_bps": 400, "initial_rtt_ms": 200, "floor_fact": 0.95}},
-               "transport": {"scheme": "rcp", "rcp": {"mode": "ps", "syn_first_retx_ms": 10, "syn_retx_ms": 500, "max_probe_interval_ms": 500, "recovery_rtts": 2}},
+               "transport": {"scheme": "rcp", "rcp": {"mode": "ps", "syn_first_retx_ms": 10, "syn_retx_ms": 500, "max_probe_interval_ms": 500, "recovery_rtts": 2, "data_with_syn": false}},
                "traffic": [{"arrivals": "poisson", "load": 0.5, "sizes": {"dist": "fixed", "pkts": 10}, "count": 20}]}),
         json!({"seed": 5, "network": {"topology": "dumbbell", "senders": 2, "bottleneck_bps": 2e7, "bottleneck_delay_ms": 3.0, "buffer_pkts": 30, "queue": "xcp",
                            "xcp": {"alpha": 0.4, "beta": 0.226, "gamma": 0.1, "min_interval_ms": 1, "max_rtt_ms": 1000, "init_interval_ms": 50, "min_tq_ms": 2}},

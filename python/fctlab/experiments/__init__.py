@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from . import crossval, dukkipati2006, gavaletz2010, kanakia1991, live, mussmann2012
+from . import crossval, dukkipati2006, gavaletz2010, kanakia1991, live, mussmann2012, zhuang2016
 
 #: name -> callable(out_dir: Path, scale: str) -> list[Reproduction]
 REGISTRY = {
@@ -14,11 +14,15 @@ REGISTRY = {
     "dukkipati2006-fig3": dukkipati2006.fig3,
     "dukkipati2006-fig4": dukkipati2006.fig4,
     "dukkipati2006-fig5": dukkipati2006.fig5,
+    "dukkipati2006-fig6": dukkipati2006.fig6,
     "baselines-tcp-ps-srpt": dukkipati2006.baselines,
     "dukkipati2006-fig8": dukkipati2006.fig8,
     "dukkipati2006-fig10": dukkipati2006.fig10,
     "dukkipati2006-fig12": dukkipati2006.fig12,
     "dukkipati2006-fig13": dukkipati2006.fig13,
+    "dukkipati2006-rcp-convergence": dukkipati2006.rcp_convergence,
+    "dukkipati2006-rcp-sensitivity": dukkipati2006.rcp_sensitivity,
+    "zhuang2016-fig6": zhuang2016.fig6,
     "replicated-fig1-workload": dukkipati2006.replicated,
     "mussmann2012-fig5-1": mussmann2012.fig51,
     "mussmann2012-fig5-3": mussmann2012.fig53,
@@ -46,6 +50,8 @@ REGISTRY = {
 
 #: Other spellings of reproduction names (the thesis numbers its figures 5.1 ...).
 ALIASES = {f"mussmann2012-fig5.{i}": f"mussmann2012-fig5-{i}" for i in range(1, 5)}
+# Figures drawn on the page of the one before them.
+ALIASES.update({"dukkipati2006-fig7": "dukkipati2006-fig6"})
 
 
 def canonical(name: str) -> str:

@@ -68,6 +68,7 @@ pub fn catalog_with(reg: &Registries) -> Value {
             {"key": "metrics.interval_ms", "default": m.interval_ms, "source": ""},
             {"key": "metrics.links", "default": m.links, "source": ""},
             {"key": "metrics.utilization_pkts", "default": m.utilization_pkts, "source": "Mussmann 2012 section 5.2: packets delivered per interval over the line rate in packets"},
+            {"key": "metrics.utilization_retx", "default": m.utilization_retx, "source": "busy time of retransmitted packets per interval (Dukkipati & McKeown 2006, sec. II-D)"},
             {"key": "metrics.size_stats", "default": m.size_stats, "source": "streaming FCT statistics per flow size (the size_stats table)"},
             {"key": "metrics.size_stats_quantiles", "default": m.size_stats_quantiles, "source": "median, 90th and 99th percentile"},
             {"key": "metrics.size_stats_alpha", "default": m.size_stats_alpha, "source": "relative accuracy of the quantiles (DDSketch, Masson, Rim & Lee 2019)"},

@@ -244,6 +244,10 @@ pub struct MetricsCfg {
     /// Sample `utilization_pkts` (data packets delivered over the line rate in
     /// packets, Mussmann 2012 section 5.2) on the series links.
     pub utilization_pkts: bool,
+    /// Sample `utilization_retx` (the fraction of the interval a link was busy
+    /// sending packets their senders marked as retransmissions) on the series
+    /// links.
+    pub utilization_retx: bool,
     /// Keep streaming FCT statistics per flow size (the `size_stats` table).
     pub size_stats: bool,
     /// The quantiles of FCT `size_stats` reports, each in [0, 1].
@@ -270,6 +274,7 @@ impl Default for MetricsCfg {
             cwnd_flows: vec![],
             ps_fct: true,
             utilization_pkts: false,
+            utilization_retx: false,
             size_stats: false,
             size_stats_quantiles: vec![0.5, 0.9, 0.99],
             size_stats_alpha: 0.005,
