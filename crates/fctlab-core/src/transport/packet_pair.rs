@@ -29,11 +29,17 @@
 //! smallest pair estimate of the last round trip (a pair that met no
 //! competing packet sees the line rate, so the smallest is the safe one); `B` defaults to 5 packets (chosen); the first pair goes
 //! out at the start and the rate starts at two packets per RTT once it is
-//! acknowledged; losses: the receiver acknowledges every packet
-//! cumulatively, three duplicate ACKs resend the first unacknowledged packet
-//! at once, each partial ACK after that resends the next hole (as NewReno,
-//! RFC 6582), and a retransmission timeout (RFC 6298 timer) goes back N at
-//! the current rate. ACKs echo the pair's tags from the data header words.
+//! acknowledged; losses (neither text gives the source's loss handling,
+//! chosen): the receiver acknowledges every packet cumulatively; three
+//! duplicate ACKs or a retransmission timeout (RFC 6298 timer) resend the
+//! first unacknowledged packet at once and go back N: the packets after it
+//! are sent again in pairs at the current rate (cumulative ACKs skip those
+//! that had arrived), they no longer count as outstanding in `n_b`, and the
+//! rate is recomputed on the next ACK that advances. (Resending one hole per
+//! round trip, as NewReno does, left a source that lost a burst of a few
+//! thousand packets repairing them for minutes, its once-per-RTT update
+//! waiting for the ACK of the last packet sent before the loss.) ACKs echo
+//! the pair's tags from the data header words.
 
 use super::rtt::RttEstimator;
 use super::tcp::TcpReceiver;
@@ -301,19 +307,12 @@ impl PacketPairSender {
                 self.next_send = None;
                 return;
             }
-            if ack < self.recover && self.snd_una < self.high_data {
-                // A partial ACK after a resend (as NewReno's, RFC 6582): the
-                // next hole is lost too; resend it at once.
-                let una = self.snd_una;
-                self.send_seq(now, una, 0, out);
-            }
             self.arm_rto(now);
         } else if ack == self.snd_una && self.outstanding() > 0 {
             self.dupacks += 1;
             if self.dupacks == self.p.dupack_threshold && self.snd_una >= self.recover {
                 self.recover = self.high_data;
-                let una = self.snd_una;
-                self.send_seq(now, una, 0, out);
+                self.go_back(now, out);
                 self.arm_rto(now);
             }
         }
@@ -331,15 +330,25 @@ impl PacketPairSender {
             return;
         }
         self.recover = self.high_data;
-        self.snd_nxt = self.snd_una;
         self.dupacks = 0;
-        // Resend the first packet at once; the rest follow at the rate.
-        let una = self.snd_una;
-        self.snd_nxt += 1;
-        self.send_seq(now, una, 0, out);
+        self.go_back(now, out);
         if self.rto_deadline.is_none() {
             self.arm_rto(now);
         }
+    }
+
+    /// A loss (a timeout, or `dupack_threshold` duplicate ACKs): go back to
+    /// the first unacknowledged packet, resend it at once, and send the rest
+    /// again in pairs at the current rate. The packets beyond it no longer
+    /// count as outstanding, so `n_b` is estimated from those sent since, and
+    /// the rate is recomputed on the next ACK that advances (a marker left at
+    /// the old `snd_nxt` would not be reached until the whole loss is
+    /// repaired, and the rate would stay frozen meanwhile).
+    fn go_back(&mut self, now: Time, out: &mut Vec<Packet>) {
+        let una = self.snd_una;
+        self.snd_nxt = una + 1;
+        self.update_at = una + 1;
+        self.send_seq(now, una, 0, out);
         if self.rate_pps > 0.0 {
             self.next_send = Some(now + self.pair_gap());
         } else {
@@ -482,5 +491,60 @@ mod tests {
         // 10 outstanding: n_b = 0 (clamped): 10 000 + 5/0.0025 = 12 000.
         s.snd_nxt = 10;
         assert!((s.target_pps(10_000.0, 2_500_000, 2_000_000) - 12_000.0).abs() < 1e-6);
+    }
+
+    /// A source mid-transfer: 500 packets sent, 100 acknowledged, rate 100
+    /// packets/s, mu 10 000/s, one RTT sample of 40 ms (srtt = RTT_min = 40 ms),
+    /// and the next rate update due when packet 500 is acknowledged.
+    fn mid_transfer() -> PacketPairSender {
+        let mut s = PacketPairSender::new(0, FlowSize::of_pkts(1000, 460), params(), PacketPairParams::default());
+        s.established = true;
+        s.rtt.sample(40_000_000);
+        s.snd_una = 100;
+        s.snd_nxt = 500;
+        s.high_data = 500;
+        s.update_at = 500;
+        s.rate_pps = 100.0;
+        s.mu_pps = Some(10_000.0);
+        s
+    }
+
+    /// After the loss the ACK of the resent packet 100 arrives (sent at 1.0 s,
+    /// acknowledged 40 ms later, so srtt stays 40 ms). Nothing is outstanding,
+    /// so n_b = 0 and target = mu + B / srtt = 10 000 + 5 / 0.04 = 10 125/s;
+    /// the rate rises by half the gap: 100 + 0.5 x (10 125 - 100) = 5 112.5/s.
+    fn ack_of_the_resend(s: &mut PacketPairSender) {
+        let mut out = Vec::new();
+        s.on_packet(1_040_000_000, &ack(101, 1_000_000_000, 0.0, 0), &mut out);
+        assert!((s.rate_pps - 5_112.5).abs() < 1e-6, "rate {} (the update must not wait for packet 500)", s.rate_pps);
+    }
+
+    #[test]
+    fn three_duplicate_acks_go_back_and_the_rate_is_recomputed() {
+        let mut s = mid_transfer();
+        let mut out = Vec::new();
+        for _ in 0..3 {
+            s.on_packet(1_000_000_000, &ack(100, 960_000_000, 0.0, 0), &mut out);
+        }
+        // Packet 100 resent at once; the packets after it no longer count as
+        // outstanding and will follow at the rate (a pair every 2 / 100 s).
+        assert_eq!(out.iter().map(|p| p.seq).collect::<Vec<_>>(), vec![100]);
+        assert_eq!((s.snd_nxt, s.outstanding()), (101, 1));
+        assert_eq!(s.next_send, Some(1_000_000_000 + 20_000_000));
+        ack_of_the_resend(&mut s);
+        // The next pair resends 101 and 102 (cumulative ACKs skip what arrived).
+        out.clear();
+        s.on_timer(s.next_send.unwrap(), &mut out);
+        assert_eq!(out.iter().map(|p| p.seq).collect::<Vec<_>>(), vec![101, 102]);
+    }
+
+    #[test]
+    fn a_timeout_goes_back_and_the_rate_is_recomputed() {
+        let mut s = mid_transfer();
+        let mut out = Vec::new();
+        s.on_rto(1_000_000_000, &mut out);
+        assert_eq!(out.iter().map(|p| p.seq).collect::<Vec<_>>(), vec![100]);
+        assert_eq!((s.snd_nxt, s.outstanding()), (101, 1));
+        ack_of_the_resend(&mut s);
     }
 }
