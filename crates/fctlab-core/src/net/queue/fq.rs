@@ -338,6 +338,34 @@ mod tests {
     }
 
     #[test]
+    fn a_pairs_acks_leave_a_busy_port_in_one_turn() {
+        // Two-way traffic on a 40 Mb/s port, quantum one 500 B packet: reverse
+        // data of flows 1 and 2 (500 B, 100 us each) is backlogged. ACK 1 of
+        // flow 0 (40 B) arrives; its bucket joins the end of the round, behind
+        // one turn of flow 1 and one of flow 2 (200 us). ACK 2 arrives 100 us
+        // later (the pair's spacing at a forward bottleneck serving one packet
+        // per 100 us), before ACK 1's turn, so both leave in that turn, back to
+        // back: 8 us apart on the line instead of 100 us. This is what turns
+        // packet-pair's estimate into the reverse line's rate under two-way
+        // traffic (kanakia1991 Table 4.6).
+        let mut q = Fq::new(&cfg(10, 500), 100);
+        for s in 0..3 {
+            q.enqueue(0, p(1, 500, s));
+            q.enqueue(0, p(2, 500, s));
+        }
+        let mut a1 = p(0, 40, 1);
+        a1.kind = PacketKind::Ack;
+        let mut a2 = p(0, 40, 2);
+        a2.kind = PacketKind::Ack;
+        q.enqueue(0, a1);
+        let first = q.dequeue(0).map(|x| (x.flow, x.seq)); // 0-100 us
+        q.enqueue(100_000, a2);
+        let rest: Vec<(u32, u64)> = std::iter::from_fn(|| q.dequeue(0)).take(3).map(|x| (x.flow, x.seq)).collect();
+        assert_eq!(first, Some((1, 0)));
+        assert_eq!(rest, vec![(2, 0), (0, 1), (0, 2)], "the two ACKs leave one after the other");
+    }
+
+    #[test]
     fn overflow_drops_the_tail_of_the_longest_bucket() {
         // Limit 5: flow 0 holds 3, flow 1 holds 2. A packet of flow 2 arrives:
         // flow 0's last packet (seq 2) goes, flow 2's packet stays.
