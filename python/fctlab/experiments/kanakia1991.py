@@ -1222,7 +1222,7 @@ def recovery_table() -> "Table":
                          "duplicate ACKs or a timeout resend the first unacknowledged packet and the rest follows again at the current rate. "
                          "\"newreno\" resends hole by hole (RFC 6582), its timer restarted on the first partial ACK only (RFC 3782 sec. 4), so a "
                          "burst of losses still ends in a timeout's go-back. go-back costs duplicates after an isolated loss (Table 4.1) and "
-                         "repairs a burst sooner (Tables 4.2, 4.6).")
+                         "repairs a burst sooner (Table 4.2, Table 4.6's connection 2).")
 
 
 def page(out: Path, scale: str) -> list:
