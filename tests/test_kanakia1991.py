@@ -205,3 +205,13 @@ def test_packet_pair_loss_handling_is_checked_and_named():
           "transport": {"scheme": "packet-pair", "packet_pair": {"recovery": "sack"}}, "flows": [{"size_pkts": 10}]}
     with pytest.raises(fctlab.ConfigError, match=r"transport\.packet_pair\.recovery: .*go-back.*newreno"):
         fctlab.run(sc)
+
+
+def test_fq_discipline_is_checked_and_named():
+    import fctlab
+    import pytest
+
+    sc = {"network": {"topology": "dumbbell", "senders": 1, "bottleneck_bps": 40e6, "queue": "fq", "fq": {"discipline": "wfq"}},
+          "transport": {"scheme": "packet-pair"}, "flows": [{"size_pkts": 10}]}
+    with pytest.raises(fctlab.ConfigError, match=r"network\.fq\.discipline: .*drr.*dks"):
+        fctlab.run(sc)
