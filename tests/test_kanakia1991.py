@@ -195,3 +195,23 @@ def test_the_suite_fills_every_cell_for_hbh_beside_its_published_row():
     for c in cells:
         if "transfer time" in c["quantity"] and c["experiment"] in ("4.1", "4.2", "4.3", "4.5", "4.6", "4.7a", "4.8"):
             assert c["fctlab"] > c["optimal"], c
+
+
+def test_packet_pair_loss_handling_is_checked_and_named():
+    import fctlab
+    import pytest
+
+    sc = {"network": {"topology": "dumbbell", "senders": 1, "bottleneck_bps": 40e6, "queue": "fq"},
+          "transport": {"scheme": "packet-pair", "packet_pair": {"recovery": "sack"}}, "flows": [{"size_pkts": 10}]}
+    with pytest.raises(fctlab.ConfigError, match=r"transport\.packet_pair\.recovery: .*go-back.*newreno"):
+        fctlab.run(sc)
+
+
+def test_fq_discipline_is_checked_and_named():
+    import fctlab
+    import pytest
+
+    sc = {"network": {"topology": "dumbbell", "senders": 1, "bottleneck_bps": 40e6, "queue": "fq", "fq": {"discipline": "wfq"}},
+          "transport": {"scheme": "packet-pair"}, "flows": [{"size_pkts": 10}]}
+    with pytest.raises(fctlab.ConfigError, match=r"network\.fq\.discipline: .*drr.*dks"):
+        fctlab.run(sc)

@@ -29,11 +29,21 @@
 //! smallest pair estimate of the last round trip (a pair that met no
 //! competing packet sees the line rate, so the smallest is the safe one); `B` defaults to 5 packets (chosen); the first pair goes
 //! out at the start and the rate starts at two packets per RTT once it is
-//! acknowledged; losses: the receiver acknowledges every packet
-//! cumulatively, three duplicate ACKs resend the first unacknowledged packet
-//! at once, each partial ACK after that resends the next hole (as NewReno,
-//! RFC 6582), and a retransmission timeout (RFC 6298 timer) goes back N at
-//! the current rate. ACKs echo the pair's tags from the data header words.
+//! acknowledged; losses (neither text gives the source's loss handling,
+//! chosen, `recovery`): the receiver acknowledges every packet cumulatively;
+//! with "go-back" (default) three duplicate ACKs or a retransmission timeout
+//! (RFC 6298 timer) resend the first unacknowledged packet at once and go
+//! back N: the packets after it
+//! are sent again in pairs at the current rate (cumulative ACKs skip those
+//! that had arrived), they no longer count as outstanding in `n_b`, and the
+//! rate is recomputed on the next ACK that advances. (Resending one hole per
+//! round trip, as NewReno does, left a source that lost a burst of a few
+//! thousand packets repairing them for minutes, its once-per-RTT update
+//! waiting for the ACK of the last packet sent before the loss.) With
+//! "newreno" three duplicate ACKs resend the hole and each partial ACK the
+//! next (RFC 6582), the timer restarted on the first partial ACK only (RFC
+//! 3782 sec. 4), and a timeout goes back N as above. ACKs echo the pair's
+//! tags from the data header words.
 
 use super::rtt::RttEstimator;
 use super::tcp::TcpReceiver;
@@ -50,6 +60,20 @@ pub const HDR_POS: usize = 0;
 /// Header word: the pair's number.
 pub const HDR_PAIR: usize = 1;
 
+/// What the source does on a loss (neither Keshav 1991 nor the benchmark
+/// paper gives it).
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum Recovery {
+    /// Three duplicate ACKs or a timeout: resend the first unacknowledged
+    /// packet and go back N at the current rate.
+    GoBack,
+    /// Three duplicate ACKs resend the hole, each partial ACK the next one
+    /// (NewReno, RFC 6582), the timer restarted on the first partial ACK only
+    /// (the "Impatient" variant, RFC 3782 sec. 4); a timeout goes back N.
+    Newreno,
+}
+
 /// `[transport.packet_pair]`.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
@@ -58,11 +82,13 @@ pub struct PacketPairParams {
     pub setpoint_pkts: f64,
     /// Fraction of the gap to a higher target closed per round trip.
     pub increase_gain: f64,
+    /// Loss handling: "go-back" or "newreno".
+    pub recovery: Recovery,
 }
 
 impl Default for PacketPairParams {
     fn default() -> Self {
-        PacketPairParams { setpoint_pkts: 5.0, increase_gain: 0.5 }
+        PacketPairParams { setpoint_pkts: 5.0, increase_gain: 0.5, recovery: Recovery::GoBack }
     }
 }
 
@@ -70,6 +96,7 @@ impl Params for PacketPairParams {
     const DOCS: &'static [ParamDoc] = &[
         ParamDoc::new("setpoint_pkts", "Keshav 1991 set point B (value chosen: the benchmark paper does not give it)"),
         ParamDoc::new("increase_gain", "Kanakia, Keshav & Mishra 1991: inverse-exponential increase to the target rate; 0.5 halves the gap per RTT (chosen)"),
+        ParamDoc::new("recovery", "loss handling (chosen; the papers do not give it): \"go-back\" at the rate on 3 duplicate ACKs or a timeout, or \"newreno\" (RFC 6582 hole by hole, RFC 3782 sec. 4 Impatient timer)"),
     ];
     fn validate(&self, field: &str) -> Result<(), ConfigError> {
         if !(self.setpoint_pkts.is_finite() && self.setpoint_pkts >= 0.0) {
@@ -113,6 +140,8 @@ pub struct PacketPairSender {
     high_data: u64,
     dupacks: u32,
     recover: u64,
+    /// A partial ACK has restarted the timer in this recovery (`newreno`).
+    partial_seen: bool,
     backoff: u32,
     rto_deadline: Option<Time>,
     retransmits: u64,
@@ -153,6 +182,7 @@ impl PacketPairSender {
             high_data: 0,
             dupacks: 0,
             recover: 0,
+            partial_seen: false,
             backoff: 0,
             rto_deadline: None,
             retransmits: 0,
@@ -301,19 +331,32 @@ impl PacketPairSender {
                 self.next_send = None;
                 return;
             }
-            if ack < self.recover && self.snd_una < self.high_data {
-                // A partial ACK after a resend (as NewReno's, RFC 6582): the
-                // next hole is lost too; resend it at once.
+            if self.c.recovery == Recovery::Newreno && ack < self.recover && self.snd_una < self.high_data {
+                // A partial ACK (RFC 6582): the next hole is lost too; resend
+                // it at once. The timer restarts on the first partial ACK only
+                // (RFC 3782 sec. 4, "Impatient"), so a burst of losses ends in
+                // a timeout's go-back at the rate rather than one hole per RTT.
                 let una = self.snd_una;
                 self.send_seq(now, una, 0, out);
+                if !self.partial_seen {
+                    self.partial_seen = true;
+                    self.arm_rto(now);
+                }
+            } else {
+                self.arm_rto(now);
             }
-            self.arm_rto(now);
         } else if ack == self.snd_una && self.outstanding() > 0 {
             self.dupacks += 1;
             if self.dupacks == self.p.dupack_threshold && self.snd_una >= self.recover {
                 self.recover = self.high_data;
-                let una = self.snd_una;
-                self.send_seq(now, una, 0, out);
+                match self.c.recovery {
+                    Recovery::GoBack => self.go_back(now, out),
+                    Recovery::Newreno => {
+                        self.partial_seen = false;
+                        let una = self.snd_una;
+                        self.send_seq(now, una, 0, out);
+                    }
+                }
                 self.arm_rto(now);
             }
         }
@@ -331,15 +374,25 @@ impl PacketPairSender {
             return;
         }
         self.recover = self.high_data;
-        self.snd_nxt = self.snd_una;
         self.dupacks = 0;
-        // Resend the first packet at once; the rest follow at the rate.
-        let una = self.snd_una;
-        self.snd_nxt += 1;
-        self.send_seq(now, una, 0, out);
+        self.go_back(now, out);
         if self.rto_deadline.is_none() {
             self.arm_rto(now);
         }
+    }
+
+    /// A loss (a timeout, or `dupack_threshold` duplicate ACKs): go back to
+    /// the first unacknowledged packet, resend it at once, and send the rest
+    /// again in pairs at the current rate. The packets beyond it no longer
+    /// count as outstanding, so `n_b` is estimated from those sent since, and
+    /// the rate is recomputed on the next ACK that advances (a marker left at
+    /// the old `snd_nxt` would not be reached until the whole loss is
+    /// repaired, and the rate would stay frozen meanwhile).
+    fn go_back(&mut self, now: Time, out: &mut Vec<Packet>) {
+        let una = self.snd_una;
+        self.snd_nxt = una + 1;
+        self.update_at = una + 1;
+        self.send_seq(now, una, 0, out);
         if self.rate_pps > 0.0 {
             self.next_send = Some(now + self.pair_gap());
         } else {
@@ -482,5 +535,82 @@ mod tests {
         // 10 outstanding: n_b = 0 (clamped): 10 000 + 5/0.0025 = 12 000.
         s.snd_nxt = 10;
         assert!((s.target_pps(10_000.0, 2_500_000, 2_000_000) - 12_000.0).abs() < 1e-6);
+    }
+
+    /// A source mid-transfer: 500 packets sent, 100 acknowledged, rate 100
+    /// packets/s, mu 10 000/s, one RTT sample of 40 ms (srtt = RTT_min = 40 ms),
+    /// and the next rate update due when packet 500 is acknowledged.
+    fn mid_transfer() -> PacketPairSender {
+        let mut s = PacketPairSender::new(0, FlowSize::of_pkts(1000, 460), params(), PacketPairParams::default());
+        s.established = true;
+        s.rtt.sample(40_000_000);
+        s.snd_una = 100;
+        s.snd_nxt = 500;
+        s.high_data = 500;
+        s.update_at = 500;
+        s.rate_pps = 100.0;
+        s.mu_pps = Some(10_000.0);
+        s
+    }
+
+    /// After the loss the ACK of the resent packet 100 arrives (sent at 1.0 s,
+    /// acknowledged 40 ms later, so srtt stays 40 ms). Nothing is outstanding,
+    /// so n_b = 0 and target = mu + B / srtt = 10 000 + 5 / 0.04 = 10 125/s;
+    /// the rate rises by half the gap: 100 + 0.5 x (10 125 - 100) = 5 112.5/s.
+    fn ack_of_the_resend(s: &mut PacketPairSender) {
+        let mut out = Vec::new();
+        s.on_packet(1_040_000_000, &ack(101, 1_000_000_000, 0.0, 0), &mut out);
+        assert!((s.rate_pps - 5_112.5).abs() < 1e-6, "rate {} (the update must not wait for packet 500)", s.rate_pps);
+    }
+
+    #[test]
+    fn three_duplicate_acks_go_back_and_the_rate_is_recomputed() {
+        let mut s = mid_transfer();
+        let mut out = Vec::new();
+        for _ in 0..3 {
+            s.on_packet(1_000_000_000, &ack(100, 960_000_000, 0.0, 0), &mut out);
+        }
+        // Packet 100 resent at once; the packets after it no longer count as
+        // outstanding and will follow at the rate (a pair every 2 / 100 s).
+        assert_eq!(out.iter().map(|p| p.seq).collect::<Vec<_>>(), vec![100]);
+        assert_eq!((s.snd_nxt, s.outstanding()), (101, 1));
+        assert_eq!(s.next_send, Some(1_000_000_000 + 20_000_000));
+        ack_of_the_resend(&mut s);
+        // The next pair resends 101 and 102 (cumulative ACKs skip what arrived).
+        out.clear();
+        s.on_timer(s.next_send.unwrap(), &mut out);
+        assert_eq!(out.iter().map(|p| p.seq).collect::<Vec<_>>(), vec![101, 102]);
+    }
+
+    #[test]
+    fn newreno_recovery_resends_hole_by_hole_and_restarts_the_timer_once() {
+        let c = PacketPairParams { recovery: Recovery::Newreno, ..Default::default() };
+        let mut s = PacketPairSender { c, ..mid_transfer() };
+        let mut out = Vec::new();
+        for _ in 0..3 {
+            s.on_packet(1_000_000_000, &ack(100, 960_000_000, 0.0, 0), &mut out);
+        }
+        // Only the hole is resent; the rest stays outstanding.
+        assert_eq!(out.iter().map(|p| p.seq).collect::<Vec<_>>(), vec![100]);
+        assert_eq!((s.snd_nxt, s.recover), (500, 500));
+        // Partial ACKs 150 and 200: each resends the next hole; the first
+        // restarts the timer (one RTO from 1.04 s), the second does not.
+        out.clear();
+        s.on_packet(1_040_000_000, &ack(150, 1_000_000_000, 0.0, 0), &mut out);
+        let due = s.rto_deadline;
+        assert_eq!(due, Some(1_040_000_000 + s.rtt.backed_off(0)));
+        s.on_packet(1_080_000_000, &ack(200, 1_040_000_000, 0.0, 0), &mut out);
+        assert_eq!(out.iter().map(|p| p.seq).collect::<Vec<_>>(), vec![150, 200]);
+        assert_eq!(s.rto_deadline, due);
+    }
+
+    #[test]
+    fn a_timeout_goes_back_and_the_rate_is_recomputed() {
+        let mut s = mid_transfer();
+        let mut out = Vec::new();
+        s.on_rto(1_000_000_000, &mut out);
+        assert_eq!(out.iter().map(|p| p.seq).collect::<Vec<_>>(), vec![100]);
+        assert_eq!((s.snd_nxt, s.outstanding()), (101, 1));
+        ack_of_the_resend(&mut s);
     }
 }

@@ -17,7 +17,8 @@ use crate::net::Packet;
 use std::sync::Arc;
 use crate::sim::Time;
 use serde::{Deserialize, Serialize};
-use std::collections::VecDeque;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
 
 /// How packets are assigned to buckets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -32,6 +33,21 @@ pub enum Classify {
     Path,
 }
 
+/// The order in which the per-flow queues are served.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Discipline {
+    /// Deficit Round Robin (Shreedhar & Varghese 1995).
+    Drr,
+    /// Fair Queueing as Demers, Keshav & Shenker (SIGCOMM 1989) define it:
+    /// each packet gets the finish number F = max(F_prev, R(t)) + bytes of a
+    /// bit-by-bit round robin whose round number R(t) grows at the line rate
+    /// over the number of conversations active in it; the smallest F leaves
+    /// first. A packet of an idle conversation gets a small F and leaves after
+    /// the packet in service instead of waiting for a round.
+    Dks,
+}
+
 /// The `[network.fq]` table.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
@@ -44,11 +60,13 @@ pub struct FqCfg {
     pub quantum_bytes: u32,
     /// "flow" (default) or "path".
     pub classify: Classify,
+    /// "drr" (default) or "dks".
+    pub discipline: Discipline,
 }
 
 impl Default for FqCfg {
     fn default() -> Self {
-        FqCfg { buckets: 1000, quantum_bytes: 1040, classify: Classify::Flow }
+        FqCfg { buckets: 1000, quantum_bytes: 1040, classify: Classify::Flow, discipline: Discipline::Drr }
     }
 }
 
@@ -70,6 +88,7 @@ impl Params for FqCfg {
     const DOCS: &'static [ParamDoc] = &[
         ParamDoc::new("buckets", "Mussmann 2012 sec. 4.1: flows spread over 1000 queues"),
         ParamDoc::new("quantum_bytes", "one default data packet (1000 + 40 B), as Linux sch_sfq's quantum = MTU; ns-2 drr.cc uses 250"),
+        ParamDoc::new("discipline", "\"drr\": Deficit Round Robin (Mussmann 2012, Shreedhar & Varghese 1995); \"dks\": finish numbers of a bit-by-bit round robin (Demers, Keshav & Shenker 1989)"),
         ParamDoc::new("classify", "\"flow\": per flow id; \"path\": per host pair (ns-2 drr.cc hashes the source, sfq.cc source + destination)"),
     ];
     fn validate(&self, field: &str) -> Result<(), ConfigError> {
@@ -90,7 +109,7 @@ pub const ENTRY: QueueEntry = Entry {
 /// Check `[network.fq]` and make the builder.
 fn factory(t: Table) -> Result<QueueBuilder, ConfigError> {
     let c: FqCfg = t.parse()?;
-    Ok(Arc::new(move |p: PortParams| Box::new(Fq::new(&c, p.limit_pkts)) as Box<dyn Queue>))
+    Ok(Arc::new(move |p: PortParams| Box::new(Fq::for_port(&c, p.limit_pkts, p.rate_bps)) as Box<dyn Queue>))
 }
 
 const NIL: u32 = u32::MAX;
@@ -114,6 +133,79 @@ pub struct Fq {
     classify: Classify,
     /// Packets already queued that were pushed out by an arrival.
     pub pushed_out: u64,
+    /// Buckets holding packets.
+    nonempty: usize,
+    dks: Option<Box<Dks>>,
+}
+
+/// The state of Demers, Keshav & Shenker's fair queueing: the round number
+/// of the bit-by-bit round robin and the finish numbers.
+struct Dks {
+    /// Bytes per ns of the line.
+    bytes_per_ns: f64,
+    /// Round number R at time `at`.
+    round: f64,
+    at: Time,
+    /// Conversations active in the bit-by-bit system (last finish number above R).
+    active: usize,
+    /// Their last finish numbers (lazy: an entry is current if it equals `last[b]`).
+    ends: BinaryHeap<Reverse<(Num, u32)>>,
+    /// Last finish number of each bucket.
+    last: Vec<f64>,
+    /// Finish numbers of the queued packets, per bucket.
+    tags: Vec<VecDeque<f64>>,
+    /// Queued heads by finish number, then arrival (lazy as `ends`).
+    heads: BinaryHeap<Reverse<(Num, u64, u32)>>,
+    arrivals: u64,
+}
+
+/// An f64 ordered for the heaps (finish numbers are finite).
+#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+struct Num(f64);
+impl Eq for Num {}
+impl Ord for Num {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&o.0)
+    }
+}
+
+impl Dks {
+    /// Advance R to `now`: it grows at bytes_per_ns / active, and each time it
+    /// passes a conversation's last finish number that one leaves the
+    /// bit-by-bit system (iterated deletion, as Demers, Keshav & Shenker).
+    fn advance(&mut self, now: Time) {
+        loop {
+            // Drop stale entries, and retire conversations R has passed.
+            while let Some(&Reverse((Num(f), b))) = self.ends.peek() {
+                if self.last[b as usize] != f {
+                    self.ends.pop();
+                } else if f <= self.round {
+                    self.ends.pop();
+                    self.active -= 1;
+                } else {
+                    break;
+                }
+            }
+            if self.at >= now {
+                return;
+            }
+            let Some(&Reverse((Num(f), _))) = self.ends.peek() else {
+                self.at = now; // nothing active: R waits
+                return;
+            };
+            let rate = self.bytes_per_ns / self.active as f64;
+            let dt = (now - self.at) as f64;
+            if self.round + rate * dt < f {
+                self.round += rate * dt;
+                self.at = now;
+            } else {
+                // R reaches f before now (in whole ns, rounded up).
+                let need = ((f - self.round) / rate).ceil().max(1.0) as Time;
+                self.at = (self.at + need).min(now);
+                self.round = f;
+            }
+        }
+    }
 }
 
 impl Fq {
@@ -133,7 +225,29 @@ impl Fq {
             quantum: c.quantum_bytes as u64,
             classify: c.classify,
             pushed_out: 0,
+            nonempty: 0,
+            dks: None,
         }
+    }
+
+    /// A port's fair queue: `discipline = "dks"` needs the line's rate.
+    pub fn for_port(c: &FqCfg, limit_pkts: usize, rate_bps: f64) -> Fq {
+        let mut q = Fq::new(c, limit_pkts);
+        if c.discipline == Discipline::Dks {
+            let n = c.buckets as usize;
+            q.dks = Some(Box::new(Dks {
+                bytes_per_ns: rate_bps / 8e9,
+                round: 0.0,
+                at: 0,
+                active: 0,
+                ends: BinaryHeap::new(),
+                last: vec![0.0; n],
+                tags: (0..n).map(|_| VecDeque::new()).collect(),
+                heads: BinaryHeap::new(),
+                arrivals: 0,
+            }));
+        }
+        q
     }
 
     fn bucket(&self, p: &Packet) -> usize {
@@ -168,6 +282,11 @@ impl Fq {
     /// Bucket `b` went from depth `from` to `from ± 1` (its queue already changed).
     fn moved(&mut self, b: usize, from: usize) {
         let to = self.queues[b].len();
+        if from == 0 && to > 0 {
+            self.nonempty += 1;
+        } else if from > 0 && to == 0 {
+            self.nonempty -= 1;
+        }
         if from > 0 {
             self.unlink(b, from);
         }
@@ -198,12 +317,78 @@ impl Fq {
 
     /// Buckets holding packets (those in the round).
     pub fn backlogged(&self) -> usize {
-        self.active.len()
+        self.nonempty
+    }
+
+    fn dks_enqueue(&mut self, now: Time, pkt: Packet) -> Option<Packet> {
+        let b = self.bucket(&pkt);
+        let d = self.queues[b].len();
+        let size = pkt.size_bytes as u64;
+        let x = self.dks.as_mut().expect("dks mode");
+        x.advance(now);
+        if x.last[b] <= x.round {
+            x.active += 1;
+        }
+        let f = x.last[b].max(x.round) + size as f64;
+        x.last[b] = f;
+        x.ends.push(Reverse((Num(f), b as u32)));
+        x.tags[b].push_back(f);
+        x.arrivals += 1;
+        if d == 0 {
+            x.heads.push(Reverse((Num(f), x.arrivals, b as u32)));
+        }
+        self.bytes += size;
+        self.queues[b].push_back(pkt);
+        self.len += 1;
+        self.moved(b, d);
+        if self.len <= self.limit {
+            return None;
+        }
+        // Overflow: the tail of the longest bucket, as in DRR mode. Its
+        // finish number stays counted in the bit-by-bit system (the bits were
+        // offered), so R is not disturbed.
+        let v = if self.queues[b].len() == self.max_depth { b } else { self.dep_head[self.max_depth] as usize };
+        let dv = self.queues[v].len();
+        let dropped = self.queues[v].pop_back().expect("the longest bucket holds a packet");
+        let x = self.dks.as_mut().expect("dks mode");
+        x.tags[v].pop_back();
+        self.len -= 1;
+        self.bytes -= dropped.size_bytes as u64;
+        self.moved(v, dv);
+        if v != b {
+            self.pushed_out += 1;
+        }
+        Some(dropped)
+    }
+
+    fn dks_dequeue(&mut self) -> Option<Packet> {
+        let x = self.dks.as_mut().expect("dks mode");
+        loop {
+            let Reverse((Num(f), _, b)) = x.heads.pop()?;
+            let b = b as usize;
+            if x.tags[b].front() != Some(&f) {
+                continue; // stale: that packet was dropped
+            }
+            x.tags[b].pop_front();
+            if let Some(&g) = x.tags[b].front() {
+                x.arrivals += 1;
+                x.heads.push(Reverse((Num(g), x.arrivals, b as u32)));
+            }
+            let d = self.queues[b].len();
+            let p = self.queues[b].pop_front().expect("a tag per packet");
+            self.len -= 1;
+            self.bytes -= p.size_bytes as u64;
+            self.moved(b, d);
+            return Some(p);
+        }
     }
 }
 
 impl Queue for Fq {
-    fn enqueue(&mut self, _now: Time, pkt: Packet) -> Option<Packet> {
+    fn enqueue(&mut self, now: Time, pkt: Packet) -> Option<Packet> {
+        if self.dks.is_some() {
+            return self.dks_enqueue(now, pkt);
+        }
         let b = self.bucket(&pkt);
         let d = self.queues[b].len();
         if d == 0 {
@@ -241,6 +426,9 @@ impl Queue for Fq {
     }
 
     fn dequeue(&mut self, _now: Time) -> Option<Packet> {
+        if self.dks.is_some() {
+            return self.dks_dequeue();
+        }
         loop {
             let b = *self.active.front()? as usize;
             let size = self.queues[b].front().expect("active buckets are not empty").size_bytes as u64;
@@ -276,7 +464,14 @@ impl Queue for Fq {
     }
 
     #[inline]
-    fn pass_through(&mut self, _now: Time, pkt: Packet) -> Result<Packet, Packet> {
+    fn pass_through(&mut self, now: Time, pkt: Packet) -> Result<Packet, Packet> {
+        if self.dks.is_some() {
+            // The packet still takes its finish number in the bit-by-bit system.
+            if let Some(d) = self.dks_enqueue(now, pkt) {
+                return Err(d);
+            }
+            return Ok(self.dks_dequeue().expect("just queued"));
+        }
         // An empty queue on an idle link: DRR would send it at once and keep no state.
         if self.limit == 0 { Err(pkt) } else { Ok(pkt) }
     }
@@ -291,7 +486,7 @@ mod tests {
         Packet::new(flow, PacketKind::Data, size, seq, 0)
     }
     fn cfg(buckets: u32, quantum: u32) -> FqCfg {
-        FqCfg { buckets, quantum_bytes: quantum, classify: Classify::Flow }
+        FqCfg { buckets, quantum_bytes: quantum, classify: Classify::Flow, discipline: Discipline::Drr }
     }
 
     #[test]
@@ -335,6 +530,97 @@ mod tests {
         q.enqueue(0, p(2, 1000, 0));
         let order: Vec<(u32, u64)> = std::iter::from_fn(|| q.dequeue(0)).map(|x| (x.flow, x.seq)).collect();
         assert_eq!(order, vec![(1, 0), (2, 0), (0, 1), (0, 2)]);
+    }
+
+    #[test]
+    fn a_pairs_acks_leave_a_busy_port_in_one_turn() {
+        // Two-way traffic on a 40 Mb/s port, quantum one 500 B packet: reverse
+        // data of flows 1 and 2 (500 B, 100 us each) is backlogged. ACK 1 of
+        // flow 0 (40 B) arrives; its bucket joins the end of the round, behind
+        // one turn of flow 1 and one of flow 2 (200 us). ACK 2 arrives 100 us
+        // later (the pair's spacing at a forward bottleneck serving one packet
+        // per 100 us), before ACK 1's turn, so both leave in that turn, back to
+        // back: 8 us apart on the line instead of 100 us. This is what turns
+        // packet-pair's estimate into the reverse line's rate under two-way
+        // traffic (kanakia1991 Table 4.6).
+        let mut q = Fq::new(&cfg(10, 500), 100);
+        for s in 0..3 {
+            q.enqueue(0, p(1, 500, s));
+            q.enqueue(0, p(2, 500, s));
+        }
+        let mut a1 = p(0, 40, 1);
+        a1.kind = PacketKind::Ack;
+        let mut a2 = p(0, 40, 2);
+        a2.kind = PacketKind::Ack;
+        q.enqueue(0, a1);
+        let first = q.dequeue(0).map(|x| (x.flow, x.seq)); // 0-100 us
+        q.enqueue(100_000, a2);
+        let rest: Vec<(u32, u64)> = std::iter::from_fn(|| q.dequeue(0)).take(3).map(|x| (x.flow, x.seq)).collect();
+        assert_eq!(first, Some((1, 0)));
+        assert_eq!(rest, vec![(2, 0), (0, 1), (0, 2)], "the two ACKs leave one after the other");
+    }
+
+    #[test]
+    fn under_dks_fair_queueing_a_pairs_acks_keep_their_spacing() {
+        // The same arrivals as above under Demers, Keshav & Shenker's fair
+        // queueing on a 40 Mb/s port (5 bytes per us). At 0: flows 1 and 2
+        // queue three 500 B packets each (R = 0, finish numbers 500, 1000,
+        // 1500 each); flow 1's first leaves (0-100 us). ACK 1 (40 B) arrives at
+        // 50 us: R has grown at 5/2 bytes per us to 125, so F = 165 < 500: it
+        // leaves next (100-108 us), then flow 2's first (108-208 us). ACK 2
+        // arrives at 150 us: R reached 165 at 74 us (three conversations: 5/3
+        // per us), when ACK 1's conversation left the bit-by-bit system, then
+        // grew at 5/2 per us to 355; F = 395 < 1000: it leaves at 208 us,
+        // 108 us after ACK 1 (DRR: 8 us).
+        let c = FqCfg { discipline: Discipline::Dks, ..cfg(10, 500) };
+        let mut q = Fq::for_port(&c, 100, 40e6);
+        for s in 0..3 {
+            q.enqueue(0, p(1, 500, s));
+            q.enqueue(0, p(2, 500, s));
+        }
+        let mut a1 = p(0, 40, 1);
+        a1.kind = PacketKind::Ack;
+        let mut a2 = p(0, 40, 2);
+        a2.kind = PacketKind::Ack;
+        let mut order = vec![q.dequeue(0)];
+        q.enqueue(50_000, a1);
+        assert!((q.dks.as_ref().unwrap().round - 125.0).abs() < 1e-9);
+        order.push(q.dequeue(100_000));
+        order.push(q.dequeue(108_000));
+        q.enqueue(150_000, a2);
+        // 355 up to the whole-ns rounding of the moment R reached 165.
+        assert!((q.dks.as_ref().unwrap().round - 355.0).abs() < 0.01, "{}", q.dks.as_ref().unwrap().round);
+        order.push(q.dequeue(208_000));
+        let order: Vec<(u32, u64)> = order.into_iter().map(|x| x.map(|x| (x.flow, x.seq)).unwrap()).collect();
+        assert_eq!(order, vec![(1, 0), (0, 1), (2, 0), (0, 2)]);
+        // The rest by finish number (ties by arrival): 1000, 1000, 1500, 1500.
+        let rest: Vec<(u32, u64)> = std::iter::from_fn(|| q.dequeue(0)).map(|x| (x.flow, x.seq)).collect();
+        assert_eq!(rest, vec![(1, 1), (2, 1), (1, 2), (2, 2)]);
+        assert_eq!((q.len_pkts(), q.len_bytes(), q.backlogged()), (0, 0, 0));
+    }
+
+    #[test]
+    fn dks_conserves_packets_and_keeps_its_counts_under_random_load() {
+        use rand::{Rng, SeedableRng};
+        let mut r = rand_pcg::Pcg64Mcg::seed_from_u64(7);
+        let c = FqCfg { discipline: Discipline::Dks, ..cfg(16, 700) };
+        let mut q = Fq::for_port(&c, 40, 10e6);
+        let (mut now, mut inn, mut out, mut dropped) = (0, 0u64, 0u64, 0u64);
+        for i in 0..20_000u64 {
+            now += r.random_range(0..2_000_000);
+            if r.random_bool(0.55) {
+                let f = r.random_range(0..24);
+                inn += 1;
+                dropped += q.enqueue(now, p(f, r.random_range(40..1500), i)).is_some() as u64;
+            } else {
+                out += q.dequeue(now).is_some() as u64;
+            }
+            assert!(q.len_pkts() <= 40);
+            assert_eq!(q.len_pkts() as u64, inn - out - dropped);
+            assert_eq!(q.backlogged(), (0..16).filter(|&b| q.bucket_len(b) > 0).count());
+            let x = q.dks.as_ref().unwrap();
+            assert!(x.active <= 16 && (0..16).all(|b| x.tags[b].len() == q.bucket_len(b)));
+        }
     }
 
     #[test]
@@ -385,7 +671,7 @@ mod tests {
         q.enqueue(0, p(1, 100, 0));
         q.enqueue(0, p(5, 100, 0));
         assert_eq!(q.bucket_len(1), 2);
-        let c = FqCfg { buckets: 4, quantum_bytes: 1040, classify: Classify::Path };
+        let c = FqCfg { buckets: 4, quantum_bytes: 1040, classify: Classify::Path, discipline: Discipline::Drr };
         let mut q = Fq::new(&c, 100);
         let mut a = p(1, 100, 0);
         a.path = 2;

@@ -29,7 +29,7 @@ pub const ENTRY: QueueEntry = Entry {
 
 fn factory(t: Table) -> Result<QueueBuilder, ConfigError> {
     let c: FqCfg = t.parse()?;
-    Ok(Arc::new(move |p: PortParams| Box::new(FqEf { fq: Fq::new(&c, p.limit_pkts), rate_bps: p.rate_bps }) as Box<dyn Queue>))
+    Ok(Arc::new(move |p: PortParams| Box::new(FqEf { fq: Fq::for_port(&c, p.limit_pkts, p.rate_bps), rate_bps: p.rate_bps }) as Box<dyn Queue>))
 }
 
 /// The stamping fair queue.
@@ -40,7 +40,7 @@ pub struct FqEf {
 
 impl FqEf {
     pub fn new(c: &FqCfg, limit: usize, rate_bps: f64) -> Self {
-        FqEf { fq: Fq::new(c, limit), rate_bps }
+        FqEf { fq: Fq::for_port(c, limit, rate_bps), rate_bps }
     }
 
     /// Stamp a departing packet; `others` conversations besides its own hold packets.
