@@ -250,6 +250,12 @@ fn tcp_model(t: &TransportCfg) -> Result<TcpModel, ConfigError> {
     if let Some(k) = choice("transport.fast_retransmit_timer", &t.fast_retransmit_timer, "restart", "keep")? {
         m.keep_timer_on_fast_retransmit = k;
     }
+    if let Some(k) = choice("transport.ssthresh_flight", &t.ssthresh_flight, "flight", "pipe")? {
+        m.ssthresh_from_pipe = k;
+    }
+    if let Some(k) = choice("transport.dupack_window", &t.dupack_window, "inflation", "pipe")? {
+        m.pipe_window = k;
+    }
     Ok(m)
 }
 
