@@ -18,7 +18,8 @@ from fctlab.experiments import crossval as cv
 def test_bad_model_options_are_refused_with_the_field_named():
     flows = cv.flow_list(0.5, 3, 1)
     for key, value in (("preset", "ns2"), ("rtt_sampling", "always"), ("recovery_exit", "half"),
-                       ("fast_retransmit_timer", "stop"), ("syn_rto_ms", -1.0)):
+                       ("fast_retransmit_timer", "stop"), ("syn_rto_ms", -1.0), ("ssthresh_flight", "half"),
+                       ("dupack_window", "sack")):
         with pytest.raises(fctlab.ConfigError, match=f"transport.{key}"):
             fctlab.run(cv.scenario(flows, 50, cv.transport(2, **{key: value})), warn=False)
 

@@ -201,7 +201,8 @@ def crossval_ns3(out: Path, scale: str) -> list:
                                 "yes" if wp[0] <= GOAL_MEAN and wp[1] <= GOAL_P99 else "no"])
     cfg = scenario(flow_list(g["loads"][0], 3, 1), g["buffers"][0], transport(g["iws"][0], "ns3"))
     params = {"bottleneck": f"{captions.rate(C_BPS)}, one-way delay {RTT_MS / 2:g} ms (base RTT {RTT_MS:g} ms), DropTail",
-              "hosts": f"{SENDERS} senders and receivers on {captions.rate(ACCESS_BPS)} links without delay (chosen)",
+              "hosts": f"{SENDERS} senders and receivers on {captions.rate(ACCESS_BPS)} links without delay (chosen); "
+                       "a host's own device never drops (fctlab's host NICs are unlimited; ns-3: a 2^20-packet device queue)",
               "packet": f"{MSS_BYTES} B payload + {HEADER_BYTES} B headers (ns-3's TCP, IPv4 and PPP)",
               "TCP": "NewReno, handshake, an ACK per segment, no SACK, no timestamps, min RTO 200 ms",
               "ns-3": "TcpNewReno with TcpClassicRecovery, LimitedTransmit on (its default), ConnTimeout 3 s (default)",

@@ -170,6 +170,9 @@ pub struct TransportCfg {
     /// FlightSize against a cwnd inflated by duplicate ACKs) or "pipe" (ns-3).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dupack_window: Option<String>,
+    /// Time the SYN-ACK of a retransmitted SYN from the first SYN (ns-3).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_first_syn: Option<bool>,
     /// Per-sender overrides: entry i holds `[transport]` keys for sender i's
     /// flows (README "Transport settings per sender, entry or flow").
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -204,6 +207,7 @@ impl Default for TransportCfg {
             fast_retransmit_timer: None,
             ssthresh_flight: None,
             dupack_window: None,
+            time_first_syn: None,
             per_sender: Vec::new(),
             tables: Tables::new(),
         }

@@ -183,11 +183,18 @@ pub struct TcpModel {
     /// of them ns-3 marks it lost: it is resent at once, even outside
     /// recovery, and the next duplicate ACK starts a recovery.
     pub pipe_window: bool,
+    /// The SYN-ACK of a retransmitted SYN is timed from the first SYN (ns-3:
+    /// `TcpSocketBase::UpdateRttHistory` records the SYN as zero bytes, so
+    /// its resend never marks it retransmitted and `EstimateRtt` times the
+    /// SYN-ACK from the first send): after one lost SYN the RTO is about
+    /// 3 x 3 s. Otherwise `karn` decides (no sample, or the echo of the
+    /// last SYN).
+    pub time_first_syn: bool,
 }
 
 impl Default for TcpModel {
     fn default() -> Self {
-        TcpModel { syn_rto_ns: None, limited_transmit: false, karn: false, exit_to_ssthresh: false, keep_timer_on_fast_retransmit: false, ssthresh_from_pipe: false, pipe_window: false }
+        TcpModel { syn_rto_ns: None, limited_transmit: false, karn: false, exit_to_ssthresh: false, keep_timer_on_fast_retransmit: false, ssthresh_from_pipe: false, pipe_window: false, time_first_syn: false }
     }
 }
 
@@ -202,6 +209,7 @@ impl TcpModel {
             keep_timer_on_fast_retransmit: true,
             ssthresh_from_pipe: true,
             pipe_window: true,
+            time_first_syn: true,
         }
     }
 }

@@ -42,6 +42,8 @@ pub struct TcpSender {
     rtt: RttEstimator,
     established: bool,
     started: bool,
+    /// When the first SYN was sent (`TcpModel::time_first_syn`).
+    first_syn_at: Time,
     /// Oldest unacknowledged sequence number.
     snd_una: u64,
     /// Next sequence number to send.
@@ -120,6 +122,7 @@ impl TcpSender {
             rtt,
             established: false,
             started: false,
+            first_syn_at: 0,
             snd_una: 0,
             snd_nxt: 0,
             high_data: 0,
@@ -732,6 +735,7 @@ impl TcpSender {
 impl Sender for TcpSender {
     fn start(&mut self, now: Time, out: &mut Vec<Packet>) {
         self.started = true;
+        self.first_syn_at = now;
         if self.p.handshake {
             out.push(self.syn(now));
             self.arm_syn_timer(now);
@@ -748,8 +752,11 @@ impl Sender for TcpSender {
         match pkt.kind {
             PacketKind::SynAck if !self.established => {
                 self.established = true;
-                // Karn's rule: a retransmitted SYN gives no sample.
-                if !self.p.model.karn || self.backoff == 0 {
+                // Karn's rule: a retransmitted SYN gives no sample; ns-3
+                // times the SYN-ACK from the first SYN (`TcpModel::time_first_syn`).
+                if self.p.model.time_first_syn && self.backoff > 0 {
+                    self.rtt.sample(now.saturating_sub(self.first_syn_at));
+                } else if !self.p.model.karn || self.backoff == 0 {
                     self.rtt.sample(now.saturating_sub(pkt.ts));
                 }
                 self.backoff = 0;
@@ -1473,5 +1480,24 @@ mod model_tests {
         s.on_packet(60 * MS, &ack(13, 0), &mut out);
         assert_eq!(sent(&out), vec![(13, true)]);
         assert_eq!(s.w.cwnd, 2.0);
+    }
+
+    #[test]
+    fn a_retransmitted_syn_is_timed_from_the_first_one() {
+        // The SYN sent at 0 is lost; the one resent at 3 s is answered at
+        // 3.04 s. ns-3 samples 3.04 s (its history entry of the SYN counts
+        // zero bytes, so the resend never marks it retransmitted): SRTT 3.04 s,
+        // RTTVAR 1.52 s, RTO 3.04 + 4 x 1.52 = 9.12 s. Karn's rule: no sample,
+        // the RTO stays the initial 1 s.
+        let sa = Packet::new(0, PacketKind::SynAck, 40, 0, 3000 * MS);
+        for (first, srtt, rto) in [(true, Some(3040 * MS), 9120 * MS), (false, None, 1000 * MS)] {
+            let m = TcpModel { syn_rto_ns: Some(3000 * MS), karn: true, time_first_syn: first, ..Default::default() };
+            let (mut s, _) = sender(true, m);
+            let mut out = Vec::new();
+            s.on_timer(3000 * MS, &mut out);
+            s.on_packet(3040 * MS, &sa, &mut out);
+            assert_eq!(s.srtt_ns(), srtt);
+            assert_eq!(s.next_timer(), Some(3040 * MS + rto));
+        }
     }
 }
