@@ -293,7 +293,7 @@ def run_ns3_flows(params: dict, flows, *, progress: Optional[Callable[[str], Non
 
     ``params`` holds the keys :func:`run_ns3_bench` takes (all of them: no
     defaults are filled in) plus ``sim_seconds`` and, optionally,
-    ``buffer_pkts`` (every device queue, in packets, instead of
+    ``buffer_pkts`` (every router port's device queue, in packets, instead of
     ``buffer_bdp``) and ``limited_transmit`` (RFC 3042, ns-3's
     ``TcpSocketBase::LimitedTransmit``; default off). ``flows`` is a sequence of
     (start_s, sender, pkts) in non-decreasing start time. The result is
