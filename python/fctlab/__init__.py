@@ -16,7 +16,7 @@ __version__ = _engine_version
 
 # Sweeps, the results store and replications: fctlab.sweep(spec), fctlab.store.open(path),
 # fctlab.replicate(config, K) (modules that can be called).
-from . import ideal, replicate, store, sweep  # noqa: E402
+from . import fairness, ideal, replicate, store, sweep  # noqa: E402
 
 __all__ = [
     "run",
@@ -31,5 +31,6 @@ __all__ = [
     "sweep",
     "store",
     "replicate",
+    "fairness",
     "__version__",
 ]

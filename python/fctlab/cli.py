@@ -137,7 +137,7 @@ def cmd_suite1991(args) -> int:
     except fctlab_config_error() as e:
         raise CliError(str(e)) from None
     tp, net = kanakia1991.scheme_setup(args.scheme, args.queue)
-    print(f"Kanakia, Keshav & Mishra 1991 benchmark, experiments 1-4 and 8: {args.scheme} over {net['queue']}")
+    print(f"Kanakia, Keshav & Mishra 1991 benchmark, experiments 1-10: {args.scheme} over {net['queue']}")
     print(f"{'exp':<4} {'quantity':<32} {'fctlab':>10} {'optimal':>10} {'published':>10}")
     for c in cells:
         f = lambda v: "-" if v is None or v != v else f"{v:.4g}"  # noqa: E731
@@ -269,8 +269,8 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--out", default="report", help="output directory (default: report)")
     rp.set_defaults(func=cmd_reproduce)
 
-    s91 = sub.add_parser("suite1991", help="run the 1991 benchmark's reproduced experiments for one scheme",
-                         description="Experiments 1-4 and 8 of Kanakia, Keshav & Mishra 1991 (transfer times, probe delay) for any "
+    s91 = sub.add_parser("suite1991", help="run the 1991 benchmark's ten experiments for one scheme",
+                         description="The ten experiments of Kanakia, Keshav & Mishra 1991 (transfer times, probe delay) for any "
                                      "registered scheme, beside the optimal and (for the paper's schemes) the published values.")
     s91.add_argument("--scheme", required=True, help="a registered scheme (fctlab list)")
     s91.add_argument("--queue", help="router queue (default: the scheme's router half, else droptail)")

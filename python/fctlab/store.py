@@ -444,6 +444,12 @@ class Store:
         - ``size_stats``: the per-size FCT statistics of every run that kept
           them, with the same run columns (quantile columns of all runs).
         - ``sweep_points``: (sweep, point, replication, run_key) for every sweep.
+
+        Fairness (:mod:`fctlab.fairness`): aggregate macros ``jain_index(x)``
+        and ``max_min_ratio(x)``; table macros ``flow_rates(metric, t0_ns,
+        t1_ns)`` (run_key, element, rate: each flow's mean per-flow series over
+        t0 < t <= t1) and ``fairness(metric, t0_ns, t1_ns)`` (run_key, flows,
+        jain, max_min), e.g. ``SELECT * FROM fairness('throughput_bps', 0, 10e9)``.
         """
         import duckdb
 
@@ -552,6 +558,10 @@ def _build_catalog(store: Store):
             con.execute(f"CREATE TABLE _{table}_e AS SELECT * FROM _{table}_empty")
             con.unregister(f"_{table}_empty")
             con.execute(f"CREATE VIEW {table} AS SELECT t.*, {sel_runs}{sel_alias} FROM _{table}_e t JOIN runs r ON false")
+    from .fairness import SQL_MACROS
+
+    for m in SQL_MACROS:
+        con.execute(m)
     return con
 
 

@@ -13,9 +13,9 @@ use crate::metrics::probes::Probes;
 use crate::metrics::ps::{fill_ps_fct, PsInputs};
 use crate::metrics::size_stats::{SizeStats, SizeStatsTable};
 use crate::metrics::{Counters, FlowRecord, MetricIds, Series};
-use crate::net::packet::flags;
+use crate::net::packet::{flags, PATH_QUEUE_WORD};
 use crate::net::queue::{DropTail, PortParams, Queue};
-use crate::net::{Link, Packet, PacketKind};
+use crate::net::{Link, LinkTotals, Packet, PacketKind};
 use crate::scenario::Plan;
 use crate::sim::{Event, EventQueue, Time};
 use crate::transport::{FlowSize, Receiver, Sender};
@@ -42,6 +42,9 @@ struct FlowSlot {
     measure: bool,
     /// Packets 1..prefix_done of a measuring flow are recorded.
     prefix_done: u64,
+    /// The sender reads the path's queuing delay from its ACKs
+    /// (`Sender::wants_path_delay`, `net::packet::PATH_QUEUE_WORD`).
+    path_delay: bool,
     /// Wire bytes of data packets the sender has sent (the send-rate series).
     sent_bytes: u64,
 }
@@ -149,6 +152,8 @@ pub struct RunOutput {
     pub size_stats: Option<SizeStatsTable>,
     /// Delays of probe packets (empty without probe sources).
     pub probes: Probes,
+    /// Every link's totals (busy time, and the retransmitted part of it).
+    pub links: Vec<LinkTotals>,
 }
 
 /// One simulation.
@@ -286,6 +291,7 @@ impl Engine {
             ..Default::default()
         };
         let (snd, rcv) = (self.plan.endpoints_of(transport))(id, size);
+        let path_delay = snd.wants_path_delay();
         let slot = FlowSlot {
             sender,
             fwd_path: 2 * sender,
@@ -298,6 +304,7 @@ impl Engine {
             long_lived: size.is_long_lived(),
             measure,
             prefix_done: 0,
+            path_delay,
             sent_bytes: 0,
         };
         self.flows.push(slot, rec);
@@ -330,6 +337,7 @@ impl Engine {
             long_lived: true,
             measure: false,
             prefix_done: 0,
+            path_delay: false,
             sent_bytes: 0,
         };
         self.flows.push(slot, rec);
@@ -428,14 +436,44 @@ impl Engine {
             return;
         }
         if link.busy_until <= now {
-            if let Some(p) = link.queue.dequeue(now) {
-                self.start_tx(l, p, now);
+            match link.queue.dequeue(now) {
+                Some(p) => self.start_tx(l, p, now),
+                None if link.shaping => return self.arm_wake(l, now),
+                None => {}
             }
         }
         let link = &mut self.links[l];
         if !link.txdone_pending && link.queue.len_pkts() > 0 {
             link.txdone_pending = true;
             self.q.schedule(link.busy_until, Event::TxDone(l as u32));
+        }
+    }
+
+    /// A shaping port holds packets none of which may leave yet: wake it when
+    /// the first may (keeping an earlier wake-up already pending).
+    fn arm_wake(&mut self, l: usize, now: Time) {
+        let link = &mut self.links[l];
+        if link.queue.len_pkts() == 0 {
+            return;
+        }
+        if let Some(t) = link.queue.next_ready(now) {
+            let t = t.max(now + 1);
+            if link.wake_at.map_or(true, |w| w <= now || t < w) {
+                link.wake_at = Some(t);
+                self.q.schedule(t, Event::Wake(l as u32));
+            }
+        }
+    }
+
+    /// A shaping port's wake-up: serve it if its wire is free.
+    fn wake(&mut self, l: usize, now: Time) {
+        let link = &mut self.links[l];
+        if link.wake_at != Some(now) {
+            return; // superseded by an earlier wake-up
+        }
+        link.wake_at = None;
+        if !link.txdone_pending && link.busy_until <= now {
+            self.tx_done(l, now);
         }
     }
 
@@ -459,6 +497,8 @@ impl Engine {
                 link.txdone_pending = true;
                 self.q.schedule(link.busy_until, Event::TxDone(l as u32));
             }
+        } else if link.shaping {
+            self.arm_wake(l, now);
         }
     }
 
@@ -566,12 +606,25 @@ impl Engine {
                 self.sync_receiver_timer(f, now);
             }
             PacketKind::Ack | PacketKind::SynAck => {
-                let Some(snd) = self.flows.slot(f).and_then(|s| s.snd.as_mut()) else { return };
+                let Some(slot) = self.flows.slot(f) else { return };
+                let mut pkt = pkt;
+                if slot.path_delay {
+                    let (links, routes) = (&self.links, (&self.path_links[..], &self.path_start[..], &self.path_len[..]));
+                    pkt.hdr[PATH_QUEUE_WORD] = path_queue_ns(links, routes, slot.fwd_path) + path_queue_ns(links, routes, slot.rev_path);
+                }
+                let Some(snd) = slot.snd.as_mut() else { return };
                 snd.on_packet(now, &pkt, &mut self.out);
                 self.inject(f, now);
                 self.after_sender(f, now);
             }
         }
+    }
+
+    /// The queuing delay on route `path` now: over its router ports, the
+    /// bytes waiting (the packet on the wire not counted) times 8 / the
+    /// port's rate, in nanoseconds. Host NICs are not router ports.
+    pub fn path_queue_ns(&self, path: u32) -> f64 {
+        path_queue_ns(&self.links, (&self.path_links, &self.path_start, &self.path_len), path)
     }
 
     fn after_sender(&mut self, f: u32, now: Time) {
@@ -670,12 +723,16 @@ impl Engine {
             let qlen = link.queue.len_pkts() as f64;
             let util = link.utilisation_since_last(now, interval);
             let delivered = link.data_arrived_since_last();
+            let retx = link.retx_utilisation_since_last(now, interval);
             let line_pkts = link.rate_bps * interval as f64 / 8e9 / self.plan.transport.pkt_bytes() as f64;
             self.series.push(now, m.queue_pkts, el, qlen);
             if now > 0 {
                 self.series.push(now, m.utilization, el, util);
                 if self.plan.utilization_pkts {
                     self.series.push(now, m.utilization_pkts, el, delivered as f64 / line_pkts);
+                }
+                if self.plan.utilization_retx {
+                    self.series.push(now, m.utilization_retx, el, retx);
                 }
             }
         }
@@ -704,6 +761,8 @@ impl Engine {
             if let Some(r) = srtt {
                 self.series.push(now, m.rtt_ms, el, r as f64 / 1e6);
             }
+            self.series.push(now, m.drops, el, rec.drops as f64);
+            self.series.push(now, m.retransmits, el, snd.retransmits() as f64);
             self.flow_prev[i] = (delivered, sent, now);
         }
         if self.pending > 0 || self.plan.stop_ns.is_some_and(|s| now + interval <= s) {
@@ -744,6 +803,7 @@ impl Engine {
                 Event::FlowStart(f) => self.flow_start(f, now),
                 Event::Generate(g) => self.generate(g, now),
                 Event::Sample => self.sample(now),
+                Event::Wake(l) => self.wake(l as usize, now),
             }
             if self.q.processed() & 0xFFFF == 0 {
                 let w = wall.elapsed().as_secs_f64();
@@ -769,6 +829,7 @@ impl Engine {
             self.ps_fcts(end_ns);
         }
         let in_network = self.links.iter().map(|l| l.in_network()).sum();
+        let links = self.links.iter().map(|l| l.totals()).collect();
         self.prefixes.sort();
         RunOutput {
             flows: if self.flows.keep { self.flows.records } else { Vec::new() },
@@ -782,6 +843,7 @@ impl Engine {
             prefixes: self.prefixes,
             size_stats: self.size_stats.map(|s| s.table()),
             probes: self.probes,
+            links,
         }
     }
 
@@ -807,7 +869,66 @@ impl Engine {
     }
 }
 
+/// [`Engine::path_queue_ns`] over the engine's links and route table
+/// (path_links, path_start, path_len), so that it can be read while a flow's
+/// slot is borrowed.
+fn path_queue_ns(links: &[Link], routes: (&[u32], &[u32], &[u16]), path: u32) -> f64 {
+    let (path_links, path_start, path_len) = routes;
+    let start = path_start[path as usize] as usize;
+    let len = path_len[path as usize] as usize;
+    path_links[start..start + len]
+        .iter()
+        .map(|&l| &links[l as usize])
+        .filter(|l| l.limited)
+        .map(|l| l.queue.len_bytes() as f64 * 8e9 / l.rate_bps)
+        .sum()
+}
+
 /// Run a plan with no progress reporting.
 pub fn run(plan: Plan) -> RunOutput {
     Engine::new(plan).run(&mut |_| true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The oracle (`Engine::path_queue_ns`) is the queue length times the
+    /// service time, summed over the route's router ports only.
+    #[test]
+    fn path_queue_delay_is_queue_length_times_service_time() {
+        let sc = r#"{"network": {"topology": "dumbbell", "senders": 2, "bottleneck_bps": 10e6, "access_bps": 100e6,
+                     "bottleneck_delay_ms": 5, "access_delay_ms": 1, "buffer_pkts": 50},
+                     "transport": {"handshake": false}, "flows": [{"sender": 0, "size_pkts": 10}]}"#;
+        let mut e = Engine::new(crate::from_json(sc).unwrap());
+        let idx = |e: &Engine, name: &str| e.links.iter().position(|l| l.name == name).unwrap();
+        let (bn, rev, acc) = (idx(&e, "bottleneck"), idx(&e, "bottleneck-rev"), idx(&e, "access0"));
+        let data = |s| Packet::new(0, PacketKind::Data, 1040, s, 0);
+        let ack = |s| Packet::new(0, PacketKind::Ack, 40, s, 0);
+        assert_eq!(e.path_queue_ns(0) + e.path_queue_ns(1), 0.0);
+        // Six data packets at once: one on the wire, five waiting, each served
+        // in 1040 x 8 / 10 Mb/s = 832 us.
+        for s in 0..6 {
+            e.enqueue(bn, data(s), 0);
+        }
+        assert_eq!(e.links[bn].queue.len_pkts(), 5);
+        assert!((e.path_queue_ns(0) - 5.0 * 832_000.0).abs() < 1e-6);
+        // Three ACKs on the reverse bottleneck: two waiting, 32 us each.
+        for s in 0..3 {
+            e.enqueue(rev, ack(s), 0);
+        }
+        assert!((e.path_queue_ns(1) - 2.0 * 32_000.0).abs() < 1e-6);
+        // Sender 1's routes share both bottleneck ports.
+        assert!((e.path_queue_ns(2) - 5.0 * 832_000.0).abs() < 1e-6);
+        assert!((e.path_queue_ns(3) - 64_000.0).abs() < 1e-6);
+        // A host NIC's backlog is not a router port's queue.
+        for s in 0..4 {
+            e.enqueue(acc, data(s), 0);
+        }
+        assert_eq!(e.links[acc].queue.len_pkts(), 3);
+        assert!((e.path_queue_ns(0) - 5.0 * 832_000.0).abs() < 1e-6);
+        // One packet served: four waiting.
+        e.tx_done(bn, e.links[bn].busy_until);
+        assert!((e.path_queue_ns(0) - 4.0 * 832_000.0).abs() < 1e-6);
+    }
 }

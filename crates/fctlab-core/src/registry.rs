@@ -8,8 +8,8 @@
 
 use crate::net::queue::{self, QueueEntry};
 use crate::net::topology::{self, TopologyEntry};
-use crate::protocols::{e2e_ef, rcp, xcp};
-use crate::transport::cc::{decbit, dual, hstcp, newreno, reno, scalable, tahoe, tri_s};
+use crate::protocols::{e2e_ef, hbh, rcp, xcp};
+use crate::transport::cc::{decbit, dual, hstcp, libra, newreno, reno, scalable, srf, tahoe, tarheel, tri_s};
 use crate::transport::sack;
 use crate::transport::packet_pair;
 use crate::transport::SchemeEntry;
@@ -32,6 +32,10 @@ pub const SCHEMES: &[SchemeEntry] = &[
     dual::ENTRY,
     packet_pair::ENTRY,
     e2e_ef::host::ENTRY,
+    hbh::host::ENTRY,
+    tarheel::ENTRY,
+    srf::ENTRY,
+    libra::ENTRY,
 ];
 
 /// `network.queue` (router ports; host NICs are always unlimited DropTail).
@@ -44,6 +48,8 @@ pub const QUEUES: &[QueueEntry] = &[
     xcp::router::ENTRY,
     queue::decbit::ENTRY,
     e2e_ef::router::ENTRY,
+    hbh::router::ENTRY,
+    queue::sync_drop::ENTRY,
 ];
 
 /// `network.topology`.

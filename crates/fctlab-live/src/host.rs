@@ -157,7 +157,6 @@ pub fn run(cfg: &HostCfg) -> Result<HostOut, String> {
     let mut last_stop_check = 0u64;
     clock.wait_epoch();
     loop {
-        let now = clock.now();
         // Arrivals.
         while let Some((b, _from)) = sock.recv(&mut rbuf) {
             // The clock read after the datagram arrived: one sent after the

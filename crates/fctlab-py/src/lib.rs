@@ -191,6 +191,18 @@ fn run<'py>(py: Python<'py>, config_json: &str, progress: Option<Py<PyAny>>) -> 
     stats.set_item("interrupted", out.interrupted)?;
     stats.set_item("interrupted_by", interrupted_by)?;
     stats.set_item("buffer_pkts", out.buffer_pkts)?;
+    // Per link: busy time and the part of it spent on packets the senders
+    // marked as retransmissions.
+    let links = PyDict::new(py);
+    for l in &out.links {
+        let d = PyDict::new(py);
+        d.set_item("busy_ns", l.busy_ns)?;
+        d.set_item("retx_busy_ns", l.retx_busy_ns)?;
+        d.set_item("pkts_sent", l.pkts_sent)?;
+        d.set_item("retx_pkts_sent", l.retx_pkts_sent)?;
+        links.set_item(&l.name, d)?;
+    }
+    stats.set_item("links", links)?;
     stats.set_item("engine_version", fctlab_core::VERSION)?;
     stats.set_item("build_profile", if cfg!(debug_assertions) { "debug" } else { "release" })?;
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from . import crossval, dukkipati2006, kanakia1991, live, mussmann2012
+from . import crossval, dukkipati2006, gavaletz2010, kanakia1991, live, mussmann2012, zhuang2016
 
 #: name -> callable(out_dir: Path, scale: str) -> list[Reproduction]
 REGISTRY = {
@@ -14,11 +14,15 @@ REGISTRY = {
     "dukkipati2006-fig3": dukkipati2006.fig3,
     "dukkipati2006-fig4": dukkipati2006.fig4,
     "dukkipati2006-fig5": dukkipati2006.fig5,
+    "dukkipati2006-fig6": dukkipati2006.fig6,
     "baselines-tcp-ps-srpt": dukkipati2006.baselines,
     "dukkipati2006-fig8": dukkipati2006.fig8,
     "dukkipati2006-fig10": dukkipati2006.fig10,
     "dukkipati2006-fig12": dukkipati2006.fig12,
     "dukkipati2006-fig13": dukkipati2006.fig13,
+    "dukkipati2006-rcp-convergence": dukkipati2006.rcp_convergence,
+    "dukkipati2006-rcp-sensitivity": dukkipati2006.rcp_sensitivity,
+    "zhuang2016-fig6": zhuang2016.fig6,
     "replicated-fig1-workload": dukkipati2006.replicated,
     "mussmann2012-fig5-1": mussmann2012.fig51,
     "mussmann2012-fig5-3": mussmann2012.fig53,
@@ -29,12 +33,25 @@ REGISTRY = {
     "kanakia1991-table4-2": kanakia1991.table42,
     "kanakia1991-table4-3": kanakia1991.table43,
     "kanakia1991-table4-4": kanakia1991.table44,
+    "kanakia1991-table4-5": kanakia1991.table45,
+    "kanakia1991-table4-6": kanakia1991.table46,
+    "kanakia1991-table4-7": kanakia1991.table47,
     "kanakia1991-table4-8": kanakia1991.table48,
+    "kanakia1991-table4-9": kanakia1991.table49,
+    "kanakia1991-table4-10": kanakia1991.table410,
+    "kanakia1991": kanakia1991.page,
     "crossval-ns3": crossval.crossval_ns3,
+    "gavaletz2010-fig1": gavaletz2010.fig1,
+    "gavaletz2010-fig2": gavaletz2010.fig2,
+    "gavaletz2010-fig3": gavaletz2010.fig3,
+    "gavaletz2010-fig4": gavaletz2010.fig4,
+    "gavaletz2010-fig5": gavaletz2010.fig5,
 }
 
 #: Other spellings of reproduction names (the thesis numbers its figures 5.1 ...).
 ALIASES = {f"mussmann2012-fig5.{i}": f"mussmann2012-fig5-{i}" for i in range(1, 5)}
+# Figures drawn on the page of the one before them.
+ALIASES.update({"dukkipati2006-fig7": "dukkipati2006-fig6"})
 
 
 def canonical(name: str) -> str:

@@ -52,6 +52,27 @@ def _fig1_run(scale: str):
     return cfg, res, time.monotonic() - t0
 
 
+def fig1_xcp_scenario(count: int) -> dict:
+    """Fig. 1's workload over XCP hosts and routers (the paper's second curve)."""
+    cfg = fig1_scenario(count)
+    cfg["network"]["queue"] = "xcp"
+    cfg["transport"]["scheme"] = "xcp"
+    return cfg
+
+
+@functools.lru_cache(maxsize=2)
+def _fig1_xcp_run(scale: str):
+    count = FULL_FLOWS if scale == "full" else QUICK_FLOWS
+    cfg = fig1_xcp_scenario(count)
+    t0 = time.monotonic()
+    prog = RunProgress(label="  fig1 XCP: ")
+    try:
+        res = fctlab.run(cfg, progress=prog)
+    finally:
+        prog.close()
+    return cfg, res, time.monotonic() - t0
+
+
 def _fig1_params(cfg: dict, res) -> dict:
     """The parameters of a Fig. 1 workload run, for its caption, read off its scenario."""
     g = cfg["traffic"][0]
@@ -77,6 +98,8 @@ def fig1(out: Path, scale: str) -> list:
     the slow-start bound. Poisson arrivals, Pareto sizes (mean 30 pkts, shape 1.4),
     1000-byte packets, C = 2.4 Gb/s, RTT = 100 ms, offered load 0.9."""
     cfg, res, wall = _fig1_run(scale)
+    xcfg, xres, xwall = _fig1_xcp_run(scale)
+    wall += xwall
     count = cfg["traffic"][0]["count"]
     rtt_ns = RTT_S * 1e9
     pkt = captions.packet_bytes(cfg)
@@ -86,6 +109,8 @@ def fig1(out: Path, scale: str) -> list:
     fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(7, 7.5))
     agg = mean_by_size(res.flows)
     ax1.plot(agg["size_pkts"], agg["mean"] / 1e9, "o-", ms=3, label=f"{tcp}, IW {captions.num(iw)} (fctlab)")
+    xagg = mean_by_size(xres.flows)
+    ax1.plot(xagg["size_pkts"], xagg["mean"] / 1e9, "s-", ms=3, label="XCP (fctlab)")
     L = np.unique(np.round(np.logspace(0, np.log10(max(agg["size_pkts"].max(), 10)), 300)).astype(int))
     ax1.plot(L, ideal.slow_start_fct_ns(L, C_BPS, rtt_ns, pkt_bytes=pkt, init_cwnd_pkts=1) / 1e9, "--",
              label="slow-start bound, IW 1 (the paper's formula)")
@@ -96,19 +121,35 @@ def fig1(out: Path, scale: str) -> list:
     s = res.series
     act = s[s["metric"] == "active_flows"]
     ax2.plot(act["t_ns"] / 1e9, act["value"], lw=0.6, label=f"{tcp} (fctlab)")
+    xs = xres.series
+    xact = xs[xs["metric"] == "active_flows"]
+    ax2.plot(xact["t_ns"] / 1e9, xact["value"], lw=0.6, label="XCP (fctlab)")
     ax2.axhline(RHO / (1 - RHO), color="C2", label=f"PS mean, rho/(1-rho) = {RHO / (1 - RHO):.0f}")
     ax2.set_xlabel("time (s)")
     ax2.set_ylabel("active flows")
     ax2.legend()
     png = save(fig, out, "dukkipati2006-fig1.png")
     done = int(res.flows["completed"].sum())
+    xdone = int(xres.flows["completed"].sum())
     params = _fig1_params(cfg, res)
-    caption = (f"{SOURCE}, Fig. 1 (TCP curve). Top: average FCT vs flow size, with the slow-start bound (the "
+    params["XCP"] = (f"xcp hosts and routers ({captions.table(xcfg, 'network.xcp', ('alpha', 'beta', 'gamma'))}), same "
+                     "workload, seed and buffer")
+    slow = {}
+    for name, r in (("TCP", res), ("XCP", xres)):
+        f = r.flows[r.flows["completed"]]
+        slow[name] = float((f["fct_ns"] / f["ps_fct_ns"]).mean())
+    steady = lambda a: float(a[(a["t_ns"] > 0.1 * a["t_ns"].max()) & (a["t_ns"] < 0.9 * a["t_ns"].max())]["value"].mean())
+    caption = (f"{SOURCE}, Fig. 1 (TCP and XCP curves). Top: average FCT vs flow size, with the slow-start bound (the "
                f"paper's IW-1 formula and the IW-{captions.num(iw)} one the run uses) and the analytic PS FCT. Bottom: active flows vs "
-               f"time. {done:,} of {len(res.flows):,} flows completed. Scale: {_scaled(scale, count)}. "
-               f"Parameters: {params_caption(params)}.")
-    return [Reproduction(name="dukkipati2006-fig1", title="FCT of TCP vs processor sharing (2006, Fig. 1)",
-                         source=f"{SOURCE}, Fig. 1", figures=[Figure(png, caption)], params={"scenario": cfg, **params},
+               f"time. {done:,} of {len(res.flows):,} TCP flows and {xdone:,} of {len(xres.flows):,} XCP flows completed. "
+               f"Mean FCT over PS FCT of the same flows: TCP {slow['TCP']:.1f}x, XCP {slow['XCP']:.1f}x; flows in progress "
+               f"(middle 80% of the run): TCP {steady(act):.0f}, XCP {steady(xact):.0f}, PS {RHO / (1 - RHO):.0f}. As in the paper, "
+               "XCP's flows take longer than TCP's: a new XCP flow starts at the initial window and gains its share only "
+               "through the router's spare bandwidth and shuffling, so short flows finish before reaching it. "
+               f"Scale: {_scaled(scale, count)}. Parameters: {params_caption(params)}.")
+    return [Reproduction(name="dukkipati2006-fig1", title="FCT of TCP and XCP vs processor sharing (2006, Fig. 1)",
+                         source=f"{SOURCE}, Fig. 1", figures=[Figure(png, caption)],
+                         params={"scenario": cfg, "scenario (XCP)": xcfg, **params},
                          seed=cfg["seed"], wall_s=wall, scale=scale)]
 
 
@@ -209,6 +250,7 @@ FIG12_SCHEMES = (
     ("TCP NewReno", {"scheme": "tcp-newreno"}, "droptail"),
     ("XCP", {"scheme": "xcp"}, "xcp"),
     ("RCP", {"scheme": "rcp"}, "rcp"),
+    ("RCP, mode ns2 (the released patch)", {"scheme": "rcp", "rcp": {"mode": "ns2"}}, "rcp"),
 )
 FIG12_BUFFER_PKTS = 1_000_000
 FIG12_FLOWS = {"full": 500_000, "quick": 100_000}  # per scheme
@@ -217,7 +259,10 @@ FIG12_SIZES = ((25, 1.2, "paper"), (30, 1.8, "released scripts"))
 
 
 def fig12_scenario(scheme: dict, queue: str, mean_pkts: float, shape: float, count: int) -> dict:
-    return {
+    """The Fig. 12 run of one scheme; an RCP mode given for the hosts is set
+    for the routers too."""
+    mode = (scheme.get("rcp") or {}).get("mode")
+    cfg = {
         "seed": 1,
         "network": {"topology": "single-link", "bottleneck_bps": C_BPS, "bottleneck_delay_ms": 50.0,
                     "buffer_pkts": FIG12_BUFFER_PKTS, "queue": queue},
@@ -226,6 +271,27 @@ def fig12_scenario(scheme: dict, queue: str, mean_pkts: float, shape: float, cou
                      "count": count}],
         "metrics": {"series": False},
     }
+    if mode is not None:
+        cfg["network"]["rcp"] = {"mode": mode}
+    return cfg
+
+
+#: "Flows around 2000 packets" (the paper: TCP about 4x and XCP about 30x RCP).
+NEAR_2000 = (1000, 3000)
+
+
+def _near_2000_text(near: dict) -> str:
+    """The paper's ratios for flows near 2000 packets, as measured."""
+    tcp, xcp = near["TCP NewReno"], near["XCP"]
+    parts = []
+    for rcp in ("RCP", "RCP, mode ns2 (the released patch)"):
+        r = near[rcp][0]
+        parts.append(f"against {'the default RCP (mode ps)' if rcp == 'RCP' else 'RCP in mode ns2'}: TCP {tcp[0] / r:.1f}x, XCP {xcp[0] / r:.1f}x")
+    return (f"Flows of {NEAR_2000[0]}-{NEAR_2000[1] - 1} packets ({tcp[1]:,} of them; the paper: TCP about 4x and XCP about "
+            f"30x RCP), mean FCT " + "; ".join(parts) + ". RCP in mode ps is far from PS on this workload: its routers "
+            "count the flows announced by SYNs, about a thousand at any time at 10,000 arrivals per second, and hold R "
+            "at C/N over them (see dukkipati2006-rcp-sensitivity); the released patch's router, which uses the rate "
+            "equation alone, is close to PS.")
 
 
 def fig12(out: Path, scale: str) -> list:
@@ -240,8 +306,8 @@ def fig12(out: Path, scale: str) -> list:
         label = f"{whose}: mean {captions.num(mean_pkts)}, shape {captions.num(shape)}"
         fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.3))
         top = 10
-        ran = {}
-        for (name, scheme, queue), style in zip(FIG12_SCHEMES, ("o-", "s-", "^-")):
+        ran, near_mean = {}, {}
+        for (name, scheme, queue), style in zip(FIG12_SCHEMES, ("o-", "s-", "^-", "v--")):
             cfg = fig12_scenario(scheme, queue, mean_pkts, shape, count)
             ran[name] = cfg
             prog = RunProgress(label=f"  fig12 {name} ({label}): ")
@@ -250,6 +316,9 @@ def fig12(out: Path, scale: str) -> list:
             finally:
                 prog.close()
             agg = mean_by_size(res.flows)
+            done = res.flows[res.flows["completed"]]
+            near = done[(done["size_pkts"] >= NEAR_2000[0]) & (done["size_pkts"] < NEAR_2000[1])]
+            near_mean[name] = (float(near["fct_ns"].mean()) if len(near) else float("nan"), len(near))
             ax1.plot(agg["size_pkts"], agg["mean"] / 1e9, style, ms=3, label=name)
             ax2.plot(agg["size_pkts"], agg["max"] / 1e9, style, ms=3, label=name)
             top = max(top, float(agg["size_pkts"].max()))
@@ -263,20 +332,22 @@ def fig12(out: Path, scale: str) -> list:
         ax1.set_title(label, fontsize=9)
         ax2.set_title(label, fontsize=9)
         png = save(fig, out, f"dukkipati2006-fig12-shape{shape}.png")
-        tcp, xcp, rcp = (ran[name] for name, _, _ in FIG12_SCHEMES)
+        tcp, xcp, rcp, _ = (ran[name] for name, _, _ in FIG12_SCHEMES)
         g = tcp["traffic"][0]
         params = {"C": captions.rate(tcp["network"]["bottleneck_bps"]), "RTT": captions.rtt(tcp), "load": g["load"],
                   "flow sizes": f"{captions.sizes(g)} ({whose})", "packet": captions.packet(tcp), "flows per scheme": count,
                   "buffer": f"{tcp['network']['buffer_pkts']:,} pkts (effectively infinite, as run-rcp.pl)",
                   "TCP": f"{captions.tcp(tcp)} over {tcp['network']['queue']}",
                   "XCP": f"xcp hosts and routers ({captions.table(xcp, 'network.xcp', ('alpha', 'beta', 'gamma'))})",
-                  "RCP": f"rcp hosts and routers ({captions.table(rcp, 'network.rcp', ('alpha', 'beta'))})",
+                  "RCP": f"rcp hosts and routers ({captions.table(rcp, 'network.rcp', ('alpha', 'beta'))}), fctlab's default "
+                         "mode ps and the released patch's mode ns2 (both tables)",
                   "seed": tcp["seed"]}
         scaled = (f"full: {count:,} flows per scheme" if full else
                   f"quick: {count:,} flows per scheme (full: {FIG12_FLOWS['full']:,}); the largest sizes are rare and "
                   "their points noisy")
         figures.append(Figure(png, f"{SOURCE}, Fig. 12 ({label}). Left: average FCT vs flow size; right: maximum FCT "
-                                   f"vs flow size, for TCP, XCP and RCP against processor sharing. Scale: {scaled}. "
+                                   f"vs flow size, for TCP, XCP and RCP against processor sharing. "
+                                   + _near_2000_text(near_mean) + f" Scale: {scaled}. "
                                    f"Parameters: {params_caption(params)}."))
     paper, scripts = ([captions.num(x) for x in reading[:2]] for reading in FIG12_SIZES)
     return [Reproduction(name="dukkipati2006-fig12", title="RCP, XCP and TCP against processor sharing (2006, Fig. 12)",
@@ -826,3 +897,456 @@ def fig10(out: Path, scale: str) -> list:
     return [Reproduction(name="dukkipati2006-fig10", title="HighSpeed TCP with RED and ECN (2006, Figs 10 and 11)",
                          source=f"{SOURCE}, Figs 10 and 11", figures=[Figure(png10, c10), Figure(png11, c11)], tables=[table],
                          params=ran, seed=cfg["seed"], wall_s=time.monotonic() - t0, scale=scale)]
+
+
+# Figs 6 and 7: TCP fills the buffer; part of the utilisation is retransmissions.
+# Fig. 6 is the Fig. 2 set-up (TCP only): the instantaneous queue (sampled every
+# 10 ms) and the utilisation per 100 ms. Fig. 7: C = 2.4 Gb/s, RTT 0.1 s, Poisson
+# arrivals at load 0.8, Pareto sizes of mean 30,000 packets, utilisation per
+# 100 ms; the paper: retransmissions are 3.6% of the utilisation. Its shape and
+# buffer are not stated: shape 1.2 (the paper's other figures) and 1 BDP, each
+# varied once in the table.
+FIG6_FLOWS = {"full": 300_000, "quick": 40_000}
+FIG7_C_BPS, FIG7_RTT_S, FIG7_LOAD, FIG7_MEAN = 2.4e9, 0.1, 0.8, 30_000
+FIG7_FLOWS = {"full": 2_000, "quick": 400}
+FIG7_VARIANTS = ((1.2, 1.0), (1.8, 1.0), (1.2, 0.1))  # (Pareto shape, buffer in BDP); the first is drawn
+
+
+def fig7_scenario(count: int, shape: float = 1.2, buffer_bdp: float = 1.0, scheme: str = "tcp-newreno") -> dict:
+    return {
+        "seed": 1,
+        "network": {"topology": "single-link", "bottleneck_bps": FIG7_C_BPS, "bottleneck_delay_ms": FIG7_RTT_S * 500,
+                    "buffer_bdp": buffer_bdp},
+        "transport": {"scheme": scheme, "mss_bytes": MSS_BYTES, "header_bytes": HEADER_BYTES, "init_cwnd_pkts": 2, "handshake": True},
+        "traffic": [{"arrivals": "poisson", "load": FIG7_LOAD, "sizes": {"dist": "pareto", "mean_pkts": FIG7_MEAN, "shape": shape},
+                     "count": count}],
+        "metrics": {"interval_ms": 100.0, "utilization_retx": True},
+    }
+
+
+def retx_share(res, link: str = "bottleneck") -> float:
+    """The retransmitted share of a link's busy time over the whole run (the
+    link's totals: serialisation time of RETX-flagged packets over that of
+    every packet)."""
+    t = res.meta["stats"]["links"][link]
+    return t["retx_busy_ns"] / t["busy_ns"] if t["busy_ns"] else 0.0
+
+
+def _per(series, metric: str, every: int):
+    """A bottleneck metric of a series, averaged over blocks of `every` samples."""
+    u = series[(series["metric"] == metric) & (series["element"] == "bottleneck")]
+    n = len(u) // every * every
+    t = u["t_ns"].to_numpy()[:n].reshape(-1, every)[:, -1]
+    v = u["value"].to_numpy()[:n].reshape(-1, every).mean(axis=1)
+    return t, v
+
+
+def fig6(out: Path, scale: str) -> list:
+    """Figs 6 and 7: TCP's queue and utilisation (the Fig. 2 set-up); utilisation
+    made partly of retransmissions while flows last far longer than under PS."""
+    from ..report import Table
+
+    full = scale == "full"
+    t0 = time.monotonic()
+    plt = pyplot()
+    # Fig. 6, at the chosen buffer of 1 BDP and at 0.1 BDP.
+    count6 = FIG6_FLOWS["full" if full else "quick"]
+    fig, axes = plt.subplots(3, 1, figsize=(7.5, 8.5), sharex=True)
+    rows6, ran6 = [], {}
+    # (buffer in BDP, min RTO in ms); the first two are drawn, the third tests
+    # whether the retransmissions are spurious timeouts.
+    for i, (bdp, rto) in enumerate(((1.0, 200.0), (0.1, 200.0), (1.0, 1000.0))):
+        cfg = fig2_scenario({"scheme": "tcp-newreno"}, "droptail", count6, bdp)
+        cfg["transport"]["min_rto_ms"] = rto
+        cfg["metrics"] = {"interval_ms": 10.0, "utilization_retx": True}
+        prog = RunProgress(label=f"  fig6 {bdp:g} BDP, min RTO {rto:g} ms: ")
+        try:
+            r6 = fctlab.run(cfg, progress=prog)
+        finally:
+            prog.close()
+        ran6[f"fig6, {bdp:g} BDP, min RTO {rto:g} ms"] = cfg
+        s6 = r6.series
+        q = s6[(s6["metric"] == "queue_pkts") & (s6["element"] == "bottleneck")]
+        tu, u = _per(s6, "utilization", 10)
+        tr, ur = _per(s6, "utilization_retx", 10)
+        limit = r6.meta["stats"]["buffer_pkts"]
+        end6 = r6.flows["start_ns"].max()
+        steady = (q["t_ns"] > 0.1 * end6) & (q["t_ns"] < end6)
+        ust = u[(tu > 0.1 * end6) & (tu < end6)]
+        f6 = r6.flows[r6.flows["completed"]]
+        st = r6.meta["stats"]
+        rows6.append([f"{bdp:g} BDP ({limit:,} pkts)", f"{rto:g}", float(q[steady]["value"].mean()),
+                      float((q[steady]["value"] >= 0.9 * limit).mean()), float(ust.mean()), retx_share(r6),
+                      st["links"]["bottleneck"]["retx_pkts_sent"], int(st["packets_dropped"]),
+                      float((f6["fct_ns"] / f6["ps_fct_ns"]).mean())])
+        if i == 0:
+            cfg6 = cfg
+        if i > 1:
+            continue
+        axes[i].plot(q["t_ns"] / 1e9, q["value"], lw=0.4, color=f"C{i}")
+        axes[i].axhline(limit, color="k", ls=":", lw=0.8, label=f"buffer {bdp:g} BDP = {limit:,} pkts")
+        axes[i].set_ylabel("queue (pkts)")
+        axes[i].legend(fontsize=8, loc="upper right")
+        axes[2].plot(tu / 1e9, u, lw=0.6, color=f"C{i}", label=f"utilisation per 100 ms, {bdp:g} BDP")
+        axes[2].plot(tr / 1e9, ur, lw=0.6, color=f"C{i}", ls="--", label=f"of which retransmissions, {bdp:g} BDP")
+    axes[2].axhline(FIG2_LOAD, color="k", ls=":", lw=0.8, label=f"offered load {FIG2_LOAD:g}")
+    axes[2].set_xlabel("time (s)")
+    axes[2].set_ylabel("utilisation")
+    axes[2].set_ylim(0, 1.05)
+    axes[2].legend(fontsize=7)
+    png6 = save(fig, out, "dukkipati2006-fig6.png")
+    table6 = Table(title="Fig. 6 set-up (TCP, Fig. 2's workload); queue and utilisation between the first 10% of arrivals and the last",
+                   columns=["buffer", "min RTO (ms)", "mean queue (pkts)", "samples within 10% of full", "utilisation", "retransmitted share",
+                            "retransmitted pkts", "drops", "mean FCT / PS"], rows=rows6, key_columns=2)
+    big, small, slow_rto = rows6
+    p6 = {"C": captions.rate(FIG2_C_BPS), "RTT": captions.rtt(cfg6), "load": FIG2_LOAD,
+          "flow sizes": captions.sizes(cfg6["traffic"][0]), "packet": captions.packet(cfg6), "flows": count6,
+          "TCP": captions.tcp(cfg6), "buffer": "1 BDP (not stated in the paper, chosen as in Fig. 2); 0.1 BDP drawn too",
+          "samples": "queue every 10 ms, utilisation per 100 ms", "seed": cfg6["seed"]}
+    c6 = (f"{SOURCE}, Fig. 6: TCP on the Fig. 2 set-up. Top two: the queue sampled every 10 ms with buffers of 1 and 0.1 "
+          f"BDP; bottom: the utilisation per 100 ms and its retransmitted part. With 1 BDP the queue never comes near "
+          f"full ({big[3]:.0%} of the samples within 10% of it, {big[7]:,} drops), yet {big[5]:.1%} of the busy time is "
+          "retransmissions, none of them of lost packets: timeouts of flows whose RTO (the larger of 200 ms and "
+          "srtt + 4 rttvar, which approaches srtt once rttvar has decayed) is hardly above the 200 ms RTT, so a few ms of "
+          f"queueing fire it. With a minimum RTO of 1 s instead, {slow_rto[6]:,} packets are retransmitted (table). "
+          f"With 0.1 BDP the queue is within 10% of full in {small[3]:.0%} of the samples ({small[7]:,} drops; "
+          f"retransmissions {small[5]:.1%} of the busy time). The paper's 'stretches for which the queue is "
+          "consistently full' are not reproduced with either buffer (the paper does not state its buffer): most "
+          "flows end in slow start and the load the Pareto sample offers is below the nominal 0.84 (see Fig. 2), so "
+          f"the utilisation stays near {big[4]:.2f}. "
+          f"Scale: {'full' if full else 'quick'} ({count6:,} flows per run; full: {FIG6_FLOWS['full']:,}). "
+          f"Parameters: {params_caption(p6)}.")
+    # Fig. 7 and its variants.
+    count7 = FIG7_FLOWS["full" if full else "quick"]
+    rows, ran, r7, cfg7 = [], {}, None, None
+    for shape, bdp in FIG7_VARIANTS:
+        cfg = fig7_scenario(count7, shape, bdp)
+        prog = RunProgress(label=f"  fig7 shape {shape:g}, {bdp:g} BDP: ")
+        try:
+            res = fctlab.run(cfg, progress=prog)
+        finally:
+            prog.close()
+        f = res.flows[res.flows["completed"]]
+        s = res.series
+        end = res.flows["start_ns"].max()
+        tu7, u7 = _per(s, "utilization", 1)
+        keep = (tu7 > 0.1 * end) & (tu7 < end)
+        st = res.meta["stats"]
+        rows.append([f"{shape:g}", f"{bdp:g} BDP", float(u7[keep].mean()), retx_share(res),
+                     st["links"]["bottleneck"]["retx_pkts_sent"], int(st["packets_dropped"]),
+                     float((f["fct_ns"] / f["ps_fct_ns"]).mean()), float(np.median(f["fct_ns"] / f["ps_fct_ns"])),
+                     f"{len(f):,} / {len(res.flows):,}"])
+        ran[f"shape {shape:g}, {bdp:g} BDP"] = cfg
+        if r7 is None:
+            r7, cfg7 = res, cfg
+    f = r7.flows[r7.flows["completed"]]
+    fig, (b1, b2) = plt.subplots(2, 1, figsize=(7.5, 7))
+    agg = mean_by_size(f, bins_per_decade=5)
+    b1.plot(agg["size_pkts"], agg["mean"] / 1e9, "o-", ms=3, label="TCP NewReno (fctlab)")
+    L = np.unique(np.round(np.logspace(np.log10(max(f["size_pkts"].min(), 1)), np.log10(f["size_pkts"].max()), 200)).astype(int))
+    b1.plot(L, ideal.ps_fct_ns(L * PKT_BYTES, FIG7_C_BPS, FIG7_LOAD, FIG7_RTT_S * 1e9) / 1e9, "k-", lw=1, label="PS")
+    loglog(b1, "flow size (packets)", "average FCT (s)")
+    s7 = r7.series
+    tu7, u7 = _per(s7, "utilization", 1)
+    tr7, ur7 = _per(s7, "utilization_retx", 1)
+    b2.plot(tu7 / 1e9, u7, lw=0.6, label="utilisation per 100 ms")
+    b2.plot(tr7 / 1e9, ur7, lw=0.6, label="of which retransmissions")
+    b2.axhline(FIG7_LOAD, color="k", ls=":", lw=0.8, label=f"offered load {FIG7_LOAD:g}")
+    b2.set_xlabel("time (s)")
+    b2.set_ylabel("utilisation")
+    b2.set_ylim(0, 1.05)
+    b2.legend(fontsize=8)
+    png7 = save(fig, out, "dukkipati2006-fig7.png")
+    first = rows[0]
+    p7 = {"C": captions.rate(FIG7_C_BPS), "RTT": captions.rtt(cfg7), "load": FIG7_LOAD,
+          "flow sizes": f"Pareto, mean {FIG7_MEAN:,} pkts, shape 1.2 (shape not stated in the paper, chosen; 1.8 in the table)",
+          "packet": captions.packet(cfg7), "flows per run": count7, "TCP": captions.tcp(cfg7),
+          "buffer": f"1 BDP = {r7.meta['stats']['buffer_pkts']:,} pkts (not stated in the paper, chosen; 0.1 BDP in the table)",
+          "retransmitted share": "serialisation time of packets the senders flagged as retransmissions over all busy time of the bottleneck",
+          "seed": cfg7["seed"]}
+    table = Table(title="Fig. 7 set-up: utilisation, retransmissions and FCT (utilisation between the first 10% of arrivals and the last)",
+                  columns=["Pareto shape", "buffer", "utilisation", "retransmitted share", "retransmitted pkts", "drops",
+                           "mean FCT / PS", "median FCT / PS", "completed / flows"],
+                  rows=rows, published=[[None, None, None, 0.036, None, None, None, None, None]] + [[None] * 9] * (len(rows) - 1),
+                  key_columns=2, published_source="Fig. 7 text (3.6% of the utilisation)")
+    c7 = (f"{SOURCE}, Fig. 7: long TCP flows (mean {FIG7_MEAN:,} packets) at load {FIG7_LOAD:g}. Top: average FCT by size "
+          f"against PS; bottom: utilisation per 100 ms and its retransmitted part. Retransmissions take {first[3]:.2%} of the "
+          f"bottleneck's busy time (the paper: 3.6%) at utilisation {first[2]:.2f}; the mean FCT is {first[6]:.1f}x PS "
+          f"(the paper: two orders of magnitude). {first[4]:,} packets are resent for {first[5]:,} drops: most resends are "
+          "of packets that were not lost (go-back-N after timeouts, as in Fig. 6), so the share counts more than the "
+          "losses. It depends on the unstated buffer and shape (table). "
+          f"Scale: {'full' if full else 'quick'} ({count7:,} flows per run; full: {FIG7_FLOWS['full']:,}); at quick scale the "
+          f"run spans only about {count7 / (FIG7_LOAD * FIG7_C_BPS / (8 * PKT_BYTES * FIG7_MEAN)):.0f} s. "
+          f"Parameters: {params_caption(p7)}.")
+    return [Reproduction(name="dukkipati2006-fig6", title="TCP fills buffers; retransmissions inflate utilisation (2006, Figs 6 and 7)",
+                         source=f"{SOURCE}, Figs 6 and 7", figures=[Figure(png6, c6), Figure(png7, c7)], tables=[table6, table],
+                         params={**ran6, **ran}, seed=cfg6["seed"], wall_s=time.monotonic() - t0, scale=scale)]
+
+
+# RCP's convergence (the paper, sec. IV: RCP flows pick up their fair share at
+# once). (a) Staggered arrivals: four long flows join an idle 100 Mb/s link
+# (RTT 100 ms) every 20 RTTs from 0.5 s. (b) A load step: Poisson arrivals of
+# exponential sizes (mean 20 packets) on 10 Mb/s, RTT 20 ms, load 0.3 for 20 s
+# then 0.95 for 10 s. Each in RCP's default mode ps and in mode ns2 (the
+# released ns-2 patch's router and hosts), with the paper's alpha 0.1, beta 1.
+RCP_MODES = ("ps", "ns2")
+CONV_C_BPS, CONV_RTT_S, CONV_FLOWS, CONV_GAP_RTTS, CONV_FIRST_S = 100e6, 0.1, 4, 20, 0.5
+STEP_C_BPS, STEP_RTT_S, STEP_MEAN, STEP_AT_S, STEP_END_S = 10e6, 0.02, 20, 20.0, 30.0
+
+
+def rcp_stagger_scenario(mode: str, rcp: dict | None = None) -> dict:
+    gap = CONV_GAP_RTTS * CONV_RTT_S
+    return {
+        "seed": 1,
+        "stop_s": CONV_FIRST_S + CONV_FLOWS * gap,
+        "network": {"topology": "single-link", "senders": CONV_FLOWS, "bottleneck_bps": CONV_C_BPS,
+                    "bottleneck_delay_ms": CONV_RTT_S * 500, "buffer_bdp": 1.0, "queue": "rcp", "rcp": {"mode": mode, **(rcp or {})}},
+        "transport": {"scheme": "rcp", "mss_bytes": MSS_BYTES, "header_bytes": HEADER_BYTES, "rcp": {"mode": mode}},
+        "flows": [{"sender": i, "start_s": CONV_FIRST_S + i * gap, "long_lived": True} for i in range(CONV_FLOWS)],
+        "metrics": {"interval_ms": 10.0, "cwnd_flows": list(range(CONV_FLOWS))},
+    }
+
+
+def rcp_step_scenario(mode: str, rcp: dict | None = None, seed: int = 5) -> dict:
+    sizes = {"dist": "exponential", "mean_pkts": STEP_MEAN}
+    return {
+        "seed": seed,
+        "network": {"topology": "single-link", "bottleneck_bps": STEP_C_BPS, "bottleneck_delay_ms": STEP_RTT_S * 500,
+                    "queue": "rcp", "rcp": {"mode": mode, **(rcp or {})}},
+        "transport": {"scheme": "rcp", "mss_bytes": MSS_BYTES, "header_bytes": HEADER_BYTES, "rcp": {"mode": mode}},
+        "traffic": [{"arrivals": "poisson", "load": 0.3, "sizes": sizes, "start_s": 0.0, "stop_s": STEP_AT_S},
+                    {"arrivals": "poisson", "load": 0.95, "sizes": sizes, "start_s": STEP_AT_S, "stop_s": STEP_END_S}],
+        "metrics": {"interval_ms": 20.0},
+    }
+
+
+def _convergence_rtts(series, starts_s, bdp_pkts: float, tol: float = 0.1) -> list:
+    """After each arrival, RTTs until every flow present holds R·RTT within
+    `tol` of its share of the BDP (1/n) in every later sample before the next
+    arrival; None if never."""
+    w = series[series["metric"] == "cwnd_pkts"]
+    out = []
+    for k, t0 in enumerate(starts_s):
+        t1 = starts_s[k + 1] if k + 1 < len(starts_s) else w["t_ns"].max() / 1e9 + 1e-9
+        win = w[(w["t_ns"] > t0 * 1e9) & (w["t_ns"] < t1 * 1e9)]
+        piv = win.pivot_table(index="t_ns", columns="element", values="value")
+        piv = piv[[f"flow{i}" for i in range(k + 1) if f"flow{i}" in piv.columns]]
+        share = bdp_pkts / (k + 1)
+        ok = ((piv - share).abs() <= tol * share).all(axis=1).to_numpy()
+        bad = np.nonzero(~ok)[0]
+        if len(bad) == 0:
+            out.append(0.0)
+        elif bad[-1] + 1 >= len(ok):
+            out.append(None)
+        else:
+            out.append((piv.index[bad[-1] + 1] / 1e9 - t0) / CONV_RTT_S)
+    return out
+
+
+def rcp_convergence(out: Path, scale: str) -> list:
+    """RCP's convergence to the fair share: staggered arrivals and a load step 0.3 -> 0.95, modes ps and ns2."""
+    from ..report import Table
+
+    t0 = time.monotonic()
+    plt = pyplot()
+    fig, axes = plt.subplots(1, len(RCP_MODES), figsize=(11, 3.8), sharey=True, squeeze=False)
+    rows, ran = [], {}
+    pkt = PKT_BYTES
+    bdp = CONV_C_BPS * CONV_RTT_S / 8 / pkt
+    starts = [CONV_FIRST_S + i * CONV_GAP_RTTS * CONV_RTT_S for i in range(CONV_FLOWS)]
+    for j, mode in enumerate(RCP_MODES):
+        cfg = rcp_stagger_scenario(mode)
+        ran[f"staggered, mode {mode}"] = cfg
+        res = fctlab.run(cfg, warn=False)  # long-lived flows never complete
+        s = res.series
+        w = s[s["metric"] == "cwnd_pkts"]
+        for el, g in w.groupby("element"):
+            axes[0, j].plot(g["t_ns"] / 1e9, g["value"] / bdp, lw=0.8, label=str(el))
+        for k, st in enumerate(starts):
+            end = starts[k + 1] if k + 1 < len(starts) else cfg["stop_s"]
+            axes[0, j].hlines(1 / (k + 1), st, end, colors="k", linestyles=":", lw=0.8)
+        axes[0, j].set_title(f"mode {mode}: staggered arrivals", fontsize=9)
+        axes[0, j].set_ylabel("R x RTT / BDP (about R / C)")
+        axes[0, j].set_xlabel("time (s)")
+        axes[0, j].set_ylim(0, 1.3)
+        axes[0, j].legend(fontsize=7, loc="upper right")
+        conv = _convergence_rtts(s, starts, bdp)
+        q = s[(s["metric"] == "queue_pkts") & (s["element"] == "bottleneck")]
+        rows.append([f"staggered, mode {mode}", ", ".join("never" if c is None else f"{c:.1f}" for c in conv),
+                     float(q["value"].max()), None, None, None])
+    full = scale == "full"
+    seeds = (5, 6, 7) if full else (5,)
+    fig2_, bx = plt.subplots(2, 1, figsize=(8, 6.5), sharex=True)
+    for j, mode in enumerate(RCP_MODES):
+        ratios = {"before": [], "early": [], "late": []}
+        for seed in seeds:
+            cfg = rcp_step_scenario(mode, seed=seed)
+            ran[f"load step, mode {mode}, seed {seed}"] = cfg
+            res = fctlab.run(cfg)
+            f = res.flows[res.flows["completed"]]
+            st = f["start_ns"] / 1e9
+            r = f["fct_ns"] / f["ps_fct_ns"]
+            ratios["before"].append(r[st < STEP_AT_S])
+            ratios["early"].append(r[(st >= STEP_AT_S) & (st < STEP_AT_S + 0.5)])
+            ratios["late"].append(r[st >= STEP_AT_S + 0.5])
+            if seed == seeds[0]:
+                edges = np.arange(STEP_AT_S - 5, STEP_END_S + 0.25, 0.25)
+                idx = np.digitize(st, edges)
+                m = [float(r[idx == i].mean()) if (idx == i).any() else np.nan for i in range(1, len(edges))]
+                bx[0].step(edges[:-1], m, where="post", lw=0.9, label=f"mode {mode}")
+                s = res.series
+                u = s[(s["metric"] == "utilization") & (s["element"] == "bottleneck")]
+                u = u[u["t_ns"] > (STEP_AT_S - 5) * 1e9]
+                q = s[(s["metric"] == "queue_pkts") & (s["element"] == "bottleneck")]
+                bx[1].plot(u["t_ns"] / 1e9, u["value"].rolling(5).mean(), lw=0.7, label=f"utilisation per 100 ms, mode {mode}")
+                qmax = float(q[q["t_ns"] > STEP_AT_S * 1e9]["value"].max())
+        cat = {k: pd_concat(v) for k, v in ratios.items()}
+        rows.append([f"load step, mode {mode}", None, qmax, float(cat["before"].mean()), float(cat["early"].mean()),
+                     float(cat["late"].mean())])
+    bx[0].axvline(STEP_AT_S, color="k", lw=0.8)
+    bx[0].axhline(1, color="k", ls=":", lw=0.8)
+    bx[0].set_yscale("log")
+    bx[0].set_xlim(STEP_AT_S - 5, STEP_END_S + 1)
+    bx[0].set_ylabel("mean FCT / PS FCT\n(flows by start time, 0.25 s bins)")
+    bx[0].legend(fontsize=8)
+    bx[1].axvline(STEP_AT_S, color="k", lw=0.8)
+    bx[1].set_ylabel("utilisation")
+    bx[1].set_xlabel("time (s)")
+    bx[1].legend(fontsize=8)
+    png_a = save(fig, out, "dukkipati2006-rcp-convergence-staggered.png")
+    png_b = save(fig2_, out, "dukkipati2006-rcp-convergence-step.png")
+    table = Table(title="Convergence: RTTs until every flow holds its share within 10% after each arrival; the load step's mean FCT / PS",
+                  columns=["experiment", "RTTs to converge after arrivals 1..4", "max queue (pkts)", "FCT / PS at 0.3",
+                           "FCT / PS, first 0.5 s (25 RTTs) at 0.95", "FCT / PS, later at 0.95"], rows=rows, key_columns=1)
+    params = {"staggered": f"{CONV_FLOWS} long-lived flows from one host, one every {CONV_GAP_RTTS} RTTs from {CONV_FIRST_S:g} s, "
+                           f"C = {captions.rate(CONV_C_BPS)}, RTT = {CONV_RTT_S * 1e3:g} ms, buffer 1 BDP",
+              "load step": f"Poisson, exponential sizes of mean {STEP_MEAN} pkts, C = {captions.rate(STEP_C_BPS)}, RTT = "
+                           f"{STEP_RTT_S * 1e3:g} ms, load 0.3 until {STEP_AT_S:g} s then 0.95 until {STEP_END_S:g} s; "
+                           f"seeds {', '.join(map(str, seeds))}",
+              "RCP": "alpha 0.1, beta 1 (the paper), mode ps (fctlab's default) or ns2 (the released patch) in both tables",
+              "packet": f"{MSS_BYTES} B payload + {HEADER_BYTES} B header"}
+    byrow = {r[0]: r for r in rows}
+    ca = (f"{SOURCE}, sec. IV (RCP flows pick up their fair share at once): four long RCP flows join one every "
+          f"{CONV_GAP_RTTS} RTTs; each flow's R x RTT over the BDP, dotted: the fair share 1/n. RTTs until every flow is "
+          f"within 10% of its share after each arrival: mode ps {byrow['staggered, mode ps'][1]}; mode ns2 "
+          f"{byrow['staggered, mode ns2'][1]}. In mode ps the router counts the flows (a SYN announces one) and offers "
+          "the newcomer and the others C/n within a round trip; the patch's router (ns2) moves R by the rate equation "
+          "alone, by at most alpha of the spare capacity per RTT ('never': not within the "
+          f"{CONV_GAP_RTTS} RTTs before the next arrival). "
+          f"Parameters: {params_caption(params)}.")
+    cb = (f"A load step from 0.3 to 0.95 at {STEP_AT_S:g} s. Top: mean FCT over PS FCT of the flows by start time; "
+          "bottom: utilisation (100 ms average). Flows starting in the first 25 RTTs after the step: mode ps "
+          f"{byrow['load step, mode ps'][4]:.2f}x PS, later {byrow['load step, mode ps'][5]:.2f}x; mode ns2 "
+          f"{byrow['load step, mode ns2'][4]:.2f}x, later {byrow['load step, mode ns2'][5]:.2f}x (table). "
+          f"Scale: {'full' if full else 'quick'} ({len(seeds)} seed{'s' if len(seeds) > 1 else ''} of the step). Parameters as above.")
+    return [Reproduction(name="dukkipati2006-rcp-convergence", title="RCP converges to the fair share (2006, sec. IV)",
+                         source=f"{SOURCE}, sec. IV", figures=[Figure(png_a, ca), Figure(png_b, cb)], tables=[table],
+                         params=ran, seed=1, wall_s=time.monotonic() - t0, scale=scale)]
+
+
+def pd_concat(parts):
+    import pandas as pd
+
+    return pd.concat(parts) if parts else pd.Series(dtype=float)
+
+
+# RCP's sensitivity to alpha and beta on the Fig. 12 workload (the paper's
+# reading: Pareto mean 25, shape 1.2): the paper's 0.1 / 1, the released
+# patch's 0.4 / 0.4, and around them; modes ps and ns2.
+SENS_ALPHAS = (0.1, 0.4, 0.8)
+SENS_BETAS = (0.4, 1.0)
+SENS_FLOWS = {"full": 200_000, "quick": 30_000}
+SENS_BINS = (1, 10, 100, 1000, 10**9)
+
+
+def rcp_sensitivity_scenario(mode: str, alpha: float, beta: float, count: int, mean_pkts: float = 25, shape: float = 1.2) -> dict:
+    cfg = fig12_scenario({"scheme": "rcp", "rcp": {"mode": mode}}, "rcp", mean_pkts, shape, count)
+    cfg["network"]["rcp"] = {"mode": mode, "alpha": alpha, "beta": beta}
+    return cfg
+
+
+def _ratio_by_bins(flows, bins=SENS_BINS) -> list:
+    """Mean FCT over mean analytic PS FCT (1.5 RTT + L/(C(1 - rho))) of the
+    completed flows in each size range of `bins`."""
+    f = flows[flows["completed"]]
+    L = f["size_pkts"].to_numpy()
+    ps = ideal.ps_fct_ns(L * PKT_BYTES, C_BPS, RHO, RTT_S * 1e9)
+    fct = f["fct_ns"].to_numpy(dtype=float)
+    out = []
+    for lo, hi in zip(bins[:-1], bins[1:]):
+        m = (L >= lo) & (L < hi)
+        out.append(float(fct[m].mean() / ps[m].mean()) if m.any() else None)
+    return out
+
+
+def rcp_sensitivity(out: Path, scale: str) -> list:
+    """RCP's mean FCT over PS by flow size for alpha x beta, modes ps and ns2, on the Fig. 12 workload."""
+    from ..report import Table
+
+    full = scale == "full"
+    count = SENS_FLOWS["full" if full else "quick"]
+    t0 = time.monotonic()
+    plt = pyplot()
+    fig, axes = plt.subplots(1, len(RCP_MODES), figsize=(11, 4.2), sharey=True, squeeze=False)
+    rows, ran = [], {}
+    for j, mode in enumerate(RCP_MODES):
+        ax = axes[0, j]
+        for k, (alpha, beta) in enumerate((a, b) for a in SENS_ALPHAS for b in SENS_BETAS):
+            cfg = rcp_sensitivity_scenario(mode, alpha, beta, count)
+            ran[f"mode {mode}, alpha {alpha:g}, beta {beta:g}"] = cfg
+            prog = RunProgress(label=f"  sensitivity {mode} {alpha:g}/{beta:g}: ")
+            try:
+                res = fctlab.run(cfg, progress=prog)
+            finally:
+                prog.close()
+            f = res.flows[res.flows["completed"]]
+            L = f["size_pkts"].to_numpy()
+            f = f.assign(ps_formula=ideal.ps_fct_ns(L * PKT_BYTES, C_BPS, RHO, RTT_S * 1e9))
+            agg = mean_by_size(f, bins_per_decade=4)
+            aps = mean_by_size(f, value="ps_formula", bins_per_decade=4)
+            ax.plot(agg["size_pkts"], agg["mean"] / aps["mean"], "o-s^v<>"[k % 6] + "-", ms=3, lw=0.9,
+                    label=f"alpha {alpha:g}, beta {beta:g}")
+            rows.append([mode, alpha, beta, *_ratio_by_bins(res.flows), float((f["fct_ns"] / f["ps_fct_ns"]).mean()),
+                         f"{len(f):,} / {len(res.flows):,}"])
+        ax.axhline(1, color="k", lw=0.8)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("flow size (packets)")
+        ax.set_ylabel("mean FCT / PS FCT (analytic)")
+        ax.set_title(f"mode {mode}", fontsize=9)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7)
+    png = save(fig, out, "dukkipati2006-rcp-sensitivity.png")
+    bins = [f"{lo}-{hi - 1}" if hi < 10**9 else f">= {lo}" for lo, hi in zip(SENS_BINS[:-1], SENS_BINS[1:])]
+    table = Table(title="Mean FCT / mean PS FCT by flow size (packets), and the mean of each flow's FCT / its PS FCT",
+                  columns=["mode", "alpha", "beta", *bins, "mean of FCT / PS (all flows)", "completed / flows"], rows=rows,
+                  key_columns=3)
+    by = {(r[0], r[1], r[2]): r for r in rows}
+    best = {m: min((r for r in rows if r[0] == m), key=lambda r: abs(r[7] - 1)) for m in RCP_MODES}
+    spread = {m: max(r[5] for r in rows if r[0] == m) / min(r[5] for r in rows if r[0] == m) for m in RCP_MODES}
+    paper = {m: by[(m, 0.1, 1.0)] for m in RCP_MODES}
+    g = ran[next(iter(ran))]["traffic"][0]
+    params = {"workload": f"Fig. 12's: C = {captions.rate(C_BPS)}, RTT = {RTT_S * 1e3:g} ms, load {RHO:g}, {captions.sizes(g)} "
+                          f"(the paper's reading), {count:,} flows per run, buffer {FIG12_BUFFER_PKTS:,} pkts",
+              "alpha": ", ".join(f"{a:g}" for a in SENS_ALPHAS), "beta": ", ".join(f"{b:g}" for b in SENS_BETAS),
+              "RCP": "other router and host parameters at their defaults; mode set in both tables",
+              "packet": f"{MSS_BYTES} B payload + {HEADER_BYTES} B header", "seed": 1}
+    caption = (f"{SOURCE}, Fig. 12 workload: RCP's mean FCT over the analytic PS FCT by flow size for alpha x beta, in "
+               "fctlab's mode ps (left) and the released patch's mode ns2 (right). With the paper's alpha 0.1, beta 1, "
+               f"flows of 100-999 packets take {paper['ps'][5]:.1f}x PS in mode ps and {paper['ns2'][5]:.2f}x in mode "
+               f"ns2; over all flows the mean of FCT / PS is {paper['ps'][7]:.2f} (ps) and {paper['ns2'][7]:.2f} (ns2); "
+               f"the cell closest to PS over all flows is alpha {best['ps'][1]:g}, beta {best['ps'][2]:g} in mode ps and "
+               f"alpha {best['ns2'][1]:g}, beta {best['ns2'][2]:g} in mode ns2. For 100-999 packets the largest over the "
+               f"smallest cell is {spread['ps']:.3f} in mode ps (alpha and beta hardly matter: R is held by the flow "
+               f"count, not by the rate equation) and {spread['ns2']:.3f} in mode ns2, where a larger alpha brings the "
+               "largest flows below PS's mean (R above the fair share while the link has spare capacity). Mode ps does not reproduce Fig. 12 on this workload, whatever alpha "
+               "and beta: about 10,000 flows arrive per second and each spends a round trip between its SYN and its "
+               "first data packet, so the router counts about a thousand announced flows that send nothing yet; while "
+               "any are announced it holds R at most C/N and stamps SYNs with it, so new flows start slowly, stay "
+               "counted longer, and flows accumulate (as under the equal-share server of Fig. 4). The rate equation "
+               "alone (mode ns2) is close to PS. "
+               f"Scale: {'full' if full else 'quick'} ({count:,} flows per run; full: {SENS_FLOWS['full']:,}). "
+               f"Parameters: {params_caption(params)}.")
+    return [Reproduction(name="dukkipati2006-rcp-sensitivity", title="RCP's sensitivity to alpha and beta (2006, Fig. 12 workload)",
+                         source=f"{SOURCE}, Fig. 12 and sec. IV", figures=[Figure(png, caption)], tables=[table], params=ran,
+                         seed=1, wall_s=time.monotonic() - t0, scale=scale)]

@@ -60,6 +60,9 @@ pub struct MetricIds {
     /// full-sized data packets its line rate carries in an interval
     /// (Mussmann 2012, section 5.2).
     pub utilization_pkts: u16,
+    /// Fraction of the interval a link was busy sending packets its sender
+    /// marked as retransmissions.
+    pub utilization_retx: u16,
     /// A flow's payload delivered in order at its receiver, bits per second.
     pub throughput_bps: u16,
     /// A flow's data packets put on the wire by its sender (retransmissions
@@ -67,6 +70,10 @@ pub struct MetricIds {
     pub send_rate_bps: u16,
     /// A flow's smoothed RTT estimate at the sender, ms.
     pub rtt_ms: u16,
+    /// A flow's packets dropped so far (data and ACKs; cumulative).
+    pub drops: u16,
+    /// A flow's data packets sent more than once so far (cumulative).
+    pub retransmits: u16,
 }
 
 impl MetricIds {
@@ -78,9 +85,12 @@ impl MetricIds {
             active_flows: series.metric_id("active_flows"),
             cwnd_pkts: series.metric_id("cwnd_pkts"),
             utilization_pkts: series.metric_id("utilization_pkts"),
+            utilization_retx: series.metric_id("utilization_retx"),
             throughput_bps: series.metric_id("throughput_bps"),
             send_rate_bps: series.metric_id("send_rate_bps"),
             rtt_ms: series.metric_id("rtt_ms"),
+            drops: series.metric_id("drops"),
+            retransmits: series.metric_id("retransmits"),
         }
     }
 }

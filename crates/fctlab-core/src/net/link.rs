@@ -7,6 +7,7 @@
 //! wire.
 
 use super::queue::Queue;
+use super::packet::flags;
 use super::Packet;
 use crate::sim::{tx_time_ns, Time};
 use std::collections::VecDeque;
@@ -18,6 +19,10 @@ pub struct Link {
     pub queue: Box<dyn Queue>,
     /// Whether the port has a packet limit (router ports).
     pub limited: bool,
+    /// Whether the port's discipline may hold packets while the wire is idle.
+    pub shaping: bool,
+    /// The time of the pending wake-up of a shaping port, if any.
+    pub wake_at: Option<Time>,
     /// The wire is busy until this time.
     pub busy_until: Time,
     /// A transmission-complete event is pending.
@@ -34,12 +39,35 @@ pub struct Link {
     /// Data packets that reached the far end (counted by the engine).
     pub data_arrived: u64,
     data_at_sample: u64,
+    /// Packets that started on the wire, and those of them the sender marked
+    /// as retransmissions (`flags::RETX`), with the serialisation time of
+    /// the latter: the retransmitted share of the link's busy time.
+    pub pkts_sent: u64,
+    pub retx_pkts_sent: u64,
+    retx_busy_ns: u64,
+    retx_at_sample: u64,
+    /// The packet on the wire (or the last one) is a retransmission.
+    last_retx: bool,
+}
+
+/// A link's totals over a run (`RunOutput::links`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LinkTotals {
+    pub name: String,
+    /// Serialisation time of every packet that started on the wire.
+    pub busy_ns: u64,
+    /// Of which retransmissions (packets a sender flagged `RETX`).
+    pub retx_busy_ns: u64,
+    pub pkts_sent: u64,
+    pub retx_pkts_sent: u64,
 }
 
 impl Link {
     pub fn new(name: String, rate_bps: f64, delay_ns: Time, queue: Box<dyn Queue>) -> Self {
         let limited = queue.limit_pkts().is_some();
-        Link { name, rate_bps, delay_ns, queue, limited, busy_until: 0, txdone_pending: false, in_flight: VecDeque::new(), tx_cache: (u32::MAX, 0), busy_ns: 0, busy_at_sample: 0, data_arrived: 0, data_at_sample: 0 }
+        let shaping = queue.shapes();
+        Link { name, rate_bps, delay_ns, queue, limited, shaping, wake_at: None, busy_until: 0, txdone_pending: false, in_flight: VecDeque::new(), tx_cache: (u32::MAX, 0), busy_ns: 0, busy_at_sample: 0, data_arrived: 0, data_at_sample: 0,
+               pkts_sent: 0, retx_pkts_sent: 0, retx_busy_ns: 0, retx_at_sample: 0, last_retx: false }
     }
 
     /// Put `pkt` on the wire at `now`. Returns its arrival time at the far end
@@ -56,6 +84,12 @@ impl Link {
         };
         self.busy_until = now + tx;
         self.busy_ns += tx;
+        self.pkts_sent += 1;
+        self.last_retx = pkt.flags & flags::RETX != 0;
+        if self.last_retx {
+            self.retx_pkts_sent += 1;
+            self.retx_busy_ns += tx;
+        }
         let arrive = now + tx + self.delay_ns;
         self.in_flight.push_back((arrive, pkt));
         (arrive, self.in_flight.len() == 1)
@@ -64,7 +98,7 @@ impl Link {
     /// Whether a packet reaching the port at `now` can go straight to the wire.
     #[inline]
     pub fn idle(&self, now: Time) -> bool {
-        !self.txdone_pending && self.busy_until <= now && self.queue.len_pkts() == 0
+        !self.shaping && !self.txdone_pending && self.busy_until <= now && self.queue.len_pkts() == 0
     }
 
     /// The fraction of the time since the last call that the wire was busy,
@@ -74,6 +108,23 @@ impl Link {
         let util = (busy - self.busy_at_sample) as f64 / interval_ns as f64;
         self.busy_at_sample = busy;
         util
+    }
+
+    /// The fraction of the time since the last call that the wire was busy
+    /// with retransmitted packets, counted as [`Link::utilisation_since_last`]
+    /// counts the whole.
+    pub fn retx_utilisation_since_last(&mut self, now: Time, interval_ns: Time) -> f64 {
+        let pending = if self.last_retx { self.busy_until.saturating_sub(now) } else { 0 };
+        let busy = self.retx_busy_ns - pending;
+        let util = (busy - self.retx_at_sample) as f64 / interval_ns as f64;
+        self.retx_at_sample = busy;
+        util
+    }
+
+    /// The link's totals so far.
+    pub fn totals(&self) -> LinkTotals {
+        LinkTotals { name: self.name.clone(), busy_ns: self.busy_ns, retx_busy_ns: self.retx_busy_ns, pkts_sent: self.pkts_sent,
+                     retx_pkts_sent: self.retx_pkts_sent }
     }
 
     /// Data packets that reached the far end since the last call.

@@ -5,7 +5,7 @@ pub mod packet;
 pub mod queue;
 pub mod topology;
 
-pub use link::Link;
+pub use link::{Link, LinkTotals};
 pub use packet::{Packet, PacketKind};
 pub use topology::{LinkSpec, Topology};
 

@@ -27,6 +27,15 @@ pub mod flags {
     pub const PROBE: u8 = 16;
 }
 
+/// The header word in which the engine writes, on an ACK or SYN-ACK of a flow
+/// whose sender asks for it (`Sender::wants_path_delay`), the queuing delay
+/// on the flow's path at the moment the ACK reaches the sender: for every
+/// router port of the forward and reverse routes, the bytes waiting times 8 /
+/// the port's rate (queue length x service time), summed, in nanoseconds. An
+/// oracle: a simulator can read the router ports, a real network cannot.
+/// Plain TCP ACKs leave their header words zero, so the word is free.
+pub const PATH_QUEUE_WORD: usize = 2;
+
 /// One packet in flight. Transports fill in the protocol fields; the engine
 /// owns `path` and `hop`.
 #[derive(Clone, Copy, Debug)]

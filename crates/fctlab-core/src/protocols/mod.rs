@@ -3,5 +3,6 @@
 //! queue discipline, `router.rs`) and the host half (a transport, `host.rs`).
 
 pub mod e2e_ef;
+pub mod hbh;
 pub mod rcp;
 pub mod xcp;

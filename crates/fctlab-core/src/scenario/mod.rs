@@ -142,6 +142,9 @@ pub struct TransportCfg {
     pub dupack_threshold: u32,
     /// Receiver window in packets (None: unlimited).
     pub max_cwnd_pkts: Option<f64>,
+    /// The initial slow-start threshold in packets (None: unbounded, RFC 5681 3.1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub init_ssthresh_pkts: Option<f64>,
     pub ecn: bool,
     /// TCP model options (README "TCP model options"): a preset ("rfc", the
     /// default, or "ns3") and the options one by one, each overriding the preset.
@@ -198,6 +201,7 @@ impl Default for TransportCfg {
             max_rto_ms: 60_000.0,
             dupack_threshold: 3,
             max_cwnd_pkts: None,
+            init_ssthresh_pkts: None,
             ecn: false,
             preset: None,
             syn_rto_ms: None,
@@ -254,6 +258,10 @@ pub struct MetricsCfg {
     /// Sample `utilization_pkts` (data packets delivered over the line rate in
     /// packets, Mussmann 2012 section 5.2) on the series links.
     pub utilization_pkts: bool,
+    /// Sample `utilization_retx` (the fraction of the interval a link was busy
+    /// sending packets their senders marked as retransmissions) on the series
+    /// links.
+    pub utilization_retx: bool,
     /// Keep streaming FCT statistics per flow size (the `size_stats` table).
     pub size_stats: bool,
     /// The quantiles of FCT `size_stats` reports, each in [0, 1].
@@ -280,6 +288,7 @@ impl Default for MetricsCfg {
             cwnd_flows: vec![],
             ps_fct: true,
             utilization_pkts: false,
+            utilization_retx: false,
             size_stats: false,
             size_stats_quantiles: vec![0.5, 0.9, 0.99],
             size_stats_alpha: 0.005,

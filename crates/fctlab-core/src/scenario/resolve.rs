@@ -60,6 +60,8 @@ pub struct Plan {
     pub keep_flows: bool,
     /// Sample `utilization_pkts` on the series links.
     pub utilization_pkts: bool,
+    /// Sample `utilization_retx` on the series links.
+    pub utilization_retx: bool,
     /// Streaming FCT statistics per flow size, if asked for.
     pub size_stats: Option<SizeStatsSpec>,
     /// Forced losses: (flow, seq, transmission).
@@ -230,6 +232,12 @@ fn tcp_model(t: &TransportCfg) -> Result<TcpModel, ConfigError> {
         duration_ms("transport.syn_rto_ms", ms, true)?;
         m.syn_rto_ns = Some(ms_to_ns(ms));
     }
+    if let Some(x) = t.init_ssthresh_pkts {
+        if !(x.is_finite() && x >= 1.0) {
+            return err("transport.init_ssthresh_pkts", format!("must be a number of packets >= 1, got {x}"));
+        }
+        m.init_ssthresh_pkts = x;
+    }
     if let Some(b) = t.limited_transmit {
         m.limited_transmit = b;
     }
@@ -390,6 +398,9 @@ pub fn plan_with(sc: Scenario, reg: &Registries) -> Result<Plan, ConfigError> {
     if m.utilization_pkts && !m.series {
         return err("metrics.utilization_pkts", "is a series metric: it needs metrics.series = true");
     }
+    if m.utilization_retx && !m.series {
+        return err("metrics.utilization_retx", "is a series metric: it needs metrics.series = true");
+    }
     let from_s = m.size_stats_from_s;
     if !(from_s.is_finite() && from_s >= 0.0) {
         return err("metrics.size_stats_from_s", format!("must be a time >= 0 in seconds, got {from_s}"));
@@ -433,6 +444,7 @@ pub fn plan_with(sc: Scenario, reg: &Registries) -> Result<Plan, ConfigError> {
         ps_fct: m.ps_fct && m.flows,
         keep_flows: m.flows,
         utilization_pkts: m.utilization_pkts,
+        utilization_retx: m.utilization_retx,
         size_stats,
         scenario: sc,
     })

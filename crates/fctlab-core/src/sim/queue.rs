@@ -30,6 +30,9 @@ pub enum Event {
     Generate(u32),
     /// Sample the time series.
     Sample,
+    /// Link `i`'s port holds packets it may not send yet (a shaping
+    /// discipline, [`crate::net::queue::Queue::next_ready`]); one may be due.
+    Wake(u32),
 }
 
 #[derive(Clone, Copy)]

@@ -35,6 +35,11 @@ pub trait Sender: Send {
     fn cwnd_pkts(&self) -> f64;
     /// Smoothed RTT estimate, if any sample was taken.
     fn srtt_ns(&self) -> Option<Time>;
+    /// Whether the engine should write the path's queuing delay into this
+    /// flow's ACKs ([`crate::net::packet::PATH_QUEUE_WORD`]); asked once.
+    fn wants_path_delay(&self) -> bool {
+        false
+    }
 }
 
 /// The receiving half of one flow.
@@ -190,11 +195,25 @@ pub struct TcpModel {
     /// 3 x 3 s. Otherwise `karn` decides (no sample, or the echo of the
     /// last SYN).
     pub time_first_syn: bool,
+    /// The initial slow-start threshold in packets. RFC 5681 section 3.1:
+    /// "SHOULD be set arbitrarily high" (f64::MAX, the default); ns-2's
+    /// `ssthresh_` is likewise unbounded by default.
+    pub init_ssthresh_pkts: f64,
 }
 
 impl Default for TcpModel {
     fn default() -> Self {
-        TcpModel { syn_rto_ns: None, limited_transmit: false, karn: false, exit_to_ssthresh: false, keep_timer_on_fast_retransmit: false, ssthresh_from_pipe: false, pipe_window: false, time_first_syn: false }
+        TcpModel {
+            syn_rto_ns: None,
+            limited_transmit: false,
+            karn: false,
+            exit_to_ssthresh: false,
+            keep_timer_on_fast_retransmit: false,
+            init_ssthresh_pkts: f64::MAX,
+            ssthresh_from_pipe: false,
+            pipe_window: false,
+            time_first_syn: false,
+        }
     }
 }
 
@@ -207,6 +226,7 @@ impl TcpModel {
             karn: true,
             exit_to_ssthresh: true,
             keep_timer_on_fast_retransmit: true,
+            init_ssthresh_pkts: f64::MAX,
             ssthresh_from_pipe: true,
             pipe_window: true,
             time_first_syn: true,

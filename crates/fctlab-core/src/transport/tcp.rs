@@ -38,6 +38,8 @@ pub struct TcpSender {
     recovery_style: Recovery,
     /// The controller's `wants_ack_seq`, asked once.
     ack_seq: bool,
+    /// The controller's `wants_path_delay`, asked once.
+    path_delay: bool,
     pub w: Window,
     rtt: RttEstimator,
     established: bool,
@@ -109,16 +111,18 @@ impl TcpSender {
     pub fn new(flow: u32, size: FlowSize, p: TransportParams, cc: Box<dyn CongestionControl>) -> Self {
         let recovery_style = cc.recovery();
         let ack_seq = cc.wants_ack_seq();
+        let path_delay = cc.wants_path_delay();
         let rtt = RttEstimator::new(p.initial_rto_ns, p.min_rto_ns, p.max_rto_ns);
         TcpSender {
             flow,
             size,
             end_seq: size.end_seq(),
-            w: Window { cwnd: p.init_cwnd_pkts, ssthresh: f64::MAX },
+            w: Window { cwnd: p.init_cwnd_pkts, ssthresh: p.model.init_ssthresh_pkts },
             p,
             cc,
             recovery_style,
             ack_seq,
+            path_delay,
             rtt,
             established: false,
             started: false,
@@ -741,6 +745,7 @@ impl Sender for TcpSender {
             self.arm_syn_timer(now);
         } else {
             self.established = true;
+            self.cc.on_established(&mut self.w, None);
             self.send_window(now, out);
         }
     }
@@ -749,18 +754,25 @@ impl Sender for TcpSender {
         if self.done {
             return;
         }
+        if self.path_delay {
+            self.cc.on_path_delay(pkt.hdr[crate::net::packet::PATH_QUEUE_WORD]);
+        }
         match pkt.kind {
             PacketKind::SynAck if !self.established => {
                 self.established = true;
                 // Karn's rule: a retransmitted SYN gives no sample; ns-3
                 // times the SYN-ACK from the first SYN (`TcpModel::time_first_syn`).
-                if self.p.model.time_first_syn && self.backoff > 0 {
-                    self.rtt.sample(now.saturating_sub(self.first_syn_at));
-                } else if !self.p.model.karn || self.backoff == 0 {
-                    self.rtt.sample(now.saturating_sub(pkt.ts));
+                let sample = if self.p.model.time_first_syn && self.backoff > 0 {
+                    Some(now.saturating_sub(self.first_syn_at))
+                } else {
+                    (!self.p.model.karn || self.backoff == 0).then(|| now.saturating_sub(pkt.ts))
+                };
+                if let Some(r) = sample {
+                    self.rtt.sample(r);
                 }
                 self.backoff = 0;
                 self.rto_deadline = None;
+                self.cc.on_established(&mut self.w, sample);
                 self.send_window(now, out);
             }
             PacketKind::Ack if self.established => {
@@ -802,6 +814,10 @@ impl Sender for TcpSender {
     fn srtt_ns(&self) -> Option<Time> {
         self.rtt.srtt()
     }
+
+    fn wants_path_delay(&self) -> bool {
+        self.path_delay
+    }
 }
 
 /// A [`TcpSender`] with SACK: its ACKs drive RFC 6675 loss recovery on a
@@ -813,6 +829,8 @@ impl TcpSackSender {
     /// `rescue`: NextSeg rule 4.
     pub fn new(mut s: TcpSender, rescue: bool) -> Self {
         s.sack = Some(Box::new(Scoreboard::new(s.p.dupack_threshold, rescue)));
+        // A SACK ACK's header words hold its blocks: no room for the path delay.
+        s.path_delay = false;
         TcpSackSender(s)
     }
 }

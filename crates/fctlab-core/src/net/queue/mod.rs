@@ -4,6 +4,7 @@ mod droptail;
 pub mod decbit;
 pub mod fq;
 pub mod red;
+pub mod sync_drop;
 
 pub use droptail::DropTail;
 pub use fq::{Classify, Fq, FqCfg};
@@ -28,6 +29,18 @@ pub trait Queue: Send {
     fn len_bytes(&self) -> u64;
     /// The packet limit (None: unlimited).
     fn limit_pkts(&self) -> Option<usize>;
+    /// Whether the discipline may hold packets while its link is idle
+    /// (per-flow rate shaping): `dequeue` may then return `None` with packets
+    /// waiting, and [`Queue::next_ready`] says when to ask again. Such a port
+    /// never takes the idle-link shortcut (`pass_through`).
+    fn shapes(&self) -> bool {
+        false
+    }
+    /// For a shaping discipline whose `dequeue` returned `None` with packets
+    /// waiting: the earliest time one of them may leave.
+    fn next_ready(&self, _now: Time) -> Option<Time> {
+        None
+    }
     /// Offer `pkt` to an empty queue whose link is idle: the packet goes straight
     /// to the wire (`Ok`) or is dropped (`Err`). Equivalent to `enqueue` then
     /// `dequeue`; disciplines with nothing to do here skip the copy in and out.

@@ -51,6 +51,14 @@
 //! RTT from each filled the link; the routers' floor keeps flows from being
 //! stuck). **Mode `ns2`**: the patch's hosts as described above.
 //!
+//! **`data_with_syn`** (off by default): the first data packet leaves right
+//! behind the SYN instead of on the SYN-ACK, as TCP Fast Open (RFC 7413)
+//! carries data in the SYN; the rest waits for the SYN-ACK's rate. Resent
+//! SYNs then carry rtt −1, as probes do, so routers in mode `ps` do not count
+//! the flow a second time after its first data packet has passed. A
+//! one-packet flow then ends half an RTT after it starts instead of one and a
+//! half; a longer flow gains one packet interval.
+//!
 //! `cwnd_pkts` reports R·RTT / ((mss + header)·8).
 
 pub use super::HDR_SACK;
@@ -93,11 +101,15 @@ pub struct RcpHostCfg {
     /// RTTs after the last send before unacknowledged packets are resent:
     /// ns-2 RCP patch, 2·RTT after the FIN.
     pub recovery_rtts: f64,
+    /// Send the first data packet with the SYN (right behind it, at start)
+    /// instead of after the SYN-ACK, as TCP Fast Open (RFC 7413) puts data
+    /// in the SYN: a one-packet flow then ends half an RTT after it starts.
+    pub data_with_syn: bool,
 }
 
 impl Default for RcpHostCfg {
     fn default() -> Self {
-        RcpHostCfg { mode: RcpMode::Ps, syn_first_retx_ms: 10.0, syn_retx_ms: 500.0, max_probe_interval_ms: 500.0, recovery_rtts: 2.0 }
+        RcpHostCfg { mode: RcpMode::Ps, syn_first_retx_ms: 10.0, syn_retx_ms: 500.0, max_probe_interval_ms: 500.0, recovery_rtts: 2.0, data_with_syn: false }
     }
 }
 
@@ -126,6 +138,7 @@ impl Params for RcpHostCfg {
         ParamDoc::new("syn_retx_ms", "ns-2 RCP patch rcp-host.cc SYN_DELAY 0.5 s"),
         ParamDoc::new("max_probe_interval_ms", "ns-2 RCP patch: REF probes every min(0.5 s, RTT) while interval > RTT"),
         ParamDoc::new("recovery_rtts", "ns-2 RCP patch: resend unacknowledged packets 2 RTT after the FIN"),
+        ParamDoc::new("data_with_syn", "send the first data packet right behind the SYN, as TCP Fast Open (RFC 7413) carries data in the SYN; false: the first data leaves on the SYN-ACK"),
     ];
     fn validate(&self, _field: &str) -> Result<(), ConfigError> {
         self.check()
@@ -355,6 +368,12 @@ impl Sender for RcpSender {
         out.push(self.syn(now));
         self.syns = 1;
         self.syn_at = Some(now + self.syn_gap());
+        if self.cfg.data_with_syn {
+            // The first data packet goes with the SYN: it carries no RTT yet
+            // and no router rate has been learned; the rest waits for the
+            // SYN-ACK as without the option.
+            self.send_data(now, out);
+        }
     }
 
     fn on_packet(&mut self, now: Time, pkt: &Packet, out: &mut Vec<Packet>) {
@@ -417,6 +436,14 @@ impl Sender for RcpSender {
             let _ = t;
             let mut p = self.syn(now);
             p.flags |= flags::RETX;
+            if self.cfg.data_with_syn {
+                // The first data packet has announced the flow to the
+                // routers already (mode ps counts a flow from its SYN until
+                // its first data packet passes): a resent SYN is a rate
+                // request only, as a probe (rtt < 0), so it is not counted
+                // again.
+                p.hdr[HDR_RTT] = -1.0;
+            }
             out.push(p);
             self.syns += 1;
             self.syn_at = Some(now + self.syn_gap());
@@ -723,5 +750,37 @@ mod tests {
         s.on_timer(300_000_000, &mut out);
         assert_eq!((out.len(), out[0].kind, out[0].seq), (1, PacketKind::Data, 1));
         assert_eq!(s.next_timer(), Some(301_000_000));
+    }
+
+    #[test]
+    fn data_with_syn_sends_the_first_packet_behind_the_syn() {
+        let cfg = RcpHostCfg { data_with_syn: true, ..RcpHostCfg::default() };
+        let mut s = RcpSender::new(0, FlowSize::from_bytes(3000, 1000), 1000, 40, cfg);
+        let mut out = vec![];
+        s.start(0, &mut out);
+        let got: Vec<_> = out.iter().map(|p| (p.kind, p.seq, p.size_bytes, p.flags & flags::RETX)).collect();
+        assert_eq!(got, vec![(PacketKind::Syn, 0, 40, 0), (PacketKind::Data, 0, 1040, 0)]);
+        // No RTT estimate yet: routers leave the packet out of their average.
+        assert_eq!((out[1].hdr[HDR_RATE], out[1].hdr[HDR_RTT]), (-1.0, 0.0));
+        out.clear();
+        // SYN-ACK after 10 ms at 8.32 Mb/s (interval 1 ms): packet 1 at once, packet 2 one interval later.
+        s.on_packet(10_000_000, &synack(0, 8.32e6), &mut out);
+        assert_eq!(out.iter().map(|p| (p.kind, p.seq)).collect::<Vec<_>>(), vec![(PacketKind::Data, 1)]);
+        assert_eq!(s.next_timer(), Some(11_000_000));
+        // A one-packet flow has nothing left to send after the SYN-ACK.
+        let mut one = RcpSender::new(1, FlowSize::from_bytes(1000, 1000), 1000, 40, cfg_with_syn());
+        let mut out = vec![];
+        one.start(0, &mut out);
+        assert_eq!(out.len(), 2);
+        assert_eq!(out[1].hdr[HDR_MARK], LAST);
+        out.clear();
+        one.on_packet(10_000_000, &synack(0, 8.32e6), &mut out);
+        assert!(out.is_empty());
+        one.on_packet(10_000_001, &ack(0, 1, 0, 8.32e6), &mut out);
+        assert!(one.done());
+    }
+
+    fn cfg_with_syn() -> RcpHostCfg {
+        RcpHostCfg { data_with_syn: true, ..RcpHostCfg::default() }
     }
 }

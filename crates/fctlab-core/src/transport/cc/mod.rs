@@ -14,6 +14,9 @@ pub mod tahoe;
 pub mod decbit;
 pub mod dual;
 pub mod tri_s;
+pub mod tarheel;
+pub mod srf;
+pub mod libra;
 
 pub use hstcp::{Hstcp, HstcpParams};
 pub use newreno::NewReno;
@@ -105,7 +108,32 @@ pub trait CongestionControl: Send {
     /// Every ACK of new data, before `on_ack` and also in loss recovery;
     /// called only when [`Self::wants_ack_seq`] says so.
     fn on_ack_seq(&mut self, _w: &mut Window, _s: &AckSeq) {}
+    /// The connection is established: on the SYN-ACK, with the handshake's
+    /// RTT sample (None if the SYN was retransmitted under Karn's rule), or
+    /// at the start of a flow without a handshake (None). Called before the
+    /// first data packet leaves, so the controller may set the initial window
+    /// and threshold here.
+    fn on_established(&mut self, _w: &mut Window, _rtt_ns: Option<Time>) {}
+    /// Whether the sender reads the path's queuing delay that the engine
+    /// writes into every ACK and SYN-ACK of this flow (asked once per flow;
+    /// see [`crate::net::packet::PATH_QUEUE_WORD`]). Schemes that do not ask
+    /// cost nothing.
+    fn wants_path_delay(&self) -> bool {
+        false
+    }
+    /// The queuing delay on the flow's path when this ACK reached the sender
+    /// (ns, summed over the router ports of both directions), given before any
+    /// other call for the same ACK; called only when
+    /// [`Self::wants_path_delay`] says so.
+    fn on_path_delay(&mut self, _q_ns: f64) {}
 }
+
+/// The largest window the RTT-scaling controllers (`tcp-tarheel`,
+/// `tcp-srf`, `tcp-libra`) reach, packets: their increases grow with RTT
+/// ratios (2^s per round trip, (T/T0)^2) and would overflow to infinity with
+/// extreme parameters; 10^7 packets is 10 GB in flight, beyond any path
+/// fctlab simulates.
+pub const MAX_SCALED_WINDOW_PKTS: f64 = 1e7;
 
 /// RFC 5681 (eq. 2) slow start: cwnd += min(N, 1 packet) per ACK, stopping at
 /// ssthresh. Returns the acked packets not used up by slow start.

@@ -1,0 +1,63 @@
+//! hbh, hop-by-hop rate control (Mishra & Kanakia, "A hop by hop rate-based
+//! congestion control scheme", SIGCOMM 1992; AT&T Bell Labs TM
+//! 11273-920225-01, 1992), as the 1991 benchmark of Kanakia, Keshav & Mishra
+//! runs it.
+//!
+//! The scheme's idea (the abstract and the benchmark's description; the
+//! paper's equations were out of reach, so the control law below is our
+//! reading): every switch serves conversations round robin and knows, per
+//! conversation, the rate at which it serves it and how many of its packets
+//! it holds. It tells both to the upstream switch (or the source host), and
+//! each upstream node sets the rate at which it sends that conversation
+//! downstream so that the downstream queue of the conversation stays near a
+//! set point. The control loop is one hop long instead of one round trip.
+//!
+//! Our reading of the law, the packet-pair form (Keshav 1991) applied per
+//! hop: every hop round trip `d` (twice the link's propagation delay plus a
+//! packet's serialisation), a switch port sets conversation `f`'s rate to
+//!
+//! ```text
+//! lambda_f = max(mu_D + g (B - n_D) / d, mu_D / 16)
+//! ```
+//!
+//! from the latest report of the next switch downstream: `mu_D`, the rate at
+//! which that switch can keep serving `f` (its round-robin share: max-min
+//! water filling of its line `C` over the other conversations' arrival rates,
+//! each an exponentially weighted count of bits over 10 ms; or the rate its
+//! own next switch reports if lower: the path's smallest share from there on)
+//! and `n_D`, `f`'s packets there; `g` (1/4, chosen) damps the
+//! loop, whose report is half a hop round trip old. The report reaches the port
+//! one propagation delay of its link after the downstream switch sent it (it
+//! reports what it was one propagation delay earlier). A port with no
+//! switch downstream (the last hop) does not shape. The source host is the
+//! first hop: the first switch's report (its service rate and the
+//! conversation's queue there) reaches it on each ACK, written by the first
+//! switch's port toward the host as the ACK passes (fctlab's hosts have no
+//! router port the report could come through otherwise). The host half is
+//! e2e-ef's source ([`crate::transport::packet_pair`] with explicit
+//! feedback), whose rate law is the same form, `mu + (B - n_b) / RTT`.
+//!
+//! Header layout (`Packet::hdr`) of hbh data packets:
+//!
+//! | slot | field | written by |
+//! | --- | --- | --- |
+//! | [`HDR_RATE`] | data: `f64::MAX`, marks the packet as hbh's; ACK: the first switch's service rate of the conversation, packets/s | sender; the first switch's port toward the source |
+//! | [`HDR_FIRST`] | data: the id of the first switch's port (echoed on the ACK); ACK: the conversation's packets queued there | first switch; the first switch's port toward the source |
+//! | [`HDR_PORT`] | data: the last hbh port the packet left (0: none yet) | switches |
+//!
+//! The extra-hop variant of the benchmark (three more switches between the
+//! source and the bottleneck, the round trip unchanged) is a topology, built
+//! with `topology = "graph"` (see the README and the `kanakia1991`
+//! reproductions).
+
+pub mod host;
+pub mod router;
+
+/// Index of the rate field (packets per second), shared with e2e-ef.
+pub const HDR_RATE: usize = crate::protocols::e2e_ef::HDR_RATE;
+/// Index of the queue field (packets), shared with e2e-ef.
+pub const HDR_QUEUE: usize = crate::protocols::e2e_ef::HDR_QUEUE;
+/// On data packets, the same slot holds the first switch's port id.
+pub const HDR_FIRST: usize = HDR_QUEUE;
+/// Index of the last hbh port's id.
+pub const HDR_PORT: usize = 2;
