@@ -25,6 +25,22 @@ fn randomised_scenarios_keep_the_invariants() {
 }
 
 #[test]
+fn randomised_scenarios_keep_the_invariants_under_the_ns3_preset() {
+    // ns-3's window rule (dupack_window = "pipe") and the other ns3 options
+    // drive their own recovery paths: the same invariants must hold there.
+    let mut r = rand_pcg::Pcg64Mcg::seed_from_u64(2027);
+    let (mut drops, mut retx) = (0, 0);
+    for case in 0..40 {
+        let mut v = random_scenario(&mut r, case, 60);
+        v["transport"]["preset"] = json!("ns3");
+        let (d, x) = assert_invariants(&v, &run_json(&v), &format!("ns3 case {case}"));
+        drops += d;
+        retx += x;
+    }
+    assert!(drops > 100 && retx > 100, "drops {drops}, retransmits {retx}");
+}
+
+#[test]
 fn same_seed_same_records_other_seed_other_records() {
     let mut r = rand_pcg::Pcg64Mcg::seed_from_u64(7);
     let v = random_scenario(&mut r, 11, 60);

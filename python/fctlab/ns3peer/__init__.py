@@ -293,13 +293,20 @@ def run_ns3_flows(params: dict, flows, *, progress: Optional[Callable[[str], Non
 
     ``params`` holds the keys :func:`run_ns3_bench` takes (all of them: no
     defaults are filled in) plus ``sim_seconds`` and, optionally,
-    ``buffer_pkts`` (every device queue, in packets, instead of
+    ``buffer_pkts`` (every router port's device queue, in packets, instead of
     ``buffer_bdp``) and ``limited_transmit`` (RFC 3042, ns-3's
     ``TcpSocketBase::LimitedTransmit``; default off). ``flows`` is a sequence of
     (start_s, sender, pkts) in non-decreasing start time. The result is
     :func:`run_ns3_bench`'s, plus ``flow_fct_s``: each flow's completion time
     in seconds (from its start to the last byte read by the receiver,
-    handshake included), -1 where the flow did not complete by ``sim_seconds``.
+    handshake included), -1 where the flow did not complete by ``sim_seconds``;
+    and ``flow_data_segments_sent``: the data segments each flow's sender
+    transmitted, retransmissions included. ``params["trace_flow"]`` (a flow's
+    index) adds ``trace``: that flow's sender as rows (time s, what, value),
+    what 0 = data segment sent (sequence number in segments from 0), 1 = ACK
+    received (cumulative, segments), 2 = cwnd and 3 = ssthresh (segments),
+    4 = ns-3's congestion state (0 open, 1 disorder, 2 CWR, 3 recovery, 4 loss),
+    5 = RTO (s), 6 = SYN sent.
     """
     p = {k: PARAM_TYPES[k](params[k]) for k in PARAM_TYPES if k in params}
     missing = sorted(set(PARAM_TYPES) - set(p) - {"load", "mean_pkts", "shape", "seed", "buffer_bdp"})
@@ -314,6 +321,8 @@ def run_ns3_flows(params: dict, flows, *, progress: Optional[Callable[[str], Non
     if params.get("buffer_pkts") is not None:
         p["buffer_pkts"] = int(params["buffer_pkts"])
     p["limited_transmit"] = bool(params.get("limited_transmit", False))
+    if params.get("trace_flow") is not None:
+        p["trace_flow"] = int(params["trace_flow"])
     p["flows"] = [[float(t), int(i), int(n)] for t, i, n in flows]
     _validate(p)
     starts = [f[0] for f in p["flows"]]

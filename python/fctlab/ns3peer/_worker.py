@@ -26,6 +26,9 @@ HEADER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "flowapp.h")
 PORT = 5000
 #: Send and receive buffers: large enough never to limit a window (ns-3's default is 128 KiB).
 SOCKET_BUFFER_BYTES = 64 << 20
+#: A host's own device queue, in packets: more than a run ever queues there
+#: (fctlab's host NICs are unlimited).
+HOST_QUEUE_PKTS = 1 << 20
 
 
 def peak_rss_mb():
@@ -126,20 +129,22 @@ def build_and_run(ns, cppyy, p, timings, state):
     stack.Install(receivers)
     stack.Install(routers)
 
-    def link(rate_bps, delay_s, a, b):
+    def link(rate_bps, delay_s, a, b, host_end=None):
         helper = ns.PointToPointHelper()
         helper.SetDeviceAttribute("DataRate", ns.DataRateValue(ns.DataRate(int(rate_bps))))
         helper.SetChannelAttribute("Delay", ns.TimeValue(ns.Seconds(delay_s)))
         devs = helper.Install(a, b)
         for i in range(2):
-            # Every device queue is DropTail of `buf` packets, as fctlab gives every link.
-            fct.ConfigureDeviceQueue(devs.Get(i), buf)
+            # Every router port is DropTail of `buf` packets, as in fctlab; a
+            # host's own device (end `host_end`) never drops, as fctlab's
+            # unlimited host NICs.
+            fct.ConfigureDeviceQueue(devs.Get(i), HOST_QUEUE_PKTS if i == host_end else buf)
         return devs
 
     # All the propagation delay is on the bottleneck: base RTT = rtt_ms.
     bottleneck = link(p["bottleneck_bps"], p["rtt_ms"] / 2000.0, r0, r1)
-    access = [link(p["access_bps"], 0.0, senders.Get(i), r0) for i in range(n)]
-    egress = [link(p["access_bps"], 0.0, r1, receivers.Get(i)) for i in range(n)]
+    access = [link(p["access_bps"], 0.0, senders.Get(i), r0, host_end=0) for i in range(n)]
+    egress = [link(p["access_bps"], 0.0, r1, receivers.Get(i), host_end=1) for i in range(n)]
 
     addr = ns.Ipv4AddressHelper()
     addr.SetBase(ns.Ipv4Address("10.0.0.0"), ns.Ipv4Mask("255.255.255.252"))
@@ -156,6 +161,8 @@ def build_and_run(ns, cppyy, p, timings, state):
     acc_if, egr_if = ifaces[1:1 + n], ifaces[1 + n:]
 
     work = fct.Workload(p["mss_bytes"], PORT)
+    if p.get("trace_flow") is not None:
+        work.TraceFlow(int(p["trace_flow"]))
     for i in range(n):
         work.AddPair(senders.Get(i), receivers.Get(i), acc_if[i].GetAddress(0), egr_if[i].GetAddress(1))
     flows, lam = flow_list(p)
@@ -191,6 +198,10 @@ def build_and_run(ns, cppyy, p, timings, state):
     extra = {}
     if p.get("flows") is not None:
         extra["flow_fct_s"] = [float(x) for x in work.AllFcts()]
+        extra["flow_data_segments_sent"] = [int(x) for x in work.DataSegmentsSent()]
+    if p.get("trace_flow") is not None:
+        tr = list(work.Trace())
+        extra["trace"] = [[tr[i], int(tr[i + 1]), tr[i + 2]] for i in range(0, len(tr), 3)]
     return {
         **extra,
         "wall_s": wall,

@@ -118,6 +118,30 @@ class Workload
     uint64_t OtherDrops() const { return m_otherDrops; }
     uint64_t QueueDrops() const { return m_queueDrops; }
 
+    /// Record a trace of flow `id` (sender side): every segment sent, ACK
+    /// received, and change of cwnd, ssthresh, congestion state and RTO.
+    void TraceFlow(int64_t id) { m_traceFlow = id; }
+
+    /// The trace of the traced flow as (time s, what, value): what 0 = data
+    /// segment sent (value: its sequence number in segments from 0), 1 = ACK
+    /// received (cumulative ACK in segments), 2 = cwnd (segments), 3 = ssthresh
+    /// (segments), 4 = congestion state (TcpSocketState::TcpCongState_t), 5 = RTO (s),
+    /// 6 = SYN sent.
+    std::vector<double> Trace() const { return m_trace; }
+
+    /// Data segments each flow's sender transmitted (first transmissions and
+    /// retransmissions, in flow order).
+    std::vector<uint64_t> DataSegmentsSent() const
+    {
+        std::vector<uint64_t> out;
+        out.reserve(m_flows.size());
+        for (const Flow& f : m_flows)
+        {
+            out.push_back(f.segsSent);
+        }
+        return out;
+    }
+
     /// Flow completion times (seconds) of the completed flows, in flow order.
     std::vector<double> Fcts() const
     {
@@ -169,6 +193,8 @@ class Workload
         uint64_t bytes = 0;     // to send
         uint64_t queued = 0;    // handed to the sending socket
         uint64_t delivered = 0; // read by the receiving application
+        uint64_t segsSent = 0;  // data segments the sender transmitted
+        uint32_t isn = 0;       // the sender's first data sequence number
         Ptr<Socket> snd;        // held until the socket reaches CLOSED
         Ptr<Socket> rcv;
     };
@@ -193,6 +219,46 @@ class Workload
         }
     }
 
+    static void STx(Workload* w, uint32_t id, Ptr<const Packet> p, const TcpHeader& h, Ptr<const TcpSocketBase>)
+    {
+        Flow& f = w->m_flows[id];
+        uint8_t fl = h.GetFlags();
+        if (fl & TcpHeader::SYN)
+        {
+            f.isn = h.GetSequenceNumber().GetValue() + 1;
+            w->Record(id, 6, 0);
+        }
+        else if (p->GetSize() > 0)
+        {
+            ++f.segsSent;
+            w->Record(id, 0, static_cast<double>((h.GetSequenceNumber().GetValue() - f.isn) / w->m_mss));
+        }
+    }
+    static void SRxAck(Workload* w, uint32_t id, Ptr<const Packet>, const TcpHeader& h, Ptr<const TcpSocketBase>)
+    {
+        if (h.GetFlags() & TcpHeader::ACK)
+        {
+            w->Record(id, 1, static_cast<double>(h.GetAckNumber().GetValue() - w->m_flows[id].isn) / w->m_mss);
+        }
+    }
+    static void SCwnd(Workload* w, uint32_t id, uint32_t, uint32_t now) { w->Record(id, 2, double(now) / w->m_mss); }
+    static void SSsth(Workload* w, uint32_t id, uint32_t, uint32_t now) { w->Record(id, 3, double(now) / w->m_mss); }
+    static void SCong(Workload* w, uint32_t id, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t now)
+    {
+        w->Record(id, 4, double(now));
+    }
+    static void SRto(Workload* w, uint32_t id, Time, Time now) { w->Record(id, 5, now.GetSeconds()); }
+
+    void Record(uint32_t id, int what, double v)
+    {
+        if (static_cast<int64_t>(id) == m_traceFlow)
+        {
+            m_trace.push_back(Simulator::Now().GetSeconds());
+            m_trace.push_back(what);
+            m_trace.push_back(v);
+        }
+    }
+
     void StartFlow(uint32_t id)
     {
         m_released.clear(); // sockets that reached CLOSED since the last arrival
@@ -206,6 +272,15 @@ class Workload
         f.snd = s;
         ++m_open;
         s->TraceConnectWithoutContext("State", MakeBoundCallback(&Workload::SState, this, id, true));
+        s->TraceConnectWithoutContext("Tx", MakeBoundCallback(&Workload::STx, this, id));
+        if (static_cast<int64_t>(id) == m_traceFlow)
+        {
+            s->TraceConnectWithoutContext("Rx", MakeBoundCallback(&Workload::SRxAck, this, id));
+            s->TraceConnectWithoutContext("CongestionWindow", MakeBoundCallback(&Workload::SCwnd, this, id));
+            s->TraceConnectWithoutContext("SlowStartThreshold", MakeBoundCallback(&Workload::SSsth, this, id));
+            s->TraceConnectWithoutContext("CongState", MakeBoundCallback(&Workload::SCong, this, id));
+            s->TraceConnectWithoutContext("RTO", MakeBoundCallback(&Workload::SRto, this, id));
+        }
         s->SetConnectCallback(MakeBoundCallback(&Workload::SConnected, this, id),
                               MakeBoundCallback(&Workload::SConnectFailed, this, id));
         s->SetSendCallback(MakeBoundCallback(&Workload::SSendSpace, this, id));
@@ -342,6 +417,8 @@ class Workload
     uint64_t m_bnDrops = 0;
     uint64_t m_otherDrops = 0;
     uint64_t m_queueDrops = 0;
+    int64_t m_traceFlow = -1;
+    std::vector<double> m_trace;
 };
 
 } // namespace fctlab

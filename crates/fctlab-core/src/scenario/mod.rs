@@ -165,6 +165,17 @@ pub struct TransportCfg {
     /// On fast retransmit the RTO timer "restarts" or "keeps" running (RFC 6298 5.1).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fast_retransmit_timer: Option<String>,
+    /// The data a loss halves into ssthresh: "flight" (RFC 5681 FlightSize) or
+    /// "pipe" (ns-3's estimate of the bytes in the network).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ssthresh_flight: Option<String>,
+    /// The window rule of NewReno without SACK: "inflation" (RFC 5681/6582:
+    /// FlightSize against a cwnd inflated by duplicate ACKs) or "pipe" (ns-3).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dupack_window: Option<String>,
+    /// Time the SYN-ACK of a retransmitted SYN from the first SYN (ns-3).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_first_syn: Option<bool>,
     /// Per-sender overrides: entry i holds `[transport]` keys for sender i's
     /// flows (README "Transport settings per sender, entry or flow").
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -198,6 +209,9 @@ impl Default for TransportCfg {
             rtt_sampling: None,
             recovery_exit: None,
             fast_retransmit_timer: None,
+            ssthresh_flight: None,
+            dupack_window: None,
+            time_first_syn: None,
             per_sender: Vec::new(),
             tables: Tables::new(),
         }

@@ -241,6 +241,9 @@ fn tcp_model(t: &TransportCfg) -> Result<TcpModel, ConfigError> {
     if let Some(b) = t.limited_transmit {
         m.limited_transmit = b;
     }
+    if let Some(b) = t.time_first_syn {
+        m.time_first_syn = b;
+    }
     let choice = |field: &str, v: &Option<String>, a: &str, b: &str| -> Result<Option<bool>, ConfigError> {
         match v.as_deref() {
             None => Ok(None),
@@ -257,6 +260,12 @@ fn tcp_model(t: &TransportCfg) -> Result<TcpModel, ConfigError> {
     }
     if let Some(k) = choice("transport.fast_retransmit_timer", &t.fast_retransmit_timer, "restart", "keep")? {
         m.keep_timer_on_fast_retransmit = k;
+    }
+    if let Some(k) = choice("transport.ssthresh_flight", &t.ssthresh_flight, "flight", "pipe")? {
+        m.ssthresh_from_pipe = k;
+    }
+    if let Some(k) = choice("transport.dupack_window", &t.dupack_window, "inflation", "pipe")? {
+        m.pipe_window = k;
     }
     Ok(m)
 }

@@ -165,6 +165,36 @@ pub struct TcpModel {
     /// start it only if it is not running; ns-3's `SendDataPacket`) instead
     /// of restarting it.
     pub keep_timer_on_fast_retransmit: bool,
+    /// ssthresh after a loss halves ns-3's estimate of the data in the
+    /// network instead of RFC 5681's FlightSize (all data sent and not yet
+    /// acknowledged). Without SACK ns-3 (`TcpTxBuffer::AddRenoSack`,
+    /// `BytesInFlight`) counts each duplicate ACK as one segment that has left
+    /// (the first two only with limited transmit), the head as lost once
+    /// recovery starts, and a retransmission as back in flight; after a
+    /// timeout everything sent before it is lost. Fast retransmit
+    /// (`TcpSocketBase::EnterRecovery`) halves that estimate plus one segment;
+    /// a timeout (`TcpSocketBase::ReTxTimeout`) halves the estimate, every
+    /// time (the check meant to hold ssthresh on a repeated timeout runs after
+    /// `TcpTxBuffer::SetSentListLost` has cleared the retransmitted flags).
+    pub ssthresh_from_pipe: bool,
+    /// NewReno without SACK sends as ns-3 does (`TcpSocketBase::SendPendingData`,
+    /// `TcpTxBuffer::AddRenoSack`, `DiscardUpTo`, `TcpClassicRecovery`): while
+    /// cwnd less its estimate of the data in the network (see
+    /// `ssthresh_from_pipe`) leaves a segment, instead of RFC 5681's
+    /// FlightSize against a cwnd inflated by duplicate ACKs. In recovery cwnd
+    /// stays ssthresh and each duplicate ACK counts a segment as left; a
+    /// partial ACK marks the new head lost and resends it. Counted segments
+    /// that an ACK does not cover stay counted, and when the new head is one
+    /// of them ns-3 marks it lost: it is resent at once, even outside
+    /// recovery, and the next duplicate ACK starts a recovery.
+    pub pipe_window: bool,
+    /// The SYN-ACK of a retransmitted SYN is timed from the first SYN (ns-3:
+    /// `TcpSocketBase::UpdateRttHistory` records the SYN as zero bytes, so
+    /// its resend never marks it retransmitted and `EstimateRtt` times the
+    /// SYN-ACK from the first send): after one lost SYN the RTO is about
+    /// 3 x 3 s. Otherwise `karn` decides (no sample, or the echo of the
+    /// last SYN).
+    pub time_first_syn: bool,
     /// The initial slow-start threshold in packets. RFC 5681 section 3.1:
     /// "SHOULD be set arbitrarily high" (f64::MAX, the default); ns-2's
     /// `ssthresh_` is likewise unbounded by default.
@@ -173,14 +203,34 @@ pub struct TcpModel {
 
 impl Default for TcpModel {
     fn default() -> Self {
-        TcpModel { syn_rto_ns: None, limited_transmit: false, karn: false, exit_to_ssthresh: false, keep_timer_on_fast_retransmit: false, init_ssthresh_pkts: f64::MAX }
+        TcpModel {
+            syn_rto_ns: None,
+            limited_transmit: false,
+            karn: false,
+            exit_to_ssthresh: false,
+            keep_timer_on_fast_retransmit: false,
+            init_ssthresh_pkts: f64::MAX,
+            ssthresh_from_pipe: false,
+            pipe_window: false,
+            time_first_syn: false,
+        }
     }
 }
 
 impl TcpModel {
     /// ns-3.44's TCP (`TcpSocketBase` with `TcpClassicRecovery`, timestamps off).
     pub fn ns3() -> Self {
-        TcpModel { syn_rto_ns: Some(3_000_000_000), limited_transmit: true, karn: true, exit_to_ssthresh: true, keep_timer_on_fast_retransmit: true, init_ssthresh_pkts: f64::MAX }
+        TcpModel {
+            syn_rto_ns: Some(3_000_000_000),
+            limited_transmit: true,
+            karn: true,
+            exit_to_ssthresh: true,
+            keep_timer_on_fast_retransmit: true,
+            init_ssthresh_pkts: f64::MAX,
+            ssthresh_from_pipe: true,
+            pipe_window: true,
+            time_first_syn: true,
+        }
     }
 }
 

@@ -44,6 +44,8 @@ pub struct TcpSender {
     rtt: RttEstimator,
     established: bool,
     started: bool,
+    /// When the first SYN was sent (`TcpModel::time_first_syn`).
+    first_syn_at: Time,
     /// Oldest unacknowledged sequence number.
     snd_una: u64,
     /// Next sequence number to send.
@@ -74,6 +76,15 @@ pub struct TcpSender {
     rtt_history: VecDeque<(u64, Time, bool)>,
     /// RFC 3042: new segments sent on duplicate ACKs since the last new ACK.
     lt_sent: u64,
+    /// `TcpModel::ssthresh_from_pipe`: the segments ns-3 takes as having left
+    /// the network on duplicate ACKs (its `TcpTxBuffer::AddRenoSack`), always
+    /// the ones just above snd_una; emptied on a timeout.
+    reno_sacked: u64,
+    /// `TcpModel::pipe_window`: snd_una is marked lost (ns-3's `m_lost` on
+    /// the head of its sent list) ...
+    head_lost: bool,
+    /// ... and has been retransmitted since (`m_retrans`).
+    head_resent: bool,
 }
 
 /// The endpoints of a window-based TCP: a [`TcpSender`] driven by a fresh
@@ -115,6 +126,7 @@ impl TcpSender {
             rtt,
             established: false,
             started: false,
+            first_syn_at: 0,
             snd_una: 0,
             snd_nxt: 0,
             high_data: 0,
@@ -131,6 +143,9 @@ impl TcpSender {
             sack: None,
             rtt_history: VecDeque::new(),
             lt_sent: 0,
+            reno_sacked: 0,
+            head_lost: false,
+            head_resent: false,
         }
     }
 
@@ -171,6 +186,86 @@ impl TcpSender {
         self.snd_nxt - self.snd_una
     }
 
+    /// Whether the sender runs ns-3's window rule (`TcpModel::pipe_window`).
+    fn pipe_mode(&self) -> bool {
+        self.p.model.pipe_window && self.sack.is_none() && self.recovery_style == Recovery::NewReno
+    }
+
+    /// ns-3's `BytesInFlight` in segments: sent since the last timeout and
+    /// not acknowledged, less the segments counted as left and a head marked
+    /// lost and not yet resent.
+    fn pipe(&self) -> u64 {
+        let lost = (self.head_lost && !self.head_resent) as u64;
+        self.outstanding().saturating_sub(self.reno_sacked + lost)
+    }
+
+    /// ns-3's `SendPendingData` without SACK: while the window minus the pipe
+    /// leaves a segment, a head marked lost first, then data from snd_nxt.
+    fn send_window_pipe(&mut self, now: Time, out: &mut Vec<Packet>) {
+        let wnd = self.w.cwnd.min(self.p.max_cwnd_pkts);
+        while (self.pipe() as f64) + 1.0 <= wnd + 1e-9 {
+            if self.head_lost && !self.head_resent && self.snd_nxt > self.snd_una {
+                self.head_resent = true;
+                let una = self.snd_una;
+                self.send_seq(now, una, out);
+            } else if self.snd_nxt < self.end_seq {
+                let seq = self.snd_nxt;
+                self.snd_nxt += 1;
+                self.send_seq(now, seq, out);
+            } else {
+                break;
+            }
+        }
+    }
+
+    /// ns-3's `TcpTxBuffer::DiscardUpTo` for an ACK of `acked` new segments:
+    /// the counted segments it covers leave the count; if the new head was
+    /// one of them its mark moves to the next segment and the head is marked
+    /// lost (ns-3 takes a counted head for a wrong guess).
+    fn discard_acked(&mut self, acked: u64) {
+        self.head_lost = false;
+        self.head_resent = false;
+        let left = self.reno_sacked.saturating_sub(acked - 1);
+        self.reno_sacked = 0;
+        if left > 0 {
+            self.reno_sacked = left - 1;
+            self.reno_sack();
+            self.head_lost = true;
+        }
+    }
+
+    /// ns-3's `EnterRecovery` without SACK (`TcpClassicRecovery`): one more
+    /// segment counted as left, the head marked lost, ssthresh from the pipe
+    /// plus one segment, cwnd = ssthresh (no inflation: the counted segments
+    /// open the window instead), the head retransmitted.
+    fn enter_recovery_pipe(&mut self, now: Time, out: &mut Vec<Packet>) {
+        self.reno_sack();
+        self.head_lost = true;
+        self.head_resent = false;
+        self.recover = self.high_data;
+        let flight = if self.p.model.ssthresh_from_pipe { self.pipe() + 1 } else { self.outstanding() - self.lt_sent };
+        if self.snd_una >= self.ecn_recover {
+            self.w.ssthresh = self.cc.ssthresh_after_loss(&self.w, flight);
+        }
+        self.w.cwnd = self.w.ssthresh;
+        self.in_recovery = true;
+        self.partial_reset = false;
+        self.head_resent = true;
+        let una = self.snd_una;
+        self.send_seq(now, una, out);
+        if !self.p.model.keep_timer_on_fast_retransmit {
+            self.arm_rto(now);
+        }
+        self.send_window_pipe(now, out);
+    }
+
+    /// A duplicate ACK counts one more segment as having left the network
+    /// (ns-3's `AddRenoSack`: the first not yet counted above snd_una; never
+    /// snd_una itself).
+    fn reno_sack(&mut self) {
+        self.reno_sacked = (self.reno_sacked + 1).min(self.outstanding().saturating_sub(1));
+    }
+
     fn data_packet(&self, now: Time, seq: u64) -> Packet {
         let bytes = self.size.payload_of(seq, self.p.mss_bytes) + self.p.header_bytes;
         let mut pkt = Packet::new(self.flow, PacketKind::Data, bytes, seq, now);
@@ -205,6 +300,10 @@ impl TcpSender {
 
     /// Send new (or, after a timeout, re-sent) data while the window allows.
     fn send_window(&mut self, now: Time, out: &mut Vec<Packet>) {
+        if self.pipe_mode() {
+            self.send_window_pipe(now, out);
+            return;
+        }
         let wnd = self.w.cwnd.min(self.p.max_cwnd_pkts);
         while self.snd_nxt < self.end_seq && (self.outstanding() as f64) + 1.0 <= wnd + 1e-9 {
             let seq = self.snd_nxt;
@@ -252,12 +351,40 @@ impl TcpSender {
         }
         self.backoff = 0;
         self.lt_sent = 0;
+        // The counted segments are the ones just above the old snd_una: those
+        // now acknowledged leave the count (ns-3's `DiscardUpTo` moves the
+        // mark off a new snd_una that carried one).
+        let pipe_mode = self.pipe_mode();
+        let was_in_recovery = self.in_recovery;
+        if pipe_mode {
+            self.discard_acked(acked);
+        } else {
+            self.reno_sacked = self.reno_sacked.saturating_sub(acked - 1);
+        }
         self.snd_una = ack;
         if self.snd_nxt < ack {
             // Go-back-N after a timeout: the receiver already had these.
             self.snd_nxt = ack;
         }
-        if self.in_recovery {
+        if pipe_mode && self.in_recovery {
+            if ack < self.recover {
+                // ns-3's partial ACK: the head marked lost and retransmitted at
+                // once; cwnd stays ssthresh; the timer restarts on the first.
+                self.head_lost = true;
+                self.head_resent = true;
+                self.send_seq(now, ack, out);
+                if !self.partial_reset {
+                    self.partial_reset = true;
+                    self.arm_rto(now);
+                }
+            } else {
+                self.w.cwnd = if self.p.model.exit_to_ssthresh { self.w.ssthresh } else { self.w.ssthresh.min((self.high_data - ack).max(1) as f64 + 1.0) };
+                self.in_recovery = false;
+            }
+        }
+        if pipe_mode && self.in_recovery {
+            // Handled above.
+        } else if self.in_recovery {
             match self.recovery_style {
                 Recovery::NewReno if ack < self.recover => {
                     // Partial ACK (RFC 6582 3.2 step 5): retransmit the first
@@ -283,7 +410,10 @@ impl TcpSender {
                     self.in_recovery = false;
                 }
             }
-        } else if !ece_reduced {
+        }
+        // ns-3 grows the window on the ACK that ends recovery too.
+        let grow = if pipe_mode { !self.in_recovery } else { !was_in_recovery };
+        if grow && !ece_reduced {
             // RFC 3168 6.1.2: no window growth on the ACK that carried ECE.
             let s = AckSample {
                 now,
@@ -312,13 +442,23 @@ impl TcpSender {
 
     fn on_dupack(&mut self, now: Time, out: &mut Vec<Packet>) {
         self.dupacks += 1;
+        if self.pipe_mode() {
+            self.on_dupack_pipe(now, out);
+            return;
+        }
         if self.in_recovery {
+            self.reno_sack();
             // RFC 5681 3.2 step 4: inflate by one segment per further dupACK.
             self.w.cwnd += 1.0;
             self.send_window(now, out);
             return;
         }
         if self.dupacks < self.p.dupack_threshold && self.p.model.limited_transmit {
+            // ns-3 counts these only with limited transmit, and none after a
+            // timeout (it ignores duplicate ACKs until `recover` is acknowledged).
+            if self.snd_una >= self.recover {
+                self.reno_sack();
+            }
             self.limited_transmit(now, out);
         }
         if self.dupacks != self.p.dupack_threshold {
@@ -330,8 +470,15 @@ impl TcpSender {
             return;
         }
         // RFC 5681 3.2 step 2: segments sent by limited transmit are not
-        // part of the FlightSize that sets ssthresh.
-        let flight = self.outstanding() - self.lt_sent;
+        // part of the FlightSize that sets ssthresh. With
+        // `TcpModel::ssthresh_from_pipe`, ns-3's `EnterRecovery`: one more
+        // segment counted as left, the head as lost, plus one segment.
+        let flight = if self.p.model.ssthresh_from_pipe && self.sack.is_none() {
+            self.reno_sack();
+            self.outstanding() - self.reno_sacked
+        } else {
+            self.outstanding() - self.lt_sent
+        };
         // RFC 3168 6.1.2: ssthresh is not decreased twice in a round trip, so a
         // loss in a window already reduced for ECE keeps it.
         if self.snd_una >= self.ecn_recover {
@@ -355,6 +502,29 @@ impl TcpSender {
                 }
                 self.send_window(now, out);
             }
+        }
+    }
+
+    /// A duplicate ACK under ns-3's window rule (`TcpSocketBase::DupAck`).
+    fn on_dupack_pipe(&mut self, now: Time, out: &mut Vec<Packet>) {
+        if !self.in_recovery && self.snd_una < self.recover {
+            // After a timeout ns-3 ignores duplicate ACKs until `recover` is
+            // acknowledged (CA_LOSS).
+            return;
+        }
+        if self.in_recovery {
+            self.reno_sack();
+            self.send_window_pipe(now, out);
+            return;
+        }
+        // DupThresh duplicate ACKs, or a head marked lost below a counted
+        // segment (`TcpTxBuffer::IsLost`), start recovery.
+        if self.dupacks == self.p.dupack_threshold || (self.head_lost && self.reno_sacked > 0) {
+            self.enter_recovery_pipe(now, out);
+        } else if self.p.model.limited_transmit {
+            // Limited transmit: the segment counted as left makes room.
+            self.reno_sack();
+            self.send_window_pipe(now, out);
         }
     }
 
@@ -387,11 +557,21 @@ impl TcpSender {
         // Karn's rule: nothing sent before the timeout is timed.
         self.rtt_history.clear();
         self.lt_sent = 0;
-        // RFC 5681 eq. 4, but hold ssthresh when a retransmission is itself lost.
-        let flight = self.high_data.max(self.snd_nxt) - self.snd_una;
-        if self.backoff == 0 {
+        if self.p.model.ssthresh_from_pipe && self.sack.is_none() {
+            // ns-3's `ReTxTimeout`: half its estimate of the data in the
+            // network, on every timeout. Sent since the last timeout (all of
+            // it outside go-back-N), less the segments counted as left; a
+            // head marked lost in recovery is already retransmitted.
+            let pipe = self.pipe();
+            self.w.ssthresh = self.cc.ssthresh_after_loss(&self.w, pipe);
+        } else if self.backoff == 0 {
+            // RFC 5681 eq. 4, but hold ssthresh when a retransmission is itself lost.
+            let flight = self.high_data.max(self.snd_nxt) - self.snd_una;
             self.w.ssthresh = self.cc.ssthresh_after_loss(&self.w, flight);
         }
+        self.reno_sacked = 0;
+        self.head_lost = false;
+        self.head_resent = false;
         self.w.cwnd = 1.0;
         self.cc.on_rto(&mut self.w);
         self.backoff += 1;
@@ -559,6 +739,7 @@ impl TcpSender {
 impl Sender for TcpSender {
     fn start(&mut self, now: Time, out: &mut Vec<Packet>) {
         self.started = true;
+        self.first_syn_at = now;
         if self.p.handshake {
             out.push(self.syn(now));
             self.arm_syn_timer(now);
@@ -579,8 +760,13 @@ impl Sender for TcpSender {
         match pkt.kind {
             PacketKind::SynAck if !self.established => {
                 self.established = true;
-                // Karn's rule: a retransmitted SYN gives no sample.
-                let sample = (!self.p.model.karn || self.backoff == 0).then(|| now.saturating_sub(pkt.ts));
+                // Karn's rule: a retransmitted SYN gives no sample; ns-3
+                // times the SYN-ACK from the first SYN (`TcpModel::time_first_syn`).
+                let sample = if self.p.model.time_first_syn && self.backoff > 0 {
+                    Some(now.saturating_sub(self.first_syn_at))
+                } else {
+                    (!self.p.model.karn || self.backoff == 0).then(|| now.saturating_sub(pkt.ts))
+                };
                 if let Some(r) = sample {
                     self.rtt.sample(r);
                 }
@@ -1221,6 +1407,115 @@ mod model_tests {
                 s.on_packet(t * MS, &ack(0, 0), &mut out);
             }
             assert_eq!(s.next_timer(), Some(want));
+        }
+    }
+
+    #[test]
+    fn ssthresh_from_pipe_counts_duplicate_acks_as_left_on_every_timeout() {
+        // 0..9 out (cwnd 10), limited transmit on. DupACKs 1 and 2 send 10 and
+        // 11; ns-3 takes one segment as having left per dupACK (AddRenoSack).
+        // The third counts one more and the head as lost: BytesInFlight =
+        // 12 - 3 - 1 = 8, plus one segment (EnterRecovery): 9, ssthresh 4.5,
+        // cwnd 4.5 + 3. RFC 5681: FlightSize without the limited-transmit
+        // segments, 10: ssthresh 5, cwnd 8.
+        for (pipe, ss, cwnd, ss_rto, ss_rto2) in [(true, 4.5, 7.5, 2.5, 2.0), (false, 5.0, 8.0, 6.0, 6.0)] {
+            let m = TcpModel { limited_transmit: true, ssthresh_from_pipe: pipe, ..Default::default() };
+            let (mut s, _) = sender(false, m);
+            let mut out = Vec::new();
+            for t in 1..=3 {
+                s.on_packet(t * MS, &ack(0, 0), &mut out);
+            }
+            assert_eq!((s.w.ssthresh, s.w.cwnd), (ss, cwnd));
+            // Four more dupACKs in recovery: cwnd 11.5 (12 with the RFC), no
+            // room for a new segment; 7 segments counted as left. The timer
+            // fires: ns-3 (ReTxTimeout) halves 12 - 7 = 5: 2.5; RFC 5681 halves
+            // FlightSize 12: 6.
+            for t in 4..=7 {
+                s.on_packet(t * MS, &ack(0, 0), &mut out);
+            }
+            assert_eq!(s.high_data, 12);
+            let t = s.next_timer().unwrap();
+            s.on_timer(t, &mut out);
+            assert_eq!((s.w.ssthresh, s.w.cwnd), (ss_rto, 1.0));
+            // The retransmission is lost too: ns-3 halves again what it has in
+            // flight, the one retransmitted segment: max(0.5, 2) = 2; RFC 5681
+            // holds ssthresh.
+            let t = s.next_timer().unwrap();
+            s.on_timer(t, &mut out);
+            assert_eq!(s.w.ssthresh, ss_rto2);
+        }
+    }
+
+    #[test]
+    fn pipe_window_follows_ns3_and_keeps_its_stale_marks() {
+        // ns-3's window rule (TcpSocketBase::SendPendingData, AddRenoSack,
+        // DiscardUpTo, TcpClassicRecovery) with limited transmit and ssthresh
+        // from its pipe. 0..9 out at cwnd 10; 0 is lost.
+        let m = TcpModel { limited_transmit: true, ssthresh_from_pipe: true, pipe_window: true, ..Default::default() };
+        let (mut s, _) = sender(false, m);
+        let sent = |out: &[Packet]| out.iter().map(|p| (p.seq, p.flags & flags::RETX != 0)).collect::<Vec<_>>();
+        let mut out = Vec::new();
+        // DupACKs 1, 2: each counts a segment as left: pipe 9, so 10, then 11.
+        // DupACK 3: one more counted, the head lost: pipe 12 - 3 - 1 = 8,
+        // ssthresh (8 + 1) / 2 = 4.5 = cwnd (no inflation); 0 resent: pipe 9.
+        for t in 1..=3 {
+            s.on_packet(t * MS, &ack(0, 0), &mut out);
+        }
+        assert_eq!(sent(&out), vec![(10, false), (11, false), (0, true)]);
+        assert_eq!((s.w.ssthresh, s.w.cwnd), (4.5, 4.5));
+        // DupACKs 4..12 count 4..12 segments more (S = 12): pipe = 12 - S
+        // until a segment fits (pipe + 1 <= 4.5, pipe 3): at S = 9, 10, 11, 12
+        // one new segment each: 12, 13, 14, 15. (RFC 5681 would inflate cwnd
+        // from 8 to 17 against FlightSize.)
+        out.clear();
+        for t in 4..=12 {
+            s.on_packet(t * MS, &ack(0, 0), &mut out);
+        }
+        assert_eq!(sent(&out), vec![(12, false), (13, false), (14, false), (15, false)]);
+        assert_eq!(s.w.cwnd, 4.5);
+        // The full ACK (12 = recover) covers 11 of the 12 counted segments: the
+        // twelfth was 12, the new head, so ns-3 moves its mark to 13 and marks
+        // 12 lost. Recovery ends: cwnd = ssthresh, plus one ACK of congestion
+        // avoidance: 4.5 + 1/4.5. Pipe = 16 - 12 - 1 (counted) - 1 (lost) = 2:
+        // 12 is resent at once (pipe 3), then 16 (pipe 4).
+        out.clear();
+        s.on_packet(20 * MS, &ack(12, 0), &mut out);
+        assert!(!s.in_recovery);
+        assert_eq!(s.w.cwnd, 4.5 + 1.0 / 4.5);
+        assert_eq!(sent(&out), vec![(12, true), (16, false)]);
+        // One duplicate ACK now starts a recovery: the head is marked lost
+        // below a counted segment (TcpTxBuffer::IsLost). One more counted:
+        // pipe 17 - 12 - 2 - 1 = 2, ssthresh max((2 + 1) / 2, 2) = 2; 12 is
+        // resent again.
+        out.clear();
+        s.on_packet(21 * MS, &ack(12, 0), &mut out);
+        assert!(s.in_recovery);
+        assert_eq!((s.w.ssthresh, s.w.cwnd), (2.0, 2.0));
+        assert_eq!(sent(&out), vec![(12, true)]);
+        // A partial ACK (13 < recover 17) marks the new head lost and resends
+        // it; cwnd stays ssthresh.
+        out.clear();
+        s.on_packet(60 * MS, &ack(13, 0), &mut out);
+        assert_eq!(sent(&out), vec![(13, true)]);
+        assert_eq!(s.w.cwnd, 2.0);
+    }
+
+    #[test]
+    fn a_retransmitted_syn_is_timed_from_the_first_one() {
+        // The SYN sent at 0 is lost; the one resent at 3 s is answered at
+        // 3.04 s. ns-3 samples 3.04 s (its history entry of the SYN counts
+        // zero bytes, so the resend never marks it retransmitted): SRTT 3.04 s,
+        // RTTVAR 1.52 s, RTO 3.04 + 4 x 1.52 = 9.12 s. Karn's rule: no sample,
+        // the RTO stays the initial 1 s.
+        let sa = Packet::new(0, PacketKind::SynAck, 40, 0, 3000 * MS);
+        for (first, srtt, rto) in [(true, Some(3040 * MS), 9120 * MS), (false, None, 1000 * MS)] {
+            let m = TcpModel { syn_rto_ns: Some(3000 * MS), karn: true, time_first_syn: first, ..Default::default() };
+            let (mut s, _) = sender(true, m);
+            let mut out = Vec::new();
+            s.on_timer(3000 * MS, &mut out);
+            s.on_packet(3040 * MS, &sa, &mut out);
+            assert_eq!(s.srtt_ns(), srtt);
+            assert_eq!(s.next_timer(), Some(3040 * MS + rto));
         }
     }
 }
