@@ -347,18 +347,25 @@ impl Fq {
         // Overflow: the tail of the longest bucket, as in DRR mode. Its
         // finish number stays counted in the bit-by-bit system (the bits were
         // offered), so R is not disturbed.
+        let (v, dropped) = self.drop_from_longest(b);
+        self.dks.as_mut().expect("dks mode").tags[v].pop_back();
+        Some(dropped)
+    }
+
+    /// On overflow: drop the last packet of the longest bucket (the arrival's
+    /// own bucket `b` when it is among the longest); returns the bucket and
+    /// the packet.
+    fn drop_from_longest(&mut self, b: usize) -> (usize, Packet) {
         let v = if self.queues[b].len() == self.max_depth { b } else { self.dep_head[self.max_depth] as usize };
         let dv = self.queues[v].len();
         let dropped = self.queues[v].pop_back().expect("the longest bucket holds a packet");
-        let x = self.dks.as_mut().expect("dks mode");
-        x.tags[v].pop_back();
         self.len -= 1;
         self.bytes -= dropped.size_bytes as u64;
         self.moved(v, dv);
         if v != b {
             self.pushed_out += 1;
         }
-        Some(dropped)
+        (v, dropped)
     }
 
     fn dks_dequeue(&mut self) -> Option<Packet> {
@@ -407,20 +414,12 @@ impl Queue for Fq {
         }
         // Overflow: drop the last packet of the longest bucket, the arrival's
         // own bucket when it is among the longest.
-        let v = if self.queues[b].len() == self.max_depth { b } else { self.dep_head[self.max_depth] as usize };
-        let dv = self.queues[v].len();
-        let dropped = self.queues[v].pop_back().expect("the longest bucket holds a packet");
-        self.len -= 1;
-        self.bytes -= dropped.size_bytes as u64;
-        self.moved(v, dv);
+        let (v, dropped) = self.drop_from_longest(b);
         if self.queues[v].is_empty() {
             // Only when every bucket held at most one packet, so v is the
             // arrival's bucket, activated above at the back of the round.
             debug_assert_eq!(self.active.back(), Some(&(v as u32)));
             self.active.pop_back();
-        }
-        if v != b {
-            self.pushed_out += 1;
         }
         Some(dropped)
     }
