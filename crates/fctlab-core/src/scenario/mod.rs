@@ -176,6 +176,10 @@ pub struct TransportCfg {
     /// Time the SYN-ACK of a retransmitted SYN from the first SYN (ns-3).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub time_first_syn: Option<bool>,
+    /// NewReno's window growth: "packets" (RFC 5681, per ACK) or "bytes"
+    /// (ns-3's `TcpNewReno::IncreaseWindow`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub window_growth: Option<String>,
     /// Per-sender overrides: entry i holds `[transport]` keys for sender i's
     /// flows (README "Transport settings per sender, entry or flow").
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -212,6 +216,7 @@ impl Default for TransportCfg {
             ssthresh_flight: None,
             dupack_window: None,
             time_first_syn: None,
+            window_growth: None,
             per_sender: Vec::new(),
             tables: Tables::new(),
         }

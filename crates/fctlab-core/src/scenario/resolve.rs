@@ -267,6 +267,9 @@ fn tcp_model(t: &TransportCfg) -> Result<TcpModel, ConfigError> {
     if let Some(k) = choice("transport.dupack_window", &t.dupack_window, "inflation", "pipe")? {
         m.pipe_window = k;
     }
+    if let Some(k) = choice("transport.window_growth", &t.window_growth, "packets", "bytes")? {
+        m.bytes_growth = k;
+    }
     Ok(m)
 }
 

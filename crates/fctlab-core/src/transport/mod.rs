@@ -199,6 +199,15 @@ pub struct TcpModel {
     /// "SHOULD be set arbitrarily high" (f64::MAX, the default); ns-2's
     /// `ssthresh_` is likewise unbounded by default.
     pub init_ssthresh_pkts: f64,
+    /// NewReno grows its window as ns-3's `TcpNewReno::IncreaseWindow`
+    /// (tcp-congestion-ops.cc) does: cwnd is a whole number of bytes and
+    /// congestion avoidance adds max(1, floor(SMSS^2 / cwnd)) bytes per
+    /// ACK; slow start adds one SMSS per ACK, as RFC 5681, but an ACK of
+    /// several segments that brings cwnd to ssthresh spends the rest on one
+    /// congestion-avoidance step. A loss sets ssthresh to max(2 SMSS,
+    /// floor(bytes / 2)). Otherwise cwnd is a real number of packets, and an
+    /// ACK that ends slow start only slow-starts.
+    pub bytes_growth: bool,
 }
 
 impl Default for TcpModel {
@@ -213,6 +222,7 @@ impl Default for TcpModel {
             ssthresh_from_pipe: false,
             pipe_window: false,
             time_first_syn: false,
+            bytes_growth: false,
         }
     }
 }
@@ -230,6 +240,7 @@ impl TcpModel {
             ssthresh_from_pipe: true,
             pipe_window: true,
             time_first_syn: true,
+            bytes_growth: true,
         }
     }
 }

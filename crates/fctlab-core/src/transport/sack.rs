@@ -54,7 +54,6 @@
 
 use crate::config::{documented, ConfigError, Entry, ParamDoc, Params};
 use crate::net::packet::SackBlocks;
-use crate::transport::cc::NewReno;
 use crate::transport::{tcp, SchemeEntry};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -98,7 +97,7 @@ pub const ENTRY: SchemeEntry = Entry {
     requires: None,
     factory: |t, p| {
         let c: SackParams = t.parse()?;
-        Ok(tcp::sack_endpoints(p, c.blocks as usize, c.rescue, || Box::new(NewReno)))
+        Ok(tcp::sack_endpoints(p, c.blocks as usize, c.rescue, super::cc::newreno::newreno_for(p)))
     },
 };
 

@@ -12,7 +12,7 @@ pub use red::{Red, RedCfg, RedStats};
 
 
 use super::Packet;
-use crate::config::{documented, ConfigError, Entry, NoParams, Table};
+use crate::config::{documented, ConfigError, Entry, ParamDoc, Params, Table};
 use crate::sim::Time;
 use std::sync::Arc;
 
@@ -88,15 +88,49 @@ pub type QueueFactory = fn(Table) -> Result<QueueBuilder, ConfigError>;
 /// A registered queue discipline (see `crate::registry::QUEUES`).
 pub type QueueEntry = Entry<QueueFactory>;
 
-/// `droptail`: the discipline with nothing to configure.
+/// The `[network.droptail]` table.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct DropTailCfg {
+    /// When a departure leaves a full queue: `"immediate"`, the freed slot
+    /// takes the next arrival, even one at the same instant; `"deferred"`,
+    /// arrivals at that instant still find the queue full (ns-3's stopped
+    /// device queue, woken by an event of the same time).
+    pub full_wake: String,
+}
+
+impl Default for DropTailCfg {
+    fn default() -> Self {
+        DropTailCfg { full_wake: "immediate".into() }
+    }
+}
+
+impl Params for DropTailCfg {
+    const DOCS: &'static [ParamDoc] = &[ParamDoc::new(
+        "full_wake",
+        "\"deferred\": ns-3's device queue (net-device-queue-interface.h: a full NetDeviceQueue is stopped, and PacketDequeued wakes it by an event scheduled for the same time, so packets arriving at that instant are dropped)",
+    )];
+    fn validate(&self, field: &str) -> Result<(), ConfigError> {
+        match self.full_wake.as_str() {
+            "immediate" | "deferred" => Ok(()),
+            other => Err(ConfigError::new(format!("{field}.full_wake"), format!("must be \"immediate\" or \"deferred\", got {other:?}"))),
+        }
+    }
+}
+
+/// `droptail`.
 pub const DROPTAIL: QueueEntry = Entry {
     name: "droptail",
     description: "FIFO with a packet limit; an arrival to a full queue is dropped",
-    table: None,
-    params: documented::<NoParams>,
+    table: Some("droptail"),
+    params: documented::<DropTailCfg>,
     requires: None,
     factory: |t| {
-        t.parse::<NoParams>()?;
-        Ok(Arc::new(|p: PortParams| Box::new(DropTail::new(p.limit_pkts)) as Box<dyn Queue>))
+        let c: DropTailCfg = t.parse()?;
+        if c.full_wake == "deferred" {
+            Ok(Arc::new(|p: PortParams| Box::new(DropTail::deferred_wake(p.limit_pkts)) as Box<dyn Queue>))
+        } else {
+            Ok(Arc::new(|p: PortParams| Box::new(DropTail::new(p.limit_pkts)) as Box<dyn Queue>))
+        }
     },
 };
