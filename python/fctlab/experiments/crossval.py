@@ -118,22 +118,27 @@ def transport(iw: int, preset: str | None = None, **extra) -> dict:
     return t
 
 
-def scenario(flows: list, buffer_pkts: int, tp: dict, seed: int = 1) -> dict:
-    """The fctlab scenario replaying ``flows`` on the cross-validation dumbbell."""
+def scenario(flows: list, buffer_pkts: int, tp: dict, seed: int = 1, full_wake: str | None = None) -> dict:
+    """The fctlab scenario replaying ``flows`` on the cross-validation dumbbell.
+    ``full_wake``: the DropTail option (default: "deferred", ns-3's device
+    queue, when ``tp`` uses the ns3 preset, else fctlab's default)."""
+    if full_wake is None:
+        full_wake = "deferred" if tp.get("preset") == "ns3" else "immediate"
     return {
         "seed": seed,
         "stop_s": flows[-1][0] + DRAIN_S,
         "network": {"topology": "dumbbell", "senders": SENDERS, "bottleneck_bps": C_BPS, "access_bps": ACCESS_BPS,
-                    "bottleneck_delay_ms": RTT_MS / 2, "access_delay_ms": 0.0, "buffer_pkts": int(buffer_pkts)},
+                    "bottleneck_delay_ms": RTT_MS / 2, "access_delay_ms": 0.0, "buffer_pkts": int(buffer_pkts),
+                    "droptail": {"full_wake": full_wake}},
         "transport": tp,
         "flows": [{"sender": s, "start_s": t, "size_pkts": n} for t, s, n in flows],
         "metrics": {"series": False, "ps_fct": False},
     }
 
 
-def run_fctlab(flows: list, buffer_pkts: int, tp: dict) -> dict:
+def run_fctlab(flows: list, buffer_pkts: int, tp: dict, full_wake: str | None = None) -> dict:
     """Per-flow FCT (s, NaN where incomplete), sizes and the bottleneck's drops."""
-    res = fctlab.run(scenario(flows, buffer_pkts, tp), warn=False)
+    res = fctlab.run(scenario(flows, buffer_pkts, tp, full_wake=full_wake), warn=False)
     f = res.flows.sort_values("flow_id")
     fct = np.where(f["completed"].to_numpy(), f["fct_ns"].to_numpy() / 1e9, np.nan)
     st = res.meta["stats"]

@@ -180,6 +180,10 @@ def build_and_run(ns, cppyy, p, timings, state):
     if not all(hooked):
         raise RuntimeError("could not connect ns-3 trace sources (PhyTxBegin, TcDrop, Drop)")
 
+    if p.get("queue_sample_ms"):
+        # The bottleneck's device queue (R0's end), sampled until the last arrival.
+        fct.StartBottleneckSampling(work, bottleneck.Get(0), float(p["queue_sample_ms"]) / 1000.0,
+                                    float(p.get("queue_sample_until_s") or p["sim_seconds"]))
     work.Start()
     ns.Simulator.Stop(ns.Seconds(p["sim_seconds"]))
     timings["setup_s"] = time.perf_counter() - t_setup
@@ -216,6 +220,9 @@ def build_and_run(ns, cppyy, p, timings, state):
         "bottleneck_pkts_reverse": int(work.RevPkts()),
         "bottleneck_bytes": int(work.FwdBytes()),
         "bottleneck_drops": int(work.BottleneckDrops()),
+        "bottleneck_syn_drops": int(work.SynDrops()),
+        "bottleneck_control_drop_sizes": {str(k): v for k, v in __import__("collections").Counter(int(x) for x in work.ControlDropSizes()).items()},
+        "bottleneck_queue_histogram": [int(x) for x in work.QueueHistogram()],
         "other_drops": int(work.OtherDrops()) + int(work.QueueDrops()),
         "flows_offered": len(flows),
         "flows_started": int(work.FlowsStarted()),
@@ -248,6 +255,11 @@ inline bool HasQueueDisc(ns3::Ptr<ns3::NetDevice> dev)
 {
     auto tc = dev->GetNode()->GetObject<ns3::TrafficControlLayer>();
     return tc && tc->GetRootQueueDiscOnDevice(dev);
+}
+/// Sample a point-to-point device's queue (see Workload::StartQueueSampling).
+inline void StartBottleneckSampling(Workload& w, ns3::Ptr<ns3::NetDevice> dev, double everyS, double untilS)
+{
+    w.StartQueueSampling(ns3::DynamicCast<ns3::PointToPointNetDevice>(dev)->GetQueue(), everyS, untilS);
 }
 /// Count drops by a point-to-point device's own queue.
 inline bool CountQueueDrops(Workload& w, ns3::Ptr<ns3::NetDevice> dev)

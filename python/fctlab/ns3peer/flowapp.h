@@ -117,6 +117,16 @@ class Workload
     uint64_t BottleneckDrops() const { return m_bnDrops; }
     uint64_t OtherDrops() const { return m_otherDrops; }
     uint64_t QueueDrops() const { return m_queueDrops; }
+    /// Bottleneck drops of SYN segments.
+    uint64_t SynDrops() const { return m_synDrops; }
+    /// Sample the packets waiting in a device queue every `everyS` seconds
+    /// from now until `untilS` (a histogram: QueueHistogram()[n] samples held n).
+    void StartQueueSampling(Ptr<Queue<Packet>> q, double everyS, double untilS)
+    {
+        Simulator::ScheduleNow(&Workload::SampleQueue, this, q, Seconds(everyS), Seconds(untilS));
+    }
+    std::vector<uint64_t> QueueHistogram() const { return m_queueHist; }
+    std::vector<uint32_t> ControlDropSizes() const { return m_ctlDropSizes; }
 
     /// Record a trace of flow `id` (sender side): every segment sent, ACK
     /// received, and change of cwnd, ssthresh, congestion state and RTO.
@@ -391,7 +401,39 @@ class Workload
 
     void OnRevTx(Ptr<const Packet>) { ++m_revPkts; }
 
-    void OnBottleneckDrop(Ptr<const Packet>) { ++m_bnDrops; }
+    void OnBottleneckDrop(Ptr<const Packet> p)
+    {
+        ++m_bnDrops;
+        // Control segments (SYN, pure ACK, FIN) are the drops without payload:
+        // at most 60 bytes of TCP options and IPv4 header.
+        if (p->GetSize() <= 80)
+        {
+            m_ctlDropSizes.push_back(p->GetSize());
+            TcpHeader h;
+            Ptr<Packet> c = p->Copy();
+            Ipv4Header ip;
+            c->RemoveHeader(ip);
+            c->PeekHeader(h);
+            if (h.GetFlags() & TcpHeader::SYN)
+            {
+                ++m_synDrops;
+            }
+        }
+    }
+
+    void SampleQueue(Ptr<Queue<Packet>> q, Time every, Time until)
+    {
+        uint32_t n = q->GetNPackets();
+        if (m_queueHist.size() <= n)
+        {
+            m_queueHist.resize(n + 1, 0);
+        }
+        ++m_queueHist[n];
+        if (Simulator::Now() + every <= until)
+        {
+            Simulator::Schedule(every, &Workload::SampleQueue, this, q, every, until);
+        }
+    }
 
     void OnOtherDrop(Ptr<const Packet>) { ++m_otherDrops; }
 
@@ -417,6 +459,9 @@ class Workload
     uint64_t m_bnDrops = 0;
     uint64_t m_otherDrops = 0;
     uint64_t m_queueDrops = 0;
+    uint64_t m_synDrops = 0;
+    std::vector<uint64_t> m_queueHist;
+    std::vector<uint32_t> m_ctlDropSizes;
     int64_t m_traceFlow = -1;
     std::vector<double> m_trace;
 };

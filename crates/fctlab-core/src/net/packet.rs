@@ -25,6 +25,10 @@ pub mod flags {
     /// A probe packet or its answer (open-loop `probe` sources): the engine
     /// records its delays in the `probes` table.
     pub const PROBE: u8 = 16;
+    /// A forward segment with neither SYN nor data: the pure ACK that ends a
+    /// sender's handshake (`TcpModel::handshake_ack`). It travels as a
+    /// `PacketKind::Syn` (forward, header bytes only) and receivers ignore it.
+    pub const PURE_ACK: u8 = 32;
 }
 
 /// The header word in which the engine writes, on an ACK or SYN-ACK of a flow

@@ -180,6 +180,9 @@ pub struct TransportCfg {
     /// (ns-3's `TcpNewReno::IncreaseWindow`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub window_growth: Option<String>,
+    /// A pure ACK ends the handshake before the first data (ns-3).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub handshake_ack: Option<bool>,
     /// Per-sender overrides: entry i holds `[transport]` keys for sender i's
     /// flows (README "Transport settings per sender, entry or flow").
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -217,6 +220,7 @@ impl Default for TransportCfg {
             dupack_window: None,
             time_first_syn: None,
             window_growth: None,
+            handshake_ack: None,
             per_sender: Vec::new(),
             tables: Tables::new(),
         }

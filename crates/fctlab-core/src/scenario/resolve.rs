@@ -244,6 +244,9 @@ fn tcp_model(t: &TransportCfg) -> Result<TcpModel, ConfigError> {
     if let Some(b) = t.time_first_syn {
         m.time_first_syn = b;
     }
+    if let Some(b) = t.handshake_ack {
+        m.handshake_ack = b;
+    }
     let choice = |field: &str, v: &Option<String>, a: &str, b: &str| -> Result<Option<bool>, ConfigError> {
         match v.as_deref() {
             None => Ok(None),

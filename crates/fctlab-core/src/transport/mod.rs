@@ -208,6 +208,12 @@ pub struct TcpModel {
     /// floor(bytes / 2)). Otherwise cwnd is a real number of packets, and an
     /// ACK that ends slow start only slow-starts.
     pub bytes_growth: bool,
+    /// The sender answers the SYN-ACK with a pure ACK (header bytes only)
+    /// before its first data, the third segment of RFC 793's three-way
+    /// handshake, as ns-3 does (`TcpSocketBase::ProcessSynSent` sends it with
+    /// `SendEmptyPacket(TcpHeader::ACK)`; the data follows). Otherwise the
+    /// first data segment carries that acknowledgement.
+    pub handshake_ack: bool,
 }
 
 impl Default for TcpModel {
@@ -223,6 +229,7 @@ impl Default for TcpModel {
             pipe_window: false,
             time_first_syn: false,
             bytes_growth: false,
+            handshake_ack: false,
         }
     }
 }
@@ -241,6 +248,7 @@ impl TcpModel {
             pipe_window: true,
             time_first_syn: true,
             bytes_growth: true,
+            handshake_ack: true,
         }
     }
 }

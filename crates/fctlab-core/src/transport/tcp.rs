@@ -773,6 +773,12 @@ impl Sender for TcpSender {
                 self.backoff = 0;
                 self.rto_deadline = None;
                 self.cc.on_established(&mut self.w, sample);
+                if self.p.model.handshake_ack {
+                    // RFC 793's third segment of the handshake, ahead of the data.
+                    let mut a = Packet::new(self.flow, PacketKind::Syn, self.p.header_bytes, 0, now);
+                    a.flags |= flags::PURE_ACK;
+                    out.push(a);
+                }
                 self.send_window(now, out);
             }
             PacketKind::Ack if self.established => {
@@ -988,6 +994,7 @@ impl TcpReceiver {
 impl Receiver for TcpReceiver {
     fn on_packet(&mut self, now: Time, pkt: &Packet, out: &mut Vec<Packet>) {
         match pkt.kind {
+            PacketKind::Syn if pkt.flags & flags::PURE_ACK != 0 => {}
             PacketKind::Syn => {
                 out.push(Packet::new(self.flow, PacketKind::SynAck, self.header_bytes, 0, pkt.ts));
             }
