@@ -183,6 +183,9 @@ pub struct TransportCfg {
     /// A pure ACK ends the handshake before the first data (ns-3).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub handshake_ack: Option<bool>,
+    /// Bytes of options on SYN and SYN-ACK (ns-3: 4, window scale).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub syn_option_bytes: Option<u32>,
     /// Per-sender overrides: entry i holds `[transport]` keys for sender i's
     /// flows (README "Transport settings per sender, entry or flow").
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -221,6 +224,7 @@ impl Default for TransportCfg {
             time_first_syn: None,
             window_growth: None,
             handshake_ack: None,
+            syn_option_bytes: None,
             per_sender: Vec::new(),
             tables: Tables::new(),
         }

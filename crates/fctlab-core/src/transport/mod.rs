@@ -214,6 +214,11 @@ pub struct TcpModel {
     /// `SendEmptyPacket(TcpHeader::ACK)`; the data follows). Otherwise the
     /// first data segment carries that acknowledgement.
     pub handshake_ack: bool,
+    /// Bytes of TCP options a SYN and a SYN-ACK carry beyond `header_bytes`.
+    /// ns-3 offers window scaling on every connection (`TcpSocketBase::WindowScaling`,
+    /// default true): the 3-byte option of RFC 7323 section 2.2, padded to 4
+    /// (`TcpOptionWinScale`); SACK-permitted and timestamps are off here.
+    pub syn_option_bytes: u32,
 }
 
 impl Default for TcpModel {
@@ -230,6 +235,7 @@ impl Default for TcpModel {
             time_first_syn: false,
             bytes_growth: false,
             handshake_ack: false,
+            syn_option_bytes: 0,
         }
     }
 }
@@ -249,6 +255,7 @@ impl TcpModel {
             time_first_syn: true,
             bytes_growth: true,
             handshake_ack: true,
+            syn_option_bytes: 4,
         }
     }
 }

@@ -313,7 +313,7 @@ impl TcpSender {
     }
 
     fn syn(&self, now: Time) -> Packet {
-        Packet::new(self.flow, PacketKind::Syn, self.p.header_bytes, 0, now)
+        Packet::new(self.flow, PacketKind::Syn, self.p.header_bytes + self.p.model.syn_option_bytes, 0, now)
     }
 
     /// RFC 3168 6.1.2: the answer to an ACK carrying ECE (cumulative ACK `ack`).
@@ -945,6 +945,8 @@ pub struct TcpReceiver {
     /// `size.end_seq()`, kept for the per-packet checks.
     end_seq: u64,
     header_bytes: u32,
+    /// A SYN-ACK's bytes: the header and the SYN's options (`TcpModel::syn_option_bytes`).
+    synack_bytes: u32,
     delayed_ack: bool,
     delack_timeout: Time,
     rcv_nxt: u64,
@@ -966,6 +968,7 @@ impl TcpReceiver {
             flow,
             end_seq: size.end_seq(),
             header_bytes: p.header_bytes,
+            synack_bytes: p.header_bytes + p.model.syn_option_bytes,
             delayed_ack: p.delayed_ack,
             delack_timeout: p.delack_timeout_ns,
             rcv_nxt: 0,
@@ -996,7 +999,7 @@ impl Receiver for TcpReceiver {
         match pkt.kind {
             PacketKind::Syn if pkt.flags & flags::PURE_ACK != 0 => {}
             PacketKind::Syn => {
-                out.push(Packet::new(self.flow, PacketKind::SynAck, self.header_bytes, 0, pkt.ts));
+                out.push(Packet::new(self.flow, PacketKind::SynAck, self.synack_bytes, 0, pkt.ts));
             }
             PacketKind::Data => {
                 if pkt.flags & flags::CE != 0 {
@@ -1334,6 +1337,34 @@ mod model_tests {
         assert_eq!(s.next_timer(), Some(1000 * MS));
         s.on_timer(1000 * MS, &mut out);
         assert_eq!(s.next_timer(), Some(3000 * MS));
+    }
+
+    #[test]
+    fn handshake_ack_and_syn_options() {
+        // ns-3: SYN and SYN-ACK carry the 4-byte window-scale option; the
+        // SYN-ACK is answered by a pure ACK (header only) ahead of the data.
+        let m = TcpModel { handshake_ack: true, syn_option_bytes: 4, ..Default::default() };
+        let (mut s, out) = sender(true, m.clone());
+        assert_eq!((out[0].kind, out[0].size_bytes), (PacketKind::Syn, 44));
+        let mut r = TcpReceiver::new(0, FlowSize::Finite { bytes: 100_000, pkts: 100 }, &params(true, m));
+        let mut back = Vec::new();
+        r.on_packet(20 * MS, &out[0], &mut back);
+        assert_eq!((back.len(), back[0].kind, back[0].size_bytes), (1, PacketKind::SynAck, 44));
+        let mut out = Vec::new();
+        s.on_packet(40 * MS, &back[0], &mut out);
+        let got: Vec<_> = out.iter().map(|p| (p.kind, p.flags & flags::PURE_ACK != 0, p.size_bytes, p.seq)).collect();
+        let want: Vec<_> = std::iter::once((PacketKind::Syn, true, 40, 0)).chain((0..10).map(|q| (PacketKind::Data, false, 1040, q))).collect();
+        assert_eq!(got, want); // the pure ACK, then the initial window of 10
+        // The receiver ignores the pure ACK (no second SYN-ACK).
+        let mut back = Vec::new();
+        r.on_packet(60 * MS, &out[0], &mut back);
+        assert!(back.is_empty());
+        // Defaults: a bare SYN and SYN-ACK, and the data carries the acknowledgement.
+        let (mut s, out) = sender(true, TcpModel::default());
+        assert_eq!(out[0].size_bytes, 40);
+        let mut out = Vec::new();
+        s.on_packet(40 * MS, &Packet::new(0, PacketKind::SynAck, 40, 0, 0), &mut out);
+        assert!(out.iter().all(|p| p.kind == PacketKind::Data));
     }
 
     #[test]
