@@ -29,6 +29,9 @@ pub mod flags {
     /// sender's handshake (`TcpModel::handshake_ack`). It travels as a
     /// `PacketKind::Syn` (forward, header bytes only) and receivers ignore it.
     pub const PURE_ACK: u8 = 32;
+    /// An ACK that also carries the receiver's FIN (`TcpModel::fin_exchange`);
+    /// the sender answers it with a `PURE_ACK`.
+    pub const FIN: u8 = 64;
 }
 
 /// The header word in which the engine writes, on an ACK or SYN-ACK of a flow

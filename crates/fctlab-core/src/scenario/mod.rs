@@ -186,6 +186,9 @@ pub struct TransportCfg {
     /// Bytes of options on SYN and SYN-ACK (ns-3: 4, window scale).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub syn_option_bytes: Option<u32>,
+    /// The receiver's FIN and the sender's last pure ACK (ns-3's teardown).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fin_exchange: Option<bool>,
     /// Per-sender overrides: entry i holds `[transport]` keys for sender i's
     /// flows (README "Transport settings per sender, entry or flow").
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -225,6 +228,7 @@ impl Default for TransportCfg {
             window_growth: None,
             handshake_ack: None,
             syn_option_bytes: None,
+            fin_exchange: None,
             per_sender: Vec::new(),
             tables: Tables::new(),
         }

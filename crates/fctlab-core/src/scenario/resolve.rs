@@ -247,6 +247,9 @@ fn tcp_model(t: &TransportCfg) -> Result<TcpModel, ConfigError> {
     if let Some(b) = t.handshake_ack {
         m.handshake_ack = b;
     }
+    if let Some(b) = t.fin_exchange {
+        m.fin_exchange = b;
+    }
     if let Some(n) = t.syn_option_bytes {
         if n > 40 {
             return err("transport.syn_option_bytes", format!("must be 0 to 40 (TCP's option space), got {n}"));

@@ -219,6 +219,15 @@ pub struct TcpModel {
     /// default true): the 3-byte option of RFC 7323 section 2.2, padded to 4
     /// (`TcpOptionWinScale`); SACK-permitted and timestamps are off here.
     pub syn_option_bytes: u32,
+    /// Connection teardown as ns-3 closes a flow: the sender's FIN rides on
+    /// its last data segment; the receiver, once the application has read
+    /// everything, sends its FIN right after the ACK of the last data
+    /// (header bytes, reverse direction); the sender answers it with a pure
+    /// ACK (forward). The flow counts as acknowledged when that FIN arrives
+    /// (a lost FIN is waited for one RTO). ns-3 `TcpSocketBase::SendDataPacket`
+    /// (FIN on the last segment when closing on empty), `DoPeerClose`,
+    /// `ProcessWait`.
+    pub fin_exchange: bool,
 }
 
 impl Default for TcpModel {
@@ -236,6 +245,7 @@ impl Default for TcpModel {
             bytes_growth: false,
             handshake_ack: false,
             syn_option_bytes: 0,
+            fin_exchange: false,
         }
     }
 }
@@ -256,6 +266,7 @@ impl TcpModel {
             bytes_growth: true,
             handshake_ack: true,
             syn_option_bytes: 4,
+            fin_exchange: true,
         }
     }
 }

@@ -85,6 +85,9 @@ pub struct TcpSender {
     head_lost: bool,
     /// ... and has been retransmitted since (`m_retrans`).
     head_resent: bool,
+    /// `TcpModel::fin_exchange`: all data is acknowledged and the sender
+    /// waits for the receiver's FIN.
+    fin_wait: bool,
 }
 
 /// The endpoints of a window-based TCP: a [`TcpSender`] driven by a fresh
@@ -146,6 +149,34 @@ impl TcpSender {
             reno_sacked: 0,
             head_lost: false,
             head_resent: false,
+            fin_wait: false,
+        }
+    }
+
+    /// All data is acknowledged: the flow is over, or with
+    /// `TcpModel::fin_exchange` it waits for the receiver's FIN (at most one
+    /// RTO; a lost FIN is not waited for).
+    fn all_acked(&mut self, now: Time) {
+        if self.p.model.fin_exchange {
+            self.fin_wait = true;
+            self.backoff = 0;
+            self.arm_rto(now);
+        } else {
+            self.done = true;
+            self.rto_deadline = None;
+        }
+    }
+
+    /// While waiting for the receiver's FIN: acknowledge it with a pure ACK
+    /// (ns-3's sender in FIN_WAIT_2 answering the FIN), and the flow is over.
+    fn on_fin(&mut self, now: Time, pkt: &Packet, out: &mut Vec<Packet>) {
+        if pkt.kind == PacketKind::Ack && pkt.flags & flags::FIN != 0 {
+            let mut a = Packet::new(self.flow, PacketKind::Syn, self.p.header_bytes, 0, now);
+            a.flags |= flags::PURE_ACK;
+            out.push(a);
+            self.fin_wait = false;
+            self.done = true;
+            self.rto_deadline = None;
         }
     }
 
@@ -428,8 +459,7 @@ impl TcpSender {
         }
         self.dupacks = 0;
         if self.snd_una >= self.end_seq {
-            self.done = true;
-            self.rto_deadline = None;
+            self.all_acked(now);
             return;
         }
         // RFC 6298 5.3: restart the timer when new data is acknowledged (inside
@@ -622,8 +652,7 @@ impl TcpSender {
             // MUST reset DupAcks to zero."
             self.dupacks = 0;
             if self.snd_una >= self.end_seq {
-                self.done = true;
-                self.rto_deadline = None;
+                self.all_acked(now);
                 return;
             }
             // RFC 6298 5.3, in recovery too.
@@ -754,6 +783,10 @@ impl Sender for TcpSender {
         if self.done {
             return;
         }
+        if self.fin_wait {
+            self.on_fin(now, pkt, out);
+            return;
+        }
         if self.path_delay {
             self.cc.on_path_delay(pkt.hdr[crate::net::packet::PATH_QUEUE_WORD]);
         }
@@ -788,6 +821,10 @@ impl Sender for TcpSender {
                 } else if pkt.seq == self.snd_una && self.snd_nxt > self.snd_una {
                     self.on_dupack(now, out);
                 }
+                if self.fin_wait {
+                    // The FIN came with the acknowledgement of the last data.
+                    self.on_fin(now, pkt, out);
+                }
             }
             _ => {}
         }
@@ -795,7 +832,11 @@ impl Sender for TcpSender {
 
     fn on_timer(&mut self, now: Time, out: &mut Vec<Packet>) {
         if let Some(d) = self.rto_deadline {
-            if now >= d {
+            if now >= d && self.fin_wait {
+                self.fin_wait = false;
+                self.done = true;
+                self.rto_deadline = None;
+            } else if now >= d {
                 self.on_rto(now, out);
             }
         }
@@ -848,9 +889,12 @@ impl Sender for TcpSackSender {
 
     fn on_packet(&mut self, now: Time, pkt: &Packet, out: &mut Vec<Packet>) {
         let s = &mut self.0;
-        if pkt.kind == PacketKind::Ack && s.established && !s.done {
+        if pkt.kind == PacketKind::Ack && s.established && !s.done && !s.fin_wait {
             let ece = pkt.flags & flags::ECE != 0 && s.on_ece(pkt.seq);
             s.on_sack_ack(now, pkt, ece, out);
+            if s.fin_wait {
+                s.on_fin(now, pkt, out);
+            }
         } else {
             s.on_packet(now, pkt, out);
         }
@@ -947,6 +991,8 @@ pub struct TcpReceiver {
     header_bytes: u32,
     /// A SYN-ACK's bytes: the header and the SYN's options (`TcpModel::syn_option_bytes`).
     synack_bytes: u32,
+    /// `TcpModel::fin_exchange`: a FIN follows the ACK of the last data.
+    fin: bool,
     delayed_ack: bool,
     delack_timeout: Time,
     rcv_nxt: u64,
@@ -969,6 +1015,7 @@ impl TcpReceiver {
             end_seq: size.end_seq(),
             header_bytes: p.header_bytes,
             synack_bytes: p.header_bytes + p.model.syn_option_bytes,
+            fin: p.model.fin_exchange,
             delayed_ack: p.delayed_ack,
             delack_timeout: p.delack_timeout_ns,
             rcv_nxt: 0,
@@ -1006,6 +1053,7 @@ impl Receiver for TcpReceiver {
                     self.ecn_echo = true;
                 }
                 self.echo_hdr = [pkt.hdr[0], pkt.hdr[1], self.echo_hdr[2] + pkt.hdr[2]];
+                let was_finished = self.finished.is_some();
                 let seq = pkt.seq;
                 let in_order = seq == self.rcv_nxt;
                 let had_holes = !self.ooo.is_empty();
@@ -1030,6 +1078,13 @@ impl Receiver for TcpReceiver {
                 } else {
                     self.pending = Some(pkt.ts);
                     self.delack_deadline = Some(now + self.delack_timeout);
+                }
+                if self.fin && !was_finished && self.finished.is_some() {
+                    // The application has read everything and closes: its FIN
+                    // follows the ACK of the last data (the sender's FIN rode on it).
+                    let mut f = Packet::new(self.flow, PacketKind::Ack, self.header_bytes, self.rcv_nxt, pkt.ts);
+                    f.flags |= flags::FIN;
+                    out.push(f);
                 }
             }
             _ => {}
@@ -1365,6 +1420,54 @@ mod model_tests {
         let mut out = Vec::new();
         s.on_packet(40 * MS, &Packet::new(0, PacketKind::SynAck, 40, 0, 0), &mut out);
         assert!(out.iter().all(|p| p.kind == PacketKind::Data));
+    }
+
+    #[test]
+    fn fin_exchange_ends_with_the_senders_pure_ack() {
+        // Two packets, no handshake. The receiver ACKs the last one and sends
+        // its FIN right after; the sender is not done on the ACK but on the
+        // FIN, which it answers with a pure ACK (forward, header bytes).
+        let m = TcpModel { fin_exchange: true, ..Default::default() };
+        let size = FlowSize::Finite { bytes: 2000, pkts: 2 };
+        let mut s = TcpSender::new(0, size, params(false, m.clone()), Box::new(NewReno));
+        let mut r = TcpReceiver::new(0, size, &params(false, m.clone()));
+        let mut data = Vec::new();
+        s.start(0, &mut data);
+        assert_eq!(data.len(), 2);
+        let mut back = Vec::new();
+        r.on_packet(10 * MS, &data[0], &mut back);
+        assert_eq!(back.len(), 1);
+        r.on_packet(11 * MS, &data[1], &mut back);
+        let got: Vec<_> = back.iter().map(|p| (p.kind, p.seq, p.flags & flags::FIN != 0, p.size_bytes)).collect();
+        assert_eq!(got, vec![(PacketKind::Ack, 1, false, 40), (PacketKind::Ack, 2, false, 40), (PacketKind::Ack, 2, true, 40)]);
+        let mut out = Vec::new();
+        s.on_packet(20 * MS, &back[0], &mut out);
+        s.on_packet(21 * MS, &back[1], &mut out);
+        assert!(!s.done() && out.is_empty());
+        // Waiting for the FIN at most one RTO (RFC 6298, from the two samples).
+        assert!(s.next_timer().is_some());
+        s.on_packet(22 * MS, &back[2], &mut out);
+        assert!(s.done());
+        assert_eq!(out.len(), 1);
+        assert_eq!((out[0].kind, out[0].flags & flags::PURE_ACK != 0, out[0].size_bytes), (PacketKind::Syn, true, 40));
+        // A lost FIN: the timer ends the wait, sending nothing.
+        let mut s = TcpSender::new(0, size, params(false, m), Box::new(NewReno));
+        s.start(0, &mut data);
+        s.on_packet(20 * MS, &back[1], &mut out);
+        let t = s.next_timer().expect("waiting for the FIN");
+        let mut out = Vec::new();
+        s.on_timer(t, &mut out);
+        assert!(s.done() && out.is_empty());
+        // Default: done on the ACK of the last data; the receiver sends no FIN.
+        let mut s = TcpSender::new(0, size, params(false, TcpModel::default()), Box::new(NewReno));
+        s.start(0, &mut data);
+        s.on_packet(20 * MS, &back[1], &mut out);
+        assert!(s.done());
+        let mut r = TcpReceiver::new(0, size, &params(false, TcpModel::default()));
+        let mut back = Vec::new();
+        r.on_packet(10 * MS, &data[0], &mut back);
+        r.on_packet(11 * MS, &data[1], &mut back);
+        assert_eq!(back.len(), 2);
     }
 
     #[test]
