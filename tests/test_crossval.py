@@ -19,19 +19,45 @@ def test_bad_model_options_are_refused_with_the_field_named():
     flows = cv.flow_list(0.5, 3, 1)
     for key, value in (("preset", "ns2"), ("rtt_sampling", "always"), ("recovery_exit", "half"),
                        ("fast_retransmit_timer", "stop"), ("syn_rto_ms", -1.0), ("ssthresh_flight", "half"),
-                       ("dupack_window", "sack")):
+                       ("dupack_window", "sack"), ("window_growth", "bits"), ("syn_option_bytes", 41),
+                       ("handshake_ack", "yes"), ("fin_exchange", 1)):
         with pytest.raises(fctlab.ConfigError, match=f"transport.{key}"):
             fctlab.run(cv.scenario(flows, 50, cv.transport(2, **{key: value})), warn=False)
+    with pytest.raises(fctlab.ConfigError, match="network.droptail.full_wake"):
+        fctlab.run(cv.scenario(flows, 50, cv.transport(2), full_wake="later"), warn=False)
 
 
-def test_without_losses_the_ns3_preset_changes_nothing():
-    # Every option acts on a loss or a lost SYN only: with a buffer no flow
-    # can fill, the preset gives the very same completion times.
+def test_without_losses_the_ns3_preset_changes_only_the_handshake_bytes():
+    # Without losses only three options act: the SYN and SYN-ACK are 4 bytes
+    # longer (0.32 us on the 100 Mb/s bottleneck, 0.032 us on each of the two
+    # 1 Gb/s links each crosses), the handshake's pure ACK goes ahead of the first data (0.336 us
+    # on the sender's link) and the teardown adds a FIN and a pure ACK. A flow
+    # alone on the path is thus exactly 2 x 0.384 + 0.336 = 1.104 us slower.
+    # With others these shifts reorder packets at the shared queue, and the
+    # ACK clock carries a reordering on (a flow moved by a packet time, 83 us,
+    # may be moved again a round trip later): flows differ by up to a few ms
+    # (2.6 ms here), the mean by far less.
     flows = cv.flow_list(0.3, 60, 2)
     a = cv.run_fctlab(flows, 100_000, cv.transport(2))
     b = cv.run_fctlab(flows, 100_000, cv.transport(2, "ns3"))
     assert a["drops"] == b["drops"] == 0
-    assert np.array_equal(a["fct"], b["fct"])
+    assert abs(np.mean(b["fct"]) / np.mean(a["fct"]) - 1) < 0.005
+    assert np.abs(b["fct"] - a["fct"]).max() < 0.01
+    one = cv.flow_list(0.3, 1, 2)
+    a, b = cv.run_fctlab(one, 100_000, cv.transport(2)), cv.run_fctlab(one, 100_000, cv.transport(2, "ns3"))
+    assert round((b["fct"][0] - a["fct"][0]) * 1e9) == 2 * (32 + 320 + 32) + 336
+
+
+def test_single_flow_hand_checked_against_ns3():
+    # One 800-packet flow, buffer 20, IW 2 on the crossval path: ns-3 3.44
+    # (its peer's trace of this flow) completes it in 1.873588 s with 260
+    # retransmissions and 66 drops; fctlab with the ns3 preset matched it
+    # packet for packet once window_growth and DropTail's full_wake were
+    # modelled (without them: 1.720 s). The ns-3 numbers are ns-3's output.
+    flows = [(0.0, 0, 800)]
+    r = cv.run_fctlab(flows, 20, cv.transport(2, "ns3"))
+    assert abs(r["fct"][0] - 1.873588) < 2e-6
+    assert (r["drops"], r["retransmits"]) == (66, 260)
 
 
 def test_flow_list_follows_its_law():
