@@ -86,7 +86,15 @@ FINDINGS = (
     "pure ACKs). What remains is the tail of the small flows: a flow of a few "
     "packets that loses its SYN waits 3 s (and with time_first_syn a later loss up to 9 s), so the 1-10 "
     "and 11-100 bins' means and 99th percentiles follow the count of such flows, a few dozen per cell; "
-    "without them the bins' means agree within 1-8% in every cell run. With 25 flows traced, the first "
+    "without them the bins' means agree within 1-8% in every cell run. Over eight cells of the grid run at "
+    "full scale (buffers 20, 50, 120, 480 at load 0.8 and IW 2; load 0.5 and 0.9; IW 1 and 10, all at buffer "
+    "50) the bottleneck drops agree within 4% (before: within 10%), and the worst bin over those cells went "
+    "from 90% (mean) and 207% (p99) off with the earlier preset to 60% and 66%; one cell (buffer 50, load "
+    "0.5) meets both goals. The goal itself is finer than the metric's noise: two fctlab runs that differ by "
+    "one byte on the SYN (a change that moves no mean, only the order of packets at the queue) differ by "
+    "9-42% in the worst bin's mean and 6-186% in its 99th percentile in those cells, because a bin's tail "
+    "is a few dozen flows with 3 s or 9 s timeouts; the table's last columns give that floor for each cell, "
+    "and a difference from ns-3 below it is not a model difference. With 25 flows traced, the first "
     "flow-for-flow divergence left is a 42-byte packet ns-3 has on the bottleneck and fctlab has not, not "
     "yet identified."
 )
@@ -221,6 +229,11 @@ def crossval_ns3(out: Path, scale: str) -> list:
                 sizes_cache[(buf, load, iw)] = sizes
                 dflt = run_fctlab(flows, buf, transport(iw))
                 pre = run_fctlab(flows, buf, transport(iw, "ns3"))
+                # The metric's noise floor: the preset against itself with one
+                # byte more on the SYN and SYN-ACK, a change that moves no
+                # mean, only the order of packets at the queue.
+                twin = run_fctlab(flows, buf, transport(iw, "ns3", syn_option_bytes=5))
+                floor = worst(compare(twin, pre, sizes))
                 ref = None
                 if ns3_reason is None:
                     try:
@@ -239,7 +252,7 @@ def crossval_ns3(out: Path, scale: str) -> list:
                 plot["default"].append(wd)
                 plot["ns3"].append(wp)
                 summary.append([cell, dflt["drops"], pre["drops"], ref["drops"], wd[0], wd[1], wp[0], wp[1],
-                                "yes" if wp[0] <= GOAL_MEAN and wp[1] <= GOAL_P99 else "no"])
+                                "yes" if wp[0] <= GOAL_MEAN and wp[1] <= GOAL_P99 else "no", floor[0], floor[1]])
     cfg = scenario(flow_list(g["loads"][0], 3, 1), g["buffers"][0], transport(g["iws"][0], "ns3"))
     params = {"bottleneck": f"{captions.rate(C_BPS)}, one-way delay {RTT_MS / 2:g} ms (base RTT {RTT_MS:g} ms), DropTail",
               "hosts": f"{SENDERS} senders and receivers on {captions.rate(ACCESS_BPS)} links without delay (chosen); "
@@ -274,9 +287,10 @@ def crossval_ns3(out: Path, scale: str) -> list:
     tables = [Table(title="FCT per size bin (ms): fctlab with its defaults, with the ns3 preset, and ns-3; ratios are preset / ns-3",
                     columns=cols, rows=rows, key_columns=2)]
     if summary:
-        tables.insert(0, Table(title="Per cell: bottleneck drops and the worst bin (|ratio - 1| against ns-3)",
+        tables.insert(0, Table(title="Per cell: bottleneck drops and the worst bin (|ratio - 1| against ns-3); noise floor: the same metric between the ns3 preset and itself with one byte more on the SYN",
                                columns=["cell", "drops default", "drops ns3 preset", "drops ns-3", "worst mean default",
-                                        "worst p99 default", "worst mean ns3", "worst p99 ns3", "goal met (ns3)"],
+                                        "worst p99 default", "worst mean ns3", "worst p99 ns3", "goal met (ns3)",
+                                        "noise floor mean", "noise floor p99"],
                                rows=summary, key_columns=1))
     return [Reproduction(name="crossval-ns3", title="Cross-validation against ns-3: FCT per size bin",
                          source=SOURCE, figures=figures, tables=tables, params={"fctlab (first cell)": cfg}, seed=1,
