@@ -306,7 +306,14 @@ def run_ns3_flows(params: dict, flows, *, progress: Optional[Callable[[str], Non
     what 0 = data segment sent (sequence number in segments from 0), 1 = ACK
     received (cumulative, segments), 2 = cwnd and 3 = ssthresh (segments),
     4 = ns-3's congestion state (0 open, 1 disorder, 2 CWR, 3 recovery, 4 loss),
-    5 = RTO (s), 6 = SYN sent.
+    5 = RTO (s), 6 = SYN sent. ``params["queue_sample_ms"]`` adds
+    ``bottleneck_queue_histogram``: the bottleneck's device queue (packets
+    waiting, the one on the wire not counted) sampled every that many ms until
+    ``params["queue_sample_until_s"]`` (default ``sim_seconds``), entry n the
+    samples that found n packets. Every result also has
+    ``bottleneck_syn_drops`` (SYNs among the bottleneck's drops) and
+    ``bottleneck_control_drop_sizes`` (drops without payload, counted by their
+    size with the IPv4 header: 40 a pure ACK, 44 a SYN with its window-scale option).
     """
     p = {k: PARAM_TYPES[k](params[k]) for k in PARAM_TYPES if k in params}
     missing = sorted(set(PARAM_TYPES) - set(p) - {"load", "mean_pkts", "shape", "seed", "buffer_bdp"})
@@ -323,6 +330,12 @@ def run_ns3_flows(params: dict, flows, *, progress: Optional[Callable[[str], Non
     p["limited_transmit"] = bool(params.get("limited_transmit", False))
     if params.get("trace_flow") is not None:
         p["trace_flow"] = int(params["trace_flow"])
+    if params.get("queue_sample_ms") is not None:
+        p["queue_sample_ms"] = float(params["queue_sample_ms"])
+        if not p["queue_sample_ms"] > 0:
+            raise ValueError("queue_sample_ms must be > 0")
+        if params.get("queue_sample_until_s") is not None:
+            p["queue_sample_until_s"] = float(params["queue_sample_until_s"])
     p["flows"] = [[float(t), int(i), int(n)] for t, i, n in flows]
     _validate(p)
     starts = [f[0] for f in p["flows"]]

@@ -117,7 +117,8 @@ class Workload
     uint64_t BottleneckDrops() const { return m_bnDrops; }
     uint64_t OtherDrops() const { return m_otherDrops; }
     uint64_t QueueDrops() const { return m_queueDrops; }
-    /// Bottleneck drops of SYN segments.
+    /// Bottleneck drops of SYN segments (the TcDrop packet carries its IPv4
+    /// header: removed before the TCP header is read).
     uint64_t SynDrops() const { return m_synDrops; }
     /// Sample the packets waiting in a device queue every `everyS` seconds
     /// from now until `untilS` (a histogram: QueueHistogram()[n] samples held n).
