@@ -274,6 +274,23 @@ pub struct Rcp {
     /// Mode `ps`: flows announced by a SYN that have sent no data here yet,
     /// with when the SYN came (a copy of a SYN already here is the same flow).
     pending: std::collections::BTreeMap<u32, Time>,
+    /// The same announcements ordered by time.
+    pending_at: std::collections::BTreeSet<(Time, u32)>,
+    /// When counted flows left (their last packet passed), within 2·d0.
+    departed: std::collections::VecDeque<Time>,
+    departed_slot: u64,
+    /// Averages over slots (gain min(T/d0, 1)) of the flows counted and of
+    /// the departures per second: their ratio is the mean time a flow sends
+    /// here (Little's law).
+    flows_avg: f64,
+    departures_avg: f64,
+    /// N̂: flows counted plus the excess of recent announcements over recent
+    /// departures (recomputed at each event).
+    n_hat: u64,
+    trace: bool,
+    tr_flows: std::collections::HashSet<u32>,
+    tr_syns: u64,
+    tr_data: u64,
 }
 
 impl Rcp {
@@ -295,6 +312,16 @@ impl Rcp {
             rtt_bytes: 0.0,
             flows: 0,
             pending: std::collections::BTreeMap::new(),
+            pending_at: std::collections::BTreeSet::new(),
+            departed: std::collections::VecDeque::new(),
+            departed_slot: 0,
+            flows_avg: 0.0,
+            departures_avg: 0.0,
+            n_hat: 0,
+            trace: std::env::var("FCTLAB_RCP_TRACE").is_ok(),
+            tr_flows: Default::default(),
+            tr_syns: 0,
+            tr_data: 0,
         }
     }
 
@@ -329,13 +356,13 @@ impl Rcp {
 
     /// γC / N over the counted flows (N >= 1), or γC when none.
     fn share_bps(&self) -> f64 {
-        let n = self.flows + self.pending.len() as u64;
+        let n = self.n_hat;
         self.cfg.gamma * self.link_bps / n.max(1) as f64
     }
 
     /// Mode `ps`: `floor_fact`·γC/N with N the counted flows (0 when none).
     fn floor_bps(&self) -> f64 {
-        if !self.ps() || self.flows + self.pending.len() as u64 == 0 {
+        if !self.ps() || self.n_hat == 0 {
             return 0.0;
         }
         (self.cfg.floor_fact * self.share_bps()).max(self.cfg.min_rate_bps)
@@ -347,8 +374,43 @@ impl Rcp {
         if !self.d0_measured {
             return;
         }
-        let w = (2.0 * self.d0_s * NS_PER_S as f64) as Time;
-        self.pending.retain(|_, t| t.saturating_add(w) >= now);
+        let w = self.horizon_ns();
+        let pending_at = &mut self.pending_at;
+        self.pending.retain(|f, t| {
+            let keep = t.saturating_add(w) >= now;
+            if !keep {
+                pending_at.remove(&(*t, *f));
+            }
+            keep
+        });
+        while self.departed.front().is_some_and(|&t| t.saturating_add(w) < now) {
+            self.departed.pop_front();
+        }
+    }
+
+    /// The window over which announcements and departures are compared: the
+    /// mean time a flow sends here, N̄/λ̄ (Little's law), at most 2·d0; all
+    /// of the last 2·d0 while no flow has left yet (no history).
+    fn window_ns(&self) -> Time {
+        let cap = self.horizon_ns();
+        if self.departures_avg > 0.0 { ((self.flows_avg / self.departures_avg * NS_PER_S as f64) as Time).min(cap) } else { cap }
+    }
+
+    /// How long an announcement is kept: 2·d0 plus twice the time the queue
+    /// takes to drain (the SYN and the first data packet may both wait in it).
+    fn horizon_ns(&self) -> Time {
+        ((2.0 * self.d0_s + 2.0 * self.fifo.len_bytes() as f64 * 8.0 / self.link_bps) * NS_PER_S as f64) as Time
+    }
+
+    /// N̂ = flows counted + max(0, announced − departed within the window).
+    fn recount(&mut self, now: Time) {
+        if !self.ps() {
+            return;
+        }
+        let from = now.saturating_sub(self.window_ns());
+        let b = if self.d0_measured { self.pending_at.range((from, 0)..).count() as u64 } else { self.pending.len() as u64 };
+        let d = self.departed.iter().rev().take_while(|&&t| t >= from).count() as u64;
+        self.n_hat = self.flows + b.saturating_sub(d);
     }
 
     /// Apply every slot boundary at or before `now`.
@@ -366,12 +428,23 @@ impl Rcp {
             self.rate_bps = rate_update(&self.cfg, self.link_bps, self.rate_bps, t_s, self.d0_s, y, self.fifo.len_bytes() as f64);
             if self.ps() {
                 self.expire_pending(self.next_update_ns);
+                let g = (t_s / self.d0_s).min(1.0);
+                self.flows_avg += g * (self.flows as f64 - self.flows_avg);
+                self.departures_avg += g * (self.departed_slot as f64 / t_s - self.departures_avg);
+                self.departed_slot = 0;
+                self.recount(self.next_update_ns);
                 // Flows announced but not yet sending: the input does not
                 // show them yet, so R may not grow above their share.
-                if !self.pending.is_empty() {
+                if self.n_hat > self.flows {
                     self.rate_bps = self.rate_bps.min(self.share_bps());
                 }
                 self.rate_bps = self.rate_bps.max(self.floor_bps());
+            }
+            if self.trace {
+                eprintln!("TR{} {:.4} R {:.4e} off {:.4e} nhat {} w {} flows {} pend {} q {} y {:.4e} d0 {:.5} active {} syns {} data {}", (self as *const Self as usize) % 100000, self.next_update_ns as f64 / 1e9, self.rate_bps, self.offered_bps(), self.n_hat, self.window_ns(), self.flows, self.pending.len(), self.fifo.len_bytes(), y, self.d0_s, self.tr_flows.len(), self.tr_syns, self.tr_data);
+                self.tr_flows.clear();
+                self.tr_syns = 0;
+                self.tr_data = 0;
             }
             if self.rtt_bytes > 0.0 {
                 let s = self.rtt_weighted / self.rtt_bytes;
@@ -415,7 +488,11 @@ impl Queue for Rcp {
         let flow = pkt.flow;
         let d = self.fifo.enqueue(now, pkt);
         if syn && d.is_none() {
-            self.pending.insert(flow, now);
+            if !self.pending.contains_key(&flow) {
+                self.pending.insert(flow, now);
+                self.pending_at.insert((now, flow));
+            }
+            self.recount(now);
             self.rate_bps = self.rate_bps.min(self.share_bps()).max(self.cfg.min_rate_bps);
         }
         d
@@ -424,14 +501,26 @@ impl Queue for Rcp {
     fn dequeue(&mut self, now: Time) -> Option<Packet> {
         self.catch_up(now);
         let mut p = self.fifo.dequeue(now)?;
+        if self.trace {
+            match p.kind {
+                PacketKind::Data => { self.tr_flows.insert(p.flow); self.tr_data += 1; }
+                PacketKind::Syn => self.tr_syns += 1,
+                _ => {}
+            }
+        }
         if self.ps() && p.kind == PacketKind::Data {
             if p.seq == 0 {
                 self.flows += 1;
-                self.pending.remove(&p.flow);
+                if let Some(t) = self.pending.remove(&p.flow) {
+                    self.pending_at.remove(&(t, p.flow));
+                }
             }
             if p.hdr[HDR_MARK] >= LAST && p.flags & flags::RETX == 0 {
                 self.flows = self.flows.saturating_sub(1);
+                self.departed.push_back(now);
+                self.departed_slot += 1;
             }
+            self.recount(now);
         }
         if matches!(p.kind, PacketKind::Syn | PacketKind::Data) {
             let mut rate = self.offered_bps();
