@@ -272,25 +272,26 @@ pub struct Rcp {
     /// last has not (counted per copy of the first, per first copy of the last).
     flows: u64,
     /// Mode `ps`: flows announced by a SYN that have sent no data here yet,
-    /// with when the SYN came (a copy of a SYN already here is the same flow).
+    /// with when their first SYN came (a copy of a SYN already here is the
+    /// same flow and keeps the first time).
     pending: std::collections::BTreeMap<u32, Time>,
     /// The same announcements ordered by time.
     pending_at: std::collections::BTreeSet<(Time, u32)>,
-    /// When counted flows left (their last packet passed), within 2·d0.
+    /// Mode `ps`: when counted flows left (the first copy of their last
+    /// packet passed), over the last `horizon_ns`; and how many in this slot.
     departed: std::collections::VecDeque<Time>,
     departed_slot: u64,
-    /// Averages over slots (gain min(T/d0, 1)) of the flows counted and of
-    /// the departures per second: their ratio is the mean time a flow sends
-    /// here (Little's law).
+    /// Mode `ps`: averages over slots (gain min(T/d0, 1)) of the flows
+    /// counted and of the departures per second. Their ratio is the mean
+    /// time a flow sends here (Little's law); no departure yet means no
+    /// history.
     flows_avg: f64,
     departures_avg: f64,
-    /// N̂: flows counted plus the excess of recent announcements over recent
-    /// departures (recomputed at each event).
+    /// Mode `ps`: the SYN's size, for the back-to-back test.
+    syn_bytes: u32,
+    /// Mode `ps`: N = flows counted + the announced flows expected to join
+    /// them (see [`Rcp::recount`]), recomputed at every SYN, data packet and slot.
     n_hat: u64,
-    trace: bool,
-    tr_flows: std::collections::HashSet<u32>,
-    tr_syns: u64,
-    tr_data: u64,
 }
 
 impl Rcp {
@@ -317,11 +318,8 @@ impl Rcp {
             departed_slot: 0,
             flows_avg: 0.0,
             departures_avg: 0.0,
+            syn_bytes: 40,
             n_hat: 0,
-            trace: std::env::var("FCTLAB_RCP_TRACE").is_ok(),
-            tr_flows: Default::default(),
-            tr_syns: 0,
-            tr_data: 0,
         }
     }
 
@@ -349,18 +347,24 @@ impl Rcp {
         self.d0_s
     }
 
-    /// Flows counted (mode `ps`): with data under way, and announced by a SYN.
+    /// Flows counted (mode `ps`): with data under way, and announced by a
+    /// SYN and not yet sending.
     pub fn counted_flows(&self) -> (u64, usize) {
         (self.flows, self.pending.len())
     }
 
-    /// γC / N over the counted flows (N >= 1), or γC when none.
-    fn share_bps(&self) -> f64 {
-        let n = self.n_hat;
-        self.cfg.gamma * self.link_bps / n.max(1) as f64
+    /// Mode `ps`: N, the flows with data under way plus the announced flows
+    /// expected to join them (see [`Rcp::recount`]).
+    pub fn n_hat(&self) -> u64 {
+        self.n_hat
     }
 
-    /// Mode `ps`: `floor_fact`·γC/N with N the counted flows (0 when none).
+    /// γC / N (N >= 1), or γC when none.
+    fn share_bps(&self) -> f64 {
+        self.cfg.gamma * self.link_bps / self.n_hat.max(1) as f64
+    }
+
+    /// Mode `ps`: `floor_fact`·γC/N (0 when N = 0).
     fn floor_bps(&self) -> f64 {
         if !self.ps() || self.n_hat == 0 {
             return 0.0;
@@ -368,13 +372,17 @@ impl Rcp {
         (self.cfg.floor_fact * self.share_bps()).max(self.cfg.min_rate_bps)
     }
 
-    /// Forget announced flows whose data has not come within 2·d0 (a SYN
-    /// answered by nothing, or a copy counted twice); only once d0 is measured.
-    fn expire_pending(&mut self, now: Time) {
+    /// Forget departures older than `horizon_ns`, and announced flows whose
+    /// data has not come within it (a SYN answered by nothing); the latter
+    /// only once d0 is measured.
+    fn expire(&mut self, now: Time) {
+        let w = self.horizon_ns();
+        while self.departed.front().is_some_and(|&t| t.saturating_add(w) < now) {
+            self.departed.pop_front();
+        }
         if !self.d0_measured {
             return;
         }
-        let w = self.horizon_ns();
         let pending_at = &mut self.pending_at;
         self.pending.retain(|f, t| {
             let keep = t.saturating_add(w) >= now;
@@ -383,34 +391,58 @@ impl Rcp {
             }
             keep
         });
-        while self.departed.front().is_some_and(|&t| t.saturating_add(w) < now) {
-            self.departed.pop_front();
-        }
     }
 
-    /// The window over which announcements and departures are compared: the
-    /// mean time a flow sends here, N̄/λ̄ (Little's law), at most 2·d0; all
-    /// of the last 2·d0 while no flow has left yet (no history).
-    fn window_ns(&self) -> Time {
-        let cap = self.horizon_ns();
-        if self.departures_avg > 0.0 { ((self.flows_avg / self.departures_avg * NS_PER_S as f64) as Time).min(cap) } else { cap }
-    }
-
-    /// How long an announcement is kept: 2·d0 plus twice the time the queue
-    /// takes to drain (the SYN and the first data packet may both wait in it).
+    /// How long an announcement and a departure are kept: 2·d0 plus twice
+    /// the time this queue takes to drain (a SYN and then the flow's first
+    /// data packet may both wait in it).
     fn horizon_ns(&self) -> Time {
         ((2.0 * self.d0_s + 2.0 * self.fifo.len_bytes() as f64 * 8.0 / self.link_bps) * NS_PER_S as f64) as Time
     }
 
-    /// N̂ = flows counted + max(0, announced − departed within the window).
+    /// The mean time a flow sends here, N̄/λ̄ (Little's law: the average
+    /// number of flows counted over their departure rate), at most the
+    /// horizon; `None` before any flow has left (no history).
+    fn window_ns(&self) -> Option<Time> {
+        (self.departures_avg > 0.0).then(|| ((self.flows_avg / self.departures_avg * NS_PER_S as f64) as Time).min(self.horizon_ns()))
+    }
+
+    /// N = flows with data under way + the announced flows expected to join
+    /// them when they start one RTT from now. With history (window w, the
+    /// mean time a flow sends): the flows announced within the last w minus
+    /// the flows that left within it, at least 0 (at a steady arrival rate
+    /// the flows about to start replace those about to finish, Little's law;
+    /// a burst of SYNs is not matched by departures). Without history: the
+    /// largest run of announcements each within one SYN transmission time at
+    /// this link of the one before (SYNs that come back to back, faster than
+    /// this link could carry them, belong to flows that will send together;
+    /// flows announced one by one are not assumed to overlap).
     fn recount(&mut self, now: Time) {
         if !self.ps() {
             return;
         }
-        let from = now.saturating_sub(self.window_ns());
-        let b = if self.d0_measured { self.pending_at.range((from, 0)..).count() as u64 } else { self.pending.len() as u64 };
-        let d = self.departed.iter().rev().take_while(|&&t| t >= from).count() as u64;
-        self.n_hat = self.flows + b.saturating_sub(d);
+        let excess = match self.window_ns() {
+            Some(w) => {
+                let from = now.saturating_sub(w);
+                let b = self.pending_at.range((from, 0)..).count() as u64;
+                let d = self.departed.iter().rev().take_while(|&&t| t >= from).count() as u64;
+                b.saturating_sub(d)
+            }
+            None => {
+                let gap = self.syn_bytes as f64 * 8.0 * NS_PER_S as f64 / self.link_bps;
+                let (mut best, mut run, mut last) = (0u64, 0u64, None::<Time>);
+                for &(t, _) in &self.pending_at {
+                    run = match last {
+                        Some(l) if (t - l) as f64 <= gap => run + 1,
+                        _ => 1,
+                    };
+                    best = best.max(run);
+                    last = Some(t);
+                }
+                best
+            }
+        };
+        self.n_hat = self.flows + excess;
     }
 
     /// Apply every slot boundary at or before `now`.
@@ -427,24 +459,18 @@ impl Rcp {
             let y = bytes * 8.0 / t_s;
             self.rate_bps = rate_update(&self.cfg, self.link_bps, self.rate_bps, t_s, self.d0_s, y, self.fifo.len_bytes() as f64);
             if self.ps() {
-                self.expire_pending(self.next_update_ns);
+                self.expire(self.next_update_ns);
                 let g = (t_s / self.d0_s).min(1.0);
                 self.flows_avg += g * (self.flows as f64 - self.flows_avg);
                 self.departures_avg += g * (self.departed_slot as f64 / t_s - self.departures_avg);
                 self.departed_slot = 0;
                 self.recount(self.next_update_ns);
-                // Flows announced but not yet sending: the input does not
-                // show them yet, so R may not grow above their share.
+                // Flows expected to join: the input does not show them yet,
+                // so R may not grow above their share.
                 if self.n_hat > self.flows {
                     self.rate_bps = self.rate_bps.min(self.share_bps());
                 }
                 self.rate_bps = self.rate_bps.max(self.floor_bps());
-            }
-            if self.trace {
-                eprintln!("TR{} {:.4} R {:.4e} off {:.4e} nhat {} w {} flows {} pend {} q {} y {:.4e} d0 {:.5} active {} syns {} data {}", (self as *const Self as usize) % 100000, self.next_update_ns as f64 / 1e9, self.rate_bps, self.offered_bps(), self.n_hat, self.window_ns(), self.flows, self.pending.len(), self.fifo.len_bytes(), y, self.d0_s, self.tr_flows.len(), self.tr_syns, self.tr_data);
-                self.tr_flows.clear();
-                self.tr_syns = 0;
-                self.tr_data = 0;
             }
             if self.rtt_bytes > 0.0 {
                 let s = self.rtt_weighted / self.rtt_bytes;
@@ -481,17 +507,18 @@ impl Queue for Rcp {
             self.rtt_weighted += rtt * pkt.size_bytes as f64;
             self.rtt_bytes += pkt.size_bytes as f64;
         }
-        // A new flow's SYN (not a probe, whose rtt is < 0): N <- N + 1, and
-        // R at most γC/N (IWQoS 2005: N = C/R). A copy of a SYN already
-        // counted is the same flow.
+        // A new flow's SYN (not a probe, whose rtt is < 0) is announced, N is
+        // recounted, and R becomes at most γC/N (IWQoS 2005: N = C/R). A
+        // copy of a SYN already announced is the same flow.
         let syn = self.ps() && pkt.kind == PacketKind::Syn && rtt >= 0.0;
-        let flow = pkt.flow;
+        let (flow, size) = (pkt.flow, pkt.size_bytes);
         let d = self.fifo.enqueue(now, pkt);
         if syn && d.is_none() {
             if !self.pending.contains_key(&flow) {
                 self.pending.insert(flow, now);
                 self.pending_at.insert((now, flow));
             }
+            self.syn_bytes = size;
             self.recount(now);
             self.rate_bps = self.rate_bps.min(self.share_bps()).max(self.cfg.min_rate_bps);
         }
@@ -501,13 +528,6 @@ impl Queue for Rcp {
     fn dequeue(&mut self, now: Time) -> Option<Packet> {
         self.catch_up(now);
         let mut p = self.fifo.dequeue(now)?;
-        if self.trace {
-            match p.kind {
-                PacketKind::Data => { self.tr_flows.insert(p.flow); self.tr_data += 1; }
-                PacketKind::Syn => self.tr_syns += 1,
-                _ => {}
-            }
-        }
         if self.ps() && p.kind == PacketKind::Data {
             if p.seq == 0 {
                 self.flows += 1;
