@@ -692,6 +692,87 @@ mod tests {
         assert!((q.rate_bps() - r).abs() < 1e-9);
     }
 
+    fn ps_pkt(flow: u32, kind: PacketKind, seq: u64, last: bool, rtt: f64) -> Packet {
+        let bytes = if kind == PacketKind::Data { 1040 } else { 40 };
+        let mut p = Packet::new(flow, kind, bytes, seq, 0);
+        p.hdr[HDR_RATE] = -1.0;
+        p.hdr[HDR_RTT] = rtt;
+        if last {
+            p.hdr[HDR_MARK] = LAST;
+        }
+        p
+    }
+
+    /// Mode ps, a fresh port (no flow has left yet, so no history): four
+    /// SYNs back to back are four flows that will send together, N = 4;
+    /// SYNs that come one by one, further apart than a SYN's transmission
+    /// time (40 B at 10 Mb/s = 32 us), are not assumed to overlap, N = 1.
+    #[test]
+    fn ps_without_history_counts_back_to_back_syns_as_one_burst() {
+        let c = RcpCfg::default();
+        let mut q = Rcp::new(&c, 100, C);
+        for f in 0..4 {
+            assert!(q.enqueue(1_000, ps_pkt(f, PacketKind::Syn, 0, false, 0.0)).is_none());
+        }
+        assert_eq!((q.n_hat(), q.counted_flows()), (4, (0, 4)));
+        // R = min(0.05 C, C/4) = 500 kb/s; the floor 0.95 C/4 = 2.375 Mb/s is
+        // above it, and below the SYN's cap C/4: every SYN carries 2.375 Mb/s.
+        for _ in 0..4 {
+            assert!((q.dequeue(1_000).unwrap().hdr[HDR_RATE] - 2.375e6).abs() < 1e-6);
+        }
+        // One by one, 1 ms apart: each SYN is its own run, N = 1, 0.95 C.
+        let mut q = Rcp::new(&c, 100, C);
+        for f in 0..4u32 {
+            let t = 1_000_000 * (f as Time + 1);
+            q.enqueue(t, ps_pkt(f, PacketKind::Syn, 0, false, 0.0));
+            assert_eq!(q.n_hat(), 1);
+            assert!((q.dequeue(t).unwrap().hdr[HDR_RATE] - 9.5e6).abs() < 1e-6);
+        }
+        assert_eq!(q.counted_flows(), (0, 4));
+    }
+
+    /// Mode ps with history: the window is the mean time a flow sends here,
+    /// N̄/λ̄ from the slot averages, and announcements within it count only
+    /// beyond the departures within it. By hand (C = 10 Mb/s, T = 10 ms):
+    /// flows 1 and 5 send their first packets at 2 and 3 ms (rtt 0.1 s);
+    /// at the 10 ms boundary 2 flows are counted, gain T/d0 = 0.01/0.2 =
+    /// 0.05 (d0 is still the initial 0.2 s; it becomes 0.1 s after):
+    /// N̄ = 0.1, λ̄ = 0. Flow 1 leaves at 12 ms. At 20 ms, gain 0.01/0.1 =
+    /// 0.1: N̄ = 0.1 + 0.1 (1 - 0.1) = 0.19, λ̄ = 0.1 · (1 / 0.01 s) = 10/s,
+    /// window 19 ms. Flow 5 leaves at 20.5 ms. Four SYNs at 21 ms: 4
+    /// announced and 2 departed within [2, 21] ms, so N = 0 + 4 - 2 = 2 and
+    /// the SYNs carry C/2 = 5 Mb/s (a fresh port would count 4).
+    #[test]
+    fn ps_with_history_counts_announcements_beyond_departures_over_the_mean_sending_time() {
+        let c = RcpCfg::default();
+        let mut q = Rcp::new(&c, 100, C);
+        let mut pass = |q: &mut Rcp, t: Time, p: Packet| {
+            assert!(q.enqueue(t, p).is_none());
+            q.dequeue(t).unwrap()
+        };
+        pass(&mut q, 1_000_000, ps_pkt(1, PacketKind::Syn, 0, false, 0.0));
+        pass(&mut q, 1_000_000, ps_pkt(5, PacketKind::Syn, 0, false, 0.0));
+        pass(&mut q, 2_000_000, ps_pkt(1, PacketKind::Data, 0, false, 0.1));
+        pass(&mut q, 3_000_000, ps_pkt(5, PacketKind::Data, 0, false, 0.1));
+        assert_eq!(q.counted_flows(), (2, 0));
+        pass(&mut q, 12_000_000, ps_pkt(1, PacketKind::Data, 1, true, 0.1));
+        assert_eq!(q.d0_s(), 0.1);
+        q.catch_up(20_000_000);
+        assert!((q.flows_avg - 0.19).abs() < 1e-12 && (q.departures_avg - 10.0).abs() < 1e-9);
+        assert_eq!(q.window_ns(), Some(19_000_000));
+        pass(&mut q, 20_500_000, ps_pkt(5, PacketKind::Data, 1, true, 0.1));
+        assert_eq!(q.counted_flows(), (0, 0));
+        // R is at least the floor of one flow (0.95 C) from the 20 ms boundary.
+        assert!(q.rate_bps() >= 9.5e6);
+        for f in [2, 3, 4, 6] {
+            assert!(q.enqueue(21_000_000, ps_pkt(f, PacketKind::Syn, 0, false, 0.0)).is_none());
+        }
+        assert_eq!(q.n_hat(), 2);
+        for _ in 0..4 {
+            assert!((q.dequeue(21_000_000).unwrap().hdr[HDR_RATE] - 5e6).abs() < 1e-6);
+        }
+    }
+
     #[test]
     fn bad_values_name_the_key() {
         for (k, v) in [("alpha", -1.0), ("gamma", 0.0), ("gamma", 1.5), ("upd_timeslot_ms", 0.0), ("init_rate_fact", 0.0), ("min_rate_bps", 0.0), ("initial_rtt_ms", f64::NAN)] {
