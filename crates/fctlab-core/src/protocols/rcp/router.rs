@@ -52,22 +52,40 @@
 //!   over two slots the same way; counting it whole in one slot makes a
 //!   slot shorter than a packet see 0 or several packets, and R, updated
 //!   multiplicatively, drifts down).
-//! - Flows counted: a SYN (not a probe) announces a flow, kept by flow id
-//!   until its first data packet passes (a copy of a SYN is the same flow;
-//!   once d0 is measured, an announcement older than 2·d0 is forgotten);
-//!   a copy of the first data packet passing adds the flow, the first copy
-//!   of the last (marked by the host) removes it. With N the flows counted
-//!   plus those announced: on each SYN, R <- min(R, γC/N) (the IWQoS 2005
-//!   estimate N = C/R read backwards: an idle link whose R grew to C would
-//!   otherwise give C to every SYN of a burst); while announced flows have
-//!   not started, R stays at most γC/N (the input does not show them yet);
-//!   SYNs are stamped at most γC/N; and R never falls below
-//!   `floor_fact`·γC/N (after a burst the queue term drove R to its minimum
-//!   and α = 0.1 climbed back over tens of RTTs with the link idle; with the
-//!   floor the queue drains at (1 − floor_fact)·C and a departing flow's
-//!   share is handed out at once). Errors in the count err towards too many
-//!   flows, which only lowers the floor.
-//!
+//! - Flows counted: a copy of a flow's first data packet passing adds it,
+//!   the first copy of its last (marked by the host) removes it: N_d, the
+//!   flows with data under way, the N of processor sharing. A SYN (not a
+//!   probe) announces a flow, kept by flow id with the time of its first
+//!   SYN until its first data packet passes (a copy of a SYN is the same
+//!   flow; once d0 is measured, an announcement older than 2·d0 plus twice
+//!   the queue's drain time is forgotten). Announced flows are about to
+//!   send, but not all of them will send together: N = N_d + E, with E the
+//!   announced flows expected to join those under way. With history (a
+//!   flow has left): E = the flows announced within the last w minus the
+//!   flows that left within it, at least 0, where w = N̄_d/λ̄ is the mean
+//!   time a flow sends here (Little's law over slot averages of N_d and of
+//!   the departure rate, gain min(T/d0, 1)); under steady arrivals the flows
+//!   about to start replace those about to finish, while a burst of SYNs is
+//!   not matched by departures. Without history: E = the largest run of
+//!   announcements each within one SYN transmission time (at this link) of
+//!   the one before: SYNs that come back to back, faster than the link
+//!   could carry them, are a burst whose flows will send together; flows
+//!   announced one by one are not assumed to overlap. Then: on each SYN,
+//!   R <- min(R, γC/N) (the IWQoS 2005 estimate N = C/R read backwards: an
+//!   idle link whose R grew to C would otherwise give C to every SYN of a
+//!   burst); while E > 0, R stays at most γC/N (the input does not show
+//!   those flows yet); SYNs are stamped at most γC/N; and R never falls
+//!   below `floor_fact`·γC/N (after a burst the queue term drove R to its
+//!   minimum and α = 0.1 climbed back over tens of RTTs with the link idle;
+//!   with the floor the queue drains at (1 − floor_fact)·C and a departing
+//!   flow's share is handed out at once).
+//!   Counting every announced flow in N instead (N_d + all announced) held
+//!   R near C/(λ·RTT) when flows arrive at a rate λ of many per RTT (the
+//!   2006 paper's Fig. 12 workload: λ·RTT ≈ 1000 at 2.4 Gb/s), which left
+//!   the link partly idle, so the flows under way grew in number (to over
+//!   1400 within 5 s, the link about 60 % busy) and flows of 100-999
+//!   packets took about 8x PS: `tests/rcp_ps.rs` checks a scaled version.
+
 //! **Mode `ns2`**: the router above exactly as the released patch has it.
 //!
 //! Header fields: see [`super`].
@@ -117,7 +135,8 @@ pub struct RcpCfg {
     /// only until the first slot with an RTT sample, which replaces it.
     pub initial_rtt_ms: f64,
     /// Mode `ps`: the rate never falls below `floor_fact`·γC/N, N the flows
-    /// counted through this port (fctlab's choice, measured in tests/rcp.rs).
+    /// counted through this port (see the module documentation; fctlab's
+    /// choice, measured in tests/rcp_ps.rs).
     pub floor_fact: f64,
 }
 
@@ -163,7 +182,7 @@ impl RcpCfg {
 
 impl Params for RcpCfg {
     const DOCS: &'static [ParamDoc] = &[
-        ParamDoc::new("mode", "ps: the 2006 paper's rate equation, d0 from the first RTT samples, input measured as fluid, flows counted from SYNs (IWQoS 2005 N = C/R) for bursts and a floor; ns2: the released ns-2 RCP patch rcp.cc as it is"),
+        ParamDoc::new("mode", "ps: the 2006 paper's rate equation, d0 from the first RTT samples, input measured as fluid, N = flows with data under way plus the announced (SYN) flows expected to join them (beyond the departures over the mean sending time, Little's law; without history, back-to-back SYNs) for a cap on SYNs and bursts (IWQoS 2005 N = C/R) and a floor; ns2: the released ns-2 RCP patch rcp.cc as it is"),
         ParamDoc::new("alpha", "Dukkipati & McKeown 2006 / ns-2 RCP patch run-rcp.pl (ns-default.tcl: 0.4; show both)"),
         ParamDoc::new("beta", "Dukkipati & McKeown 2006 / ns-2 RCP patch run-rcp.pl (ns-default.tcl: 0.4; show both)"),
         ParamDoc::new("gamma", "ns-2 RCP patch ns-default.tcl gamma_ 1 (target utilisation)"),
