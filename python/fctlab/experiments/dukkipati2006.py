@@ -290,8 +290,8 @@ def _near_2000_text(near: dict) -> str:
     return (f"Flows of {NEAR_2000[0]}-{NEAR_2000[1] - 1} packets ({tcp[1]:,} of them; the paper: TCP about 4x and XCP about "
             f"30x RCP), mean FCT " + "; ".join(parts) + ". About 10,000 flows arrive per second, so about a thousand "
             "are between their SYN and their first data packet at any time; RCP's routers in mode ps count such an "
-            "announced flow only as far as announcements outnumber departures within the mean time a flow sends "
-            "(counting them all would hold R near C/1000), and the released patch's router (mode ns2) uses the rate "
+            "announced flow only as far as announcements outnumber departures within the mean time a flow sends, "
+            "beyond their noise (counting them all would hold R near C/1000), and the released patch's router (mode ns2) uses the rate "
             "equation alone: both are close to PS (see dukkipati2006-rcp-sensitivity).")
 
 
@@ -1345,7 +1345,7 @@ def rcp_sensitivity(out: Path, scale: str) -> list:
                "About 10,000 flows arrive per second and each spends a round trip between its SYN and its first data "
                "packet, so about a thousand are announced and send nothing yet at any time. Mode ps counts them only "
                "as far as the announcements within the mean time a flow sends here (Little's law) outnumber the "
-               "departures within it; counting every announced flow held R near C/1000, the link partly idle, and "
+               "departures within it by more than their noise; counting every announced flow held R near C/1000, the link partly idle, and "
                "flows of 100-999 packets took about 8x PS, the flows under way growing in number (as under the "
                "equal-share server of Fig. 4). "
                f"Scale: {'full' if full else 'quick'} ({count:,} flows per run; full: {SENS_FLOWS['full']:,}). "

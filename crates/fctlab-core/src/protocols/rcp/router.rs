@@ -61,12 +61,14 @@
 //!   the queue's drain time is forgotten). Announced flows are about to
 //!   send, but not all of them will send together: N = N_d + E, with E the
 //!   announced flows expected to join those under way. With history (a
-//!   flow has left): E = the flows announced within the last w minus the
-//!   flows that left within it, at least 0, where w = N̄_d/λ̄ is the mean
-//!   time a flow sends here (Little's law over slot averages of N_d and of
-//!   the departure rate, gain min(T/d0, 1)); under steady arrivals the flows
-//!   about to start replace those about to finish, while a burst of SYNs is
-//!   not matched by departures. Without history: E = the largest run of
+//!   flow has left): of the B flows announced within the last w and the D
+//!   flows that left within it, E = B − D − ⌊√(B + D)⌋, at least 1 while any
+//!   flow is announced, where w = N̄_d/λ̄ is the mean time a flow sends here
+//!   (Little's law over slot averages of N_d and of the departure rate, gain
+//!   min(T/d0, 1)); under steady arrivals the flows about to start replace
+//!   those about to finish and B − D is noise of standard deviation about
+//!   √(B + D) (two Poisson counts), while a burst of SYNs is not matched by
+//!   departures. Without history: E = the largest run of
 //!   announcements each within one SYN transmission time (at this link) of
 //!   the one before: SYNs that come back to back, faster than the link
 //!   could carry them, are a burst whose flows will send together; flows
@@ -428,10 +430,12 @@ impl Rcp {
 
     /// N = flows with data under way + the announced flows expected to join
     /// them when they start one RTT from now. With history (window w, the
-    /// mean time a flow sends): the flows announced within the last w minus
-    /// the flows that left within it, at least 0 (at a steady arrival rate
-    /// the flows about to start replace those about to finish, Little's law;
-    /// a burst of SYNs is not matched by departures). Without history: the
+    /// mean time a flow sends): of the B flows announced within the last w
+    /// and the D flows that left within it, B - D - floor(sqrt(B + D)), and
+    /// at least 1 while any flow is announced (at a steady arrival rate the
+    /// flows about to start replace those about to finish, Little's law, and
+    /// B - D is noise of standard deviation about sqrt(B + D); a burst of
+    /// SYNs is not matched by departures). Without history: the
     /// largest run of announcements each within one SYN transmission time at
     /// this link of the one before (SYNs that come back to back, faster than
     /// this link could carry them, belong to flows that will send together;
@@ -445,7 +449,9 @@ impl Rcp {
                 let from = now.saturating_sub(w);
                 let b = self.pending_at.range((from, 0)..).count() as u64;
                 let d = self.departed.iter().rev().take_while(|&&t| t >= from).count() as u64;
-                b.saturating_sub(d)
+                // Beyond the noise of two Poisson counts (standard deviation
+                // of B - D: sqrt(B + D)); the newest announced flow at least.
+                b.saturating_sub(d + ((b + d) as f64).sqrt() as u64).max(u64::from(b > 0))
             }
             None => {
                 let gap = self.syn_bytes as f64 * 8.0 * NS_PER_S as f64 / self.link_bps;
@@ -751,16 +757,17 @@ mod tests {
     }
 
     /// Mode ps with history: the window is the mean time a flow sends here,
-    /// N̄/λ̄ from the slot averages, and announcements within it count only
-    /// beyond the departures within it. By hand (C = 10 Mb/s, T = 10 ms):
-    /// flows 1 and 5 send their first packets at 2 and 3 ms (rtt 0.1 s);
-    /// at the 10 ms boundary 2 flows are counted, gain T/d0 = 0.01/0.2 =
-    /// 0.05 (d0 is still the initial 0.2 s; it becomes 0.1 s after):
-    /// N̄ = 0.1, λ̄ = 0. Flow 1 leaves at 12 ms. At 20 ms, gain 0.01/0.1 =
-    /// 0.1: N̄ = 0.1 + 0.1 (1 - 0.1) = 0.19, λ̄ = 0.1 · (1 / 0.01 s) = 10/s,
-    /// window 19 ms. Flow 5 leaves at 20.5 ms. Four SYNs at 21 ms: 4
-    /// announced and 2 departed within [2, 21] ms, so N = 0 + 4 - 2 = 2 and
-    /// the SYNs carry C/2 = 5 Mb/s (a fresh port would count 4).
+    /// N̄/λ̄ from the slot averages, and of the B announcements and D
+    /// departures within it only B − D − ⌊√(B + D)⌋ count, at least 1. By
+    /// hand (C = 10 Mb/s, T = 10 ms): flows 1 and 5 send their first packets
+    /// at 2 and 3 ms (rtt 0.1 s); at the 10 ms boundary 2 flows are counted,
+    /// gain T/d0 = 0.01/0.2 = 0.05 (d0 is still the initial 0.2 s; it becomes
+    /// 0.1 s after): N̄ = 0.1, λ̄ = 0. Flow 1 leaves at 12 ms. At 20 ms, gain
+    /// 0.01/0.1 = 0.1: N̄ = 0.1 + 0.1 (1 − 0.1) = 0.19, λ̄ = 0.1 · (1 / 0.01 s)
+    /// = 10/s, window 19 ms. Flow 5 leaves at 20.5 ms: D = 2 within [2, 21]
+    /// ms. SYNs at 21 ms, one after another: B = 4 gives 4 − 2 − ⌊√6⌋ = 0,
+    /// so N = 1 (the newest); B = 6 gives 6 − 2 − 2 = 2; B = 8 gives
+    /// 8 − 2 − ⌊√10⌋ = 3, and the SYNs carry C/3 (a fresh port would count 8).
     #[test]
     fn ps_with_history_counts_announcements_beyond_departures_over_the_mean_sending_time() {
         let c = RcpCfg::default();
@@ -783,12 +790,15 @@ mod tests {
         assert_eq!(q.counted_flows(), (0, 0));
         // R is at least the floor of one flow (0.95 C) from the 20 ms boundary.
         assert!(q.rate_bps() >= 9.5e6);
-        for f in [2, 3, 4, 6] {
+        let mut n = vec![];
+        for f in [2, 3, 4, 6, 7, 8, 9, 10] {
             assert!(q.enqueue(21_000_000, ps_pkt(f, PacketKind::Syn, 0, false, 0.0)).is_none());
+            n.push(q.n_hat());
         }
-        assert_eq!(q.n_hat(), 2);
-        for _ in 0..4 {
-            assert!((q.dequeue(21_000_000).unwrap().hdr[HDR_RATE] - 5e6).abs() < 1e-6);
+        // B = 1..8: B − 2 − ⌊√(B + 2)⌋ = −2, −2, −1, 0, 1, 2, 2, 3; at least 1.
+        assert_eq!(n, vec![1, 1, 1, 1, 1, 2, 2, 3]);
+        for _ in 0..8 {
+            assert!((q.dequeue(21_000_000).unwrap().hdr[HDR_RATE] - 10e6 / 3.0).abs() < 1e-6);
         }
     }
 
