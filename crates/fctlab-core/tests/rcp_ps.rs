@@ -47,10 +47,9 @@ fn cell(n: u64, rtt_ms: f64, c: f64, start_s: f64, mode: &str) -> (f64, f64) {
 /// The corners of N in {1, 10, 100, 1000}, RTT in {1 ms, 100 ms, 1 s}, C in
 /// {1 Mb/s, 100 Mb/s, 100 Gb/s}, started at 0 (a fresh router) and at 10 s
 /// (a router idle for 10 s, whose R has grown to C), with the default
-/// configuration. One corner is a known limit and is only required to
-/// complete: 1000 flows on 1 Mb/s with a 1 ms RTT, where one packet lasts
-/// 8.3 RTTs and the 1000 first packets, sent as the SYN-ACKs return, queue
-/// for 8.3 s.
+/// configuration, every corner included (1000 flows on 1 Mb/s with a 1 ms
+/// RTT, where one packet lasts 8.3 RTTs and the 1000 first packets, sent as
+/// the SYN-ACKs return, queue for 8.3 s, is the slowest to settle).
 #[test]
 fn equal_flows_started_together_finish_within_10_percent_of_ps() {
     let mut bad = vec![];
@@ -61,8 +60,7 @@ fn equal_flows_started_together_finish_within_10_percent_of_ps() {
                 for start in [0.0, 10.0] {
                     let (mean, max) = cell(n, rtt, c, start, "ps");
                     eprintln!("N {n:4} RTT {rtt:5} ms C {c:.0e} start {start:2} s size {:5}: mean {mean:.3} max {max:.3}", size_rule(n, rtt, c));
-                    let known_limit = n == 1000 && c == 1e6 && rtt == 1.0;
-                    if !known_limit && (mean > 1.1 || max > 1.1) {
+                    if mean > 1.1 || max > 1.1 {
                         bad.push(format!("N {n} RTT {rtt} ms C {c:e} start {start}: mean {mean:.3} max {max:.3}"));
                     }
                 }
