@@ -289,9 +289,11 @@ pub struct Rcp {
     /// Σ rtt·size and Σ size over RTT-bearing arrivals of the current slot.
     rtt_weighted: f64,
     rtt_bytes: f64,
-    /// Mode `ps`: flows whose first data packet has left this port and whose
-    /// last has not (counted per copy of the first, per first copy of the last).
+    /// Mode `ps`: flows whose first data packet with an RTT estimate has left
+    /// this port and the first copy of whose last has not.
     flows: u64,
+    /// Mode `ps`: the flows counted in `flows`.
+    sending: std::collections::BTreeSet<u32>,
     /// Mode `ps`: flows announced by a SYN that have sent no data here yet,
     /// with when their first SYN came (a copy of a SYN already here is the
     /// same flow and keeps the first time).
@@ -333,6 +335,7 @@ impl Rcp {
             rtt_weighted: 0.0,
             rtt_bytes: 0.0,
             flows: 0,
+            sending: std::collections::BTreeSet::new(),
             pending: std::collections::BTreeMap::new(),
             pending_at: std::collections::BTreeSet::new(),
             departed: std::collections::VecDeque::new(),
@@ -554,17 +557,25 @@ impl Queue for Rcp {
         self.catch_up(now);
         let mut p = self.fifo.dequeue(now)?;
         if self.ps() && p.kind == PacketKind::Data {
-            if p.seq == 0 {
-                self.flows += 1;
-                if let Some(t) = self.pending.remove(&p.flow) {
-                    self.pending_at.remove(&(t, p.flow));
+            let (f, retx) = (p.flow, p.flags & flags::RETX != 0);
+            // The flow sends from its first data packet that carries an RTT
+            // estimate (one sent with the SYN carries none, and the flow
+            // waits for the SYN-ACK's rate after it): the first packet, or
+            // a copy of it or a later one while the flow is still announced.
+            if p.hdr[HDR_RTT] > 0.0 && !self.sending.contains(&f) && (self.pending.contains_key(&f) || (p.seq == 0 && !retx)) {
+                self.sending.insert(f);
+                if let Some(t) = self.pending.remove(&f) {
+                    self.pending_at.remove(&(t, f));
                 }
             }
-            if p.hdr[HDR_MARK] >= LAST && p.flags & flags::RETX == 0 {
-                self.flows = self.flows.saturating_sub(1);
-                self.departed.push_back(now);
-                self.departed_slot += 1;
+            if p.hdr[HDR_MARK] >= LAST && !retx {
+                let left = self.sending.remove(&f) || self.pending.remove(&f).map(|t| self.pending_at.remove(&(t, f))).is_some();
+                if left {
+                    self.departed.push_back(now);
+                    self.departed_slot += 1;
+                }
             }
+            self.flows = self.sending.len() as u64;
             self.recount(now);
         }
         if matches!(p.kind, PacketKind::Syn | PacketKind::Data) {
