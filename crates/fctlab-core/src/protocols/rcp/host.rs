@@ -54,8 +54,9 @@
 //! **`data_with_syn`** (off by default): the first data packet leaves right
 //! behind the SYN instead of on the SYN-ACK, as TCP Fast Open (RFC 7413)
 //! carries data in the SYN; the rest waits for the SYN-ACK's rate. Resent
-//! SYNs then carry rtt −1, as probes do, so routers in mode `ps` do not count
-//! the flow a second time after its first data packet has passed. A
+//! SYNs then carry rtt −1, as probes do, so routers in mode `ps` do not
+//! announce the flow a second time; they count it as sending from its first
+//! packet with an RTT estimate (the one sent with the SYN carries none). A
 //! one-packet flow then ends half an RTT after it starts instead of one and a
 //! half; a longer flow gains one packet interval.
 //!
@@ -437,11 +438,11 @@ impl Sender for RcpSender {
             let mut p = self.syn(now);
             p.flags |= flags::RETX;
             if self.cfg.data_with_syn {
-                // The first data packet has announced the flow to the
-                // routers already (mode ps counts a flow from its SYN until
-                // its first data packet passes): a resent SYN is a rate
-                // request only, as a probe (rtt < 0), so it is not counted
-                // again.
+                // The first SYN or data packet has announced the flow to
+                // the routers already (mode ps keeps it announced until a
+                // data packet with an RTT estimate passes): a resent SYN is
+                // a rate request only, as a probe (rtt < 0), so it is not
+                // announced again.
                 p.hdr[HDR_RTT] = -1.0;
             }
             out.push(p);

@@ -52,10 +52,14 @@
 //!   over two slots the same way; counting it whole in one slot makes a
 //!   slot shorter than a packet see 0 or several packets, and R, updated
 //!   multiplicatively, drifts down).
-//! - Flows counted: a copy of a flow's first data packet passing adds it,
-//!   the first copy of its last (marked by the host) removes it: N_d, the
-//!   flows with data under way, the N of processor sharing. A SYN (not a
-//!   probe) announces a flow, kept by flow id with the time of its first
+//! - Flows counted: a flow's first data packet carrying an RTT estimate
+//!   adds it (the first packet, or while the flow is announced any copy or
+//!   later packet: a packet sent with the SYN carries none, and the flow
+//!   waits for the SYN-ACK's rate after it), the first copy of its last
+//!   (marked by the host) removes it: N_d, the flows with data under way,
+//!   the N of processor sharing. A SYN (not a probe) announces a flow (so
+//!   does a first data packet without an RTT estimate if its SYN did not
+//!   come through), kept by flow id with the time of its first
 //!   SYN until its first data packet passes (a copy of a SYN is the same
 //!   flow; once d0 is measured, an announcement older than 2·d0 plus twice
 //!   the queue's drain time is forgotten). Announced flows are about to
@@ -567,6 +571,10 @@ impl Queue for Rcp {
                 if let Some(t) = self.pending.remove(&f) {
                     self.pending_at.remove(&(t, f));
                 }
+            } else if p.seq == 0 && !retx && p.hdr[HDR_RTT] <= 0.0 && !self.sending.contains(&f) && !self.pending.contains_key(&f) {
+                // Sent with the SYN, whose first copy this port did not take.
+                self.pending.insert(f, now);
+                self.pending_at.insert((now, f));
             }
             if p.hdr[HDR_MARK] >= LAST && !retx {
                 let left = self.sending.remove(&f) || self.pending.remove(&f).map(|t| self.pending_at.remove(&(t, f))).is_some();
