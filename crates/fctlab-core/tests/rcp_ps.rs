@@ -1,6 +1,6 @@
 //! RCP against processor sharing (Dukkipati & McKeown 2006: RCP should make
 //! flows finish as under PS): N equal flows started together on an idle RCP
-//! bottleneck, and a load step.
+//! bottleneck, a load step, and many flows in their handshake at once.
 //!
 //! Under PS, N equal flows of L bytes (on the wire) started together at t0
 //! all finish at t0 + N·L·8/C; the flows table's `ps_fct_ns` adds the one-way
