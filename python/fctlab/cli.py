@@ -322,8 +322,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--packets", type=float, help="data packets per run (ps: flows); default 1e7 for tcp alone, "
                                                  "about 1e6 per shape with several (README, Speed)")
     b.add_argument("--repeat", type=int, default=5, help="runs per shape (default 5)")
-    b.add_argument("--ns3-seconds", type=float, default=20.0, help="simulated seconds of the slice run in both simulators "
-                                                                  "(default 20: the first losses come at 14.9 s)")
+    b.add_argument("--ns3-seconds", type=float, default=16.0, help="simulated seconds of the slice run in both simulators "
+                                                                  "(default 16: the first losses come at 14.9 s)")
     b.add_argument("--no-ns3", action="store_true", help="skip the ns-3 comparison")
     b.add_argument("--scaling", action="store_true", help="cost per delivered packet against concurrent flows and links (figure in --out)")
     b.add_argument("--memory", action="store_true", help="peak memory at 10^5 to 10^7 flows with streamed metrics (numbers in --out)")
