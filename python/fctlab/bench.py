@@ -136,7 +136,9 @@ def print_slice(s: dict) -> None:
         print(_row(f"{name}: unique pkts delivered by {s['seconds']:g} s", f"{x['unique_delivered']:,} "
                                                                        f"({x['flows_completed']:,} flows completed, {x['drops']:,} drops)"))
         print(_row(f"{name}: per wall s ({k} run{'s' if k > 1 else ''})", f"min {_m(lo)} / median {_m(med)} / max {_m(hi)}"))
-    print(_row("fctlab / ns-3 (medians, same slice)", f"{s['ratio']:,.0f}x"))
+        print(_row(f"{name}: per CPU s (median)", _m(spread(x["cpu_rates"])[1])))
+    print(_row("fctlab / ns-3, wall (medians)", f"{s['ratio']:,.0f}x"))
+    print(_row("fctlab / ns-3, CPU (medians)", f"{s['cpu_ratio']:,.0f}x"))
 
 
 def _figure(results: list, out) -> str:
