@@ -115,6 +115,7 @@ def print_shape(res: dict) -> None:
     if res["shape"] == "ps":
         print(_row("flows", f"{r0['flows']:,} ({r0['packets']:,} packets, {r0['sim_s']:.0f} simulated s)"))
         print(_row(f"flows / wall s ({n} runs)", f"min {_m(lo)} / median {_m(med)} / max {_m(hi)}"))
+        print(_row("flows / CPU s (median)", _m(spread(res["cpu_rates"])[1])))
     else:
         print(_row("simulated time", f"{r0['sim_s']:.1f} s ({r0['flows_completed']:,}/{r0['flows']:,} flows completed)"))
         print(_row("unique data packets delivered", f"{r0['unique_delivered']:,} (copies included: {r0['data_delivered']:,}; "
