@@ -182,3 +182,19 @@ def test_ns3_counts_the_same_packets_on_a_tiny_flow_list():
     f = fctlab.run(cfg, warn=False).flows.sort_values("flow_id")
     assert list(f["delivered_pkts"]) == expected
     assert ns["data_pkts_delivered"] == runner.unique_delivered(f) == sum(expected)
+
+
+def test_a_flows_source_without_in_order_counts_knows_only_completed_flows():
+    # Live mode reports finish times but not the receivers' in-order points:
+    # a completed flow delivered its size, an unfinished one is unknown (null).
+    import numpy as np
+
+    from fctlab.result import _flows_frame
+
+    i64 = lambda *x: np.array(x, dtype=np.int64)  # noqa: E731
+    cols = {"flow_id": i64(0, 1), "sender": i64(0, 0), "size_bytes": i64(5000, 9000), "size_pkts": i64(5, 9),
+            "start_ns": i64(0, 0), "finish_ns": i64(100, -1), "acked_ns": i64(150, -1), "retransmits": i64(0, 0),
+            "drops": i64(0, 0), "marks": i64(0, 0), "ideal_ns": i64(50, 60), "ps_fct_ns": i64(-1, -1),
+            "transport": np.zeros(2, dtype=np.int32), "schemes": ["tcp-newreno"]}
+    f = _flows_frame(cols)
+    assert f["delivered_pkts"].iloc[0] == 5 and f["delivered_pkts"].isna().iloc[1]
