@@ -10,10 +10,11 @@ simulation loop alone (fctlab's engine, ns-3's ``Simulator::Run``).
 
 TCP is set the way ns-3 3.44 survives losses in: NewReno with
 ``TcpClassicRecovery``, no SACK, no timestamps, and RFC 3042 limited transmit
-on (with limited transmit off, ns-3 3.44 aborts on an assertion once losses
-appear). fctlab runs the ``ns3`` preset (``transport.preset = "ns3"``: ns-3's
-TCP model options, limited transmit included), which the ``crossval-ns3``
-reproduction compares with ns-3 flow for flow.
+on: with limited transmit off, ns-3 3.44 dies with SIGTRAP (exit status
+133) within the 16-s slice, whose first losses come at 14.9 s. fctlab runs
+the ``ns3`` preset (``transport.preset = "ns3"``: ns-3's TCP model options,
+limited transmit included), which the ``crossval-ns3`` reproduction compares
+with ns-3 flow for flow.
 """
 
 from __future__ import annotations
