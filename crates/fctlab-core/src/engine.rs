@@ -633,6 +633,9 @@ impl Engine {
         if snd.done() {
             rec.acked_ns = Some(now);
             rec.retransmits = snd.retransmits();
+            if let Some(rcv) = &slot.rcv {
+                rec.delivered_pkts = rcv.in_order_pkts();
+            }
             // The flow is over: free its state (late duplicates are discarded).
             slot.snd = None;
             slot.rcv = None;
@@ -817,11 +820,14 @@ impl Engine {
                 }
             }
         }
-        // Record retransmissions of flows still running.
+        // Record retransmissions and in-order deliveries of flows still running.
         let fl = &mut self.flows;
         for (s, r) in fl.slots.iter().zip(fl.records.iter_mut()).chain(fl.old.values_mut().map(|(s, r)| (&*s, r))) {
             if let Some(snd) = &s.snd {
                 r.retransmits = snd.retransmits();
+            }
+            if let Some(rcv) = &s.rcv {
+                r.delivered_pkts = rcv.in_order_pkts();
             }
         }
         self.counters.events = self.q.processed();
