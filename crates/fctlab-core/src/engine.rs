@@ -403,7 +403,7 @@ impl Engine {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn start_tx(&mut self, l: usize, pkt: Packet, now: Time) {
         let (arrive, first) = self.links[l].start_tx(pkt, now);
         if first {
@@ -413,17 +413,27 @@ impl Engine {
     }
 
     /// A packet reaches the port of link `l`.
-    #[inline]
+    #[inline(always)]
     fn enqueue(&mut self, l: usize, pkt: Packet, now: Time) {
         let link = &mut self.links[l];
         if link.idle(now) {
             // Idle link, empty queue: straight to the wire.
+            if link.passes_idle {
+                return self.start_tx(l, pkt, now);
+            }
             match link.queue.pass_through(now, pkt) {
                 Ok(p) => self.start_tx(l, p, now),
                 Err(d) => self.drop_packet(d),
             }
             return;
         }
+        self.enqueue_busy(l, pkt, now);
+    }
+
+    /// A packet reaches the port of link `l`, which is busy or holds packets.
+    #[inline(never)]
+    fn enqueue_busy(&mut self, l: usize, pkt: Packet, now: Time) {
+        let link = &mut self.links[l];
         if let Some(d) = link.queue.enqueue(now, pkt) {
             self.drop_packet(d);
         }

@@ -216,13 +216,21 @@ impl LinkEvents {
             }
             return;
         }
+        // Insertion sort's inner step: move the earlier entries up by one.
         let k = e.key();
         let v = &mut self.v.v;
         let mut i = v.len();
-        while i > 0 && v[i - 1].key() < k {
+        v.push(e);
+        let w = &mut v[..];
+        while i > 0 {
+            let prev = w[i - 1];
+            if prev.key() > k {
+                break;
+            }
+            w[i] = prev;
             i -= 1;
         }
-        v.insert(i, e);
+        w[i] = e;
         if v.len() > Self::TO_HEAP {
             // Earliest first: an ascending array is a heap.
             v.reverse();
