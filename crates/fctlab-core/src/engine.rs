@@ -514,14 +514,19 @@ impl Engine {
 
     fn arrive(&mut self, l: usize, now: Time) {
         let link = &mut self.links[l];
-        let (_, mut pkt) = link.in_flight.pop_front().expect("arrival event with an empty wire");
-        link.data_arrived += (pkt.kind == PacketKind::Data) as u64;
+        // Read and step the packet's position where it lies, before it is
+        // moved (reading fields of a packet just copied as a whole stalls
+        // the load behind the copy's wider stores).
+        let (_, head) = link.in_flight.front_mut().expect("arrival event with an empty wire");
+        head.hop += 1;
+        let (hop, path, data) = (head.hop, head.path as usize, head.kind == PacketKind::Data);
+        let (_, pkt) = link.in_flight.pop_front().expect("arrival event with an empty wire");
+        link.data_arrived += data as u64;
         if let Some(&(t, _)) = link.in_flight.front() {
             self.q.schedule(t, Event::Arrive(l as u32));
         }
-        pkt.hop += 1;
-        if pkt.hop < self.path_len[pkt.path as usize] {
-            let next = self.path_links[(self.path_start[pkt.path as usize] + pkt.hop as u32) as usize];
+        if hop < self.path_len[path] {
+            let next = self.path_links[(self.path_start[path] + hop as u32) as usize];
             self.enqueue(next as usize, pkt, now);
         } else {
             self.deliver(pkt, now);
