@@ -49,6 +49,10 @@ struct FlowSlot {
     sent_bytes: u64,
 }
 
+/// Bytes of the engine's own slot for each flow in progress (routes, the
+/// boxed endpoints, pending timers, flags), besides the endpoints themselves.
+pub const FLOW_SLOT_BYTES: usize = std::mem::size_of::<FlowSlot>();
+
 /// Every flow's slot and record, by flow id. With `metrics.flows = false`
 /// the oldest entries are dropped once their flows are over, so memory is
 /// bounded by the flows in progress: ids below `base` are either gone or,
