@@ -665,8 +665,13 @@ impl Engine {
                     self.closed_loop_next(g, s, now + think_ns);
                 }
             }
-        } else {
-            self.sync_sender_timer(f, now);
+        } else if let Some(t) = snd.next_timer() {
+            // `sync_sender_timer` on the slot already at hand.
+            let t = t.max(now);
+            if slot.snd_sched.is_none_or(|s| t < s) {
+                slot.snd_sched = Some(t);
+                self.q.schedule(t, Event::SenderTimer(f));
+            }
         }
     }
 
