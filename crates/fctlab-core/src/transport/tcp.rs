@@ -25,7 +25,8 @@ use super::{EndpointBuilder, FlowSize, Receiver, Sender, TransportParams};
 use crate::net::packet::flags;
 use crate::net::{Packet, PacketKind};
 use crate::sim::Time;
-use std::collections::{BTreeSet, VecDeque};
+use rangemap::RangeSet;
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 /// A TCP sender for one flow.
@@ -950,7 +951,8 @@ pub struct TcpReceiver {
     delayed_ack: bool,
     delack_timeout: Time,
     rcv_nxt: u64,
-    ooo: BTreeSet<u64>,
+    /// Packets held above `rcv_nxt`, as runs (memory per hole, not per packet).
+    ooo: RangeSet<u64>,
     /// A segment received in order and not yet acknowledged (delayed ACK):
     /// the timestamp to echo.
     pending: Option<Time>,
@@ -971,7 +973,7 @@ impl TcpReceiver {
             delayed_ack: p.delayed_ack,
             delack_timeout: p.delack_timeout_ns,
             rcv_nxt: 0,
-            ooo: BTreeSet::new(),
+            ooo: RangeSet::new(),
             pending: None,
             delack_deadline: None,
             finished: None,
@@ -1009,11 +1011,12 @@ impl Receiver for TcpReceiver {
                 let had_holes = !self.ooo.is_empty();
                 if in_order {
                     self.rcv_nxt += 1;
-                    while self.ooo.remove(&self.rcv_nxt) {
-                        self.rcv_nxt += 1;
+                    if let Some(r) = self.ooo.first().filter(|r| r.start == self.rcv_nxt).cloned() {
+                        self.rcv_nxt = r.end;
+                        self.ooo.remove(r);
                     }
                 } else if seq > self.rcv_nxt {
-                    self.ooo.insert(seq);
+                    self.ooo.insert(seq..seq + 1);
                 }
                 if self.finished.is_none() && self.rcv_nxt >= self.end_seq {
                     self.finished = Some(now);
