@@ -27,6 +27,7 @@ use crate::net::{Packet, PacketKind};
 use crate::sim::Time;
 use rangemap::RangeSet;
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 /// A TCP sender for one flow.
 pub struct TcpSender {
@@ -34,7 +35,9 @@ pub struct TcpSender {
     size: FlowSize,
     /// `size.end_seq()`, kept for the per-packet checks.
     end_seq: u64,
-    p: TransportParams,
+    /// The run's settings, shared by every flow of the scheme (one copy
+    /// instead of one per flow keeps the flows in progress smaller).
+    p: Arc<TransportParams>,
     cc: Box<dyn CongestionControl>,
     recovery_style: Recovery,
     /// The controller's `wants_ack_seq`, asked once.
@@ -91,18 +94,18 @@ pub struct TcpSender {
 /// The endpoints of a window-based TCP: a [`TcpSender`] driven by a fresh
 /// controller from `cc` per flow, and a [`TcpReceiver`].
 pub fn endpoints(p: &TransportParams, cc: impl Fn() -> Box<dyn CongestionControl> + Send + Sync + 'static) -> EndpointBuilder {
-    let p = p.clone();
-    std::sync::Arc::new(move |id, size| (Box::new(TcpSender::new(id, size, p.clone(), cc())) as Box<dyn Sender>, Box::new(TcpReceiver::new(id, size, &p)) as Box<dyn Receiver>))
+    let p = Arc::new(p.clone());
+    Arc::new(move |id, size| (Box::new(TcpSender::with_shared(id, size, p.clone(), cc())) as Box<dyn Sender>, Box::new(TcpReceiver::new(id, size, &p)) as Box<dyn Receiver>))
 }
 
 /// The endpoints of a window-based TCP with SACK: the receiver reports up to
 /// `blocks` SACK blocks per ACK, the sender recovers by RFC 6675 (`rescue`:
 /// with NextSeg rule 4); `cc` gives the window policy.
 pub fn sack_endpoints(p: &TransportParams, blocks: usize, rescue: bool, cc: impl Fn() -> Box<dyn CongestionControl> + Send + Sync + 'static) -> EndpointBuilder {
-    let p = p.clone();
-    std::sync::Arc::new(move |id, size| {
+    let p = Arc::new(p.clone());
+    Arc::new(move |id, size| {
         (
-            Box::new(TcpSackSender::new(TcpSender::new(id, size, p.clone(), cc()), rescue)) as Box<dyn Sender>,
+            Box::new(TcpSackSender::new(TcpSender::with_shared(id, size, p.clone(), cc()), rescue)) as Box<dyn Sender>,
             Box::new(TcpSackReceiver::new(TcpReceiver::new(id, size, &p), blocks)) as Box<dyn Receiver>,
         )
     })
@@ -110,6 +113,11 @@ pub fn sack_endpoints(p: &TransportParams, blocks: usize, rescue: bool, cc: impl
 
 impl TcpSender {
     pub fn new(flow: u32, size: FlowSize, p: TransportParams, cc: Box<dyn CongestionControl>) -> Self {
+        Self::with_shared(flow, size, Arc::new(p), cc)
+    }
+
+    /// [`TcpSender::new`] with settings shared with other flows.
+    pub fn with_shared(flow: u32, size: FlowSize, p: Arc<TransportParams>, cc: Box<dyn CongestionControl>) -> Self {
         let recovery_style = cc.recovery();
         let ack_seq = cc.wants_ack_seq();
         let path_delay = cc.wants_path_delay();
