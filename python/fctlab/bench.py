@@ -34,36 +34,6 @@ def reference_scenario(packets: float, seed: int = 1) -> dict:
     }
 
 
-_CHILD = r"""
-import json, resource, sys, time
-import fctlab
-cfg = json.loads(sys.argv[1])
-t = time.perf_counter()
-c = time.process_time()
-res = fctlab.run(cfg, warn=False)
-wall = time.perf_counter() - t
-cpu = time.process_time() - c
-st = res.meta["stats"]
-f = res.flows
-# Unique data packets: every packet of a completed flow once (the run goes on
-# until every flow completes), not counting retransmitted or duplicate copies.
-unique = int(f.loc[f["completed"], "size_pkts"].sum())
-print(json.dumps({"wall_s": st["wall_s"], "total_s": wall, "cpu_s": cpu, "events": st["events"], "data_delivered": st["data_delivered"],
-                  "unique_delivered": unique,
-                  "packet_hops": st["packet_hops"], "sim_s": st["end_ns"] / 1e9, "flows": res.meta["flows_total"],
-                  "flows_completed": res.meta["flows_completed"], "drops": st["packets_dropped"],
-                  "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
-"""
-
-
-def run_fctlab(packets: float) -> dict:
-    cfg = reference_scenario(packets)
-    out = subprocess.run([sys.executable, "-c", _CHILD, json.dumps(cfg)], capture_output=True, text=True)
-    if out.returncode != 0:
-        raise RuntimeError(f"fctlab benchmark run failed: {out.stderr.strip().splitlines()[-1:]}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
-
-
 def _row(name: str, value: str) -> str:
     return f"  {name:<38} {value}"
 
@@ -85,48 +55,167 @@ def describe_scenario(cfg: dict) -> str:
             f"{g['sizes']['shape']:g}, load {g['load']:g}")
 
 
+
+def _m(x: float) -> str:
+    """A rate in millions (or thousands) per second, three significant digits."""
+    return f"{x / 1e6:.3g} M" if x >= 1e5 else f"{x / 1e3:.3g} k"
+
+
+def spread(xs) -> tuple:
+    """(min, median, max) of a list of numbers."""
+    import statistics
+
+    return min(xs), statistics.median(xs), max(xs)
+
+
+def parse_shapes(text: str) -> list:
+    """``--shape``'s value (``all`` or names separated by commas) as a list of
+    shapes; ValueError naming the unknown one."""
+    from .benchmarks.shapes import SHAPES
+
+    names = [s.strip() for s in str(text).split(",") if s.strip()]
+    if not names:
+        raise ValueError(f"--shape: empty (known: all, {', '.join(SHAPES)})")
+    out = []
+    for name in names:
+        if name == "all":
+            out += [s for s in SHAPES if s not in out]
+        elif name in SHAPES:
+            if name not in out:
+                out.append(name)
+        else:
+            raise ValueError(f"--shape: unknown shape {name!r} (known: all, {', '.join(SHAPES)})")
+    return out
+
+
+def run_shape(shape: str, size: float, repeat: int) -> dict:
+    """``repeat`` runs of one shape, each in a fresh process; the runs' numbers."""
+    from .benchmarks.runner import run_child
+    from .benchmarks.shapes import scenario
+
+    cfg = scenario(shape, size)
+    runs = [run_child(cfg, kind="ps" if shape == "ps" else "sim") for _ in range(repeat)]
+    if shape == "ps":
+        work = [r["flows"] for r in runs]
+        key = [(r["flows"], r["finish_digest"]) for r in runs]
+    else:
+        work = [r["unique_delivered"] for r in runs]
+        key = [(r["unique_delivered"], r["data_delivered"], r["events"], r["drops"]) for r in runs]
+    return {"shape": shape, "size": size, "runs": runs, "rates": [w / r["wall_s"] for w, r in zip(work, runs)],
+            "cpu_rates": [w / max(r["cpu_s"], 1e-9) for w, r in zip(work, runs)], "identical": len(set(key)) == 1,
+            "unit": "flows" if shape == "ps" else "unique delivered data packets"}
+
+
+def print_shape(res: dict) -> None:
+    from .benchmarks.shapes import DESCRIPTIONS
+
+    r0, n = res["runs"][0], len(res["runs"])
+    lo, med, hi = spread(res["rates"])
+    print(f"shape {res['shape']}: {DESCRIPTIONS[res['shape']]}")
+    if res["shape"] == "ps":
+        print(_row("flows", f"{r0['flows']:,} ({r0['packets']:,} packets, {r0['sim_s']:.0f} simulated s)"))
+        print(_row(f"flows / wall s ({n} runs)", f"min {_m(lo)} / median {_m(med)} / max {_m(hi)}"))
+        print(_row("flows / CPU s (median)", _m(spread(res["cpu_rates"])[1])))
+    else:
+        print(_row("simulated time", f"{r0['sim_s']:.1f} s ({r0['flows_completed']:,}/{r0['flows']:,} flows completed)"))
+        print(_row("unique data packets delivered", f"{r0['unique_delivered']:,} (copies included: {r0['data_delivered']:,}; "
+                                                    f"drops {r0['drops']:,})"))
+        print(_row(f"unique delivered pkts / wall s ({n} runs)", f"min {_m(lo)} / median {_m(med)} / max {_m(hi)}"))
+        print(_row("unique delivered pkts / CPU s (median)", _m(spread(res["cpu_rates"])[1])))
+        print(_row("events per unique delivered packet", f"{r0['events'] / max(r0['unique_delivered'], 1):.2f}"))
+    print(_row("peak memory (process, largest run)", f"{max(r['peak_rss_mb'] for r in res['runs']):.0f} MB"))
+    print(_row(f"results identical over the {n} runs", "yes" if res["identical"] else "NO"))
+
+
+def print_slice(s: dict) -> None:
+    f, n = s["fctlab"], s["ns3"]
+    print(f"ns-3 {n['version']} beside fctlab: the reference scenario's first {s['seconds']:g} simulated s, the same "
+          f"{s['flows']:,} flows (its seed-1 draw), TCP as ns-3 runs it (fctlab: transport.preset = \"ns3\")")
+    for name, x in (("fctlab", f), ("ns-3", n)):
+        lo, med, hi = spread(x["rates"])
+        k = len(x["rates"])
+        print(_row(f"{name}: unique pkts delivered by {s['seconds']:g} s", f"{x['unique_delivered']:,} "
+                                                                       f"({x['flows_completed']:,} flows completed, {x['drops']:,} drops)"))
+        print(_row(f"{name}: per wall s ({k} run{'s' if k > 1 else ''})", f"min {_m(lo)} / median {_m(med)} / max {_m(hi)}"))
+        print(_row(f"{name}: per CPU s (median)", _m(spread(x["cpu_rates"])[1])))
+    print(_row("fctlab / ns-3, wall (medians)", f"{s['ratio']:,.0f}x"))
+    print(_row("fctlab / ns-3, CPU (medians)", f"{s['cpu_ratio']:,.0f}x"))
+
+
+def _figure(results: list, out) -> str:
+    """One panel per shape: each run's rate and the median."""
+    from .plots import pyplot
+
+    plt = pyplot()
+    fig, axes = plt.subplots(1, len(results), figsize=(2.0 * len(results) + 1.0, 3.2), squeeze=False)
+    for ax, res in zip(axes[0], results):
+        rates = [x / 1e6 for x in res["rates"]]
+        cpu = [x / 1e6 for x in res["cpu_rates"]]
+        runs = range(1, len(rates) + 1)
+        ax.plot(runs, rates, "o", color="C0", label="per wall s")
+        ax.axhline(spread(rates)[1], color="C0", lw=1)
+        ax.plot(runs, cpu, "x", color="C1", label="per CPU s")
+        ax.axhline(spread(cpu)[1], color="C1", lw=1, ls="--")
+        ax.set_title(res["shape"])
+        ax.set_xlabel("run")
+        ax.set_ylim(0, max(rates + cpu) * 1.2)
+        ax.set_ylabel("M flows / s" if res["shape"] == "ps" else "M unique delivered pkts / s")
+    axes[0][0].legend(fontsize=7)
+    fig.suptitle("fctlab bench: each shape's runs, per wall and per CPU second (lines: medians)", fontsize=9)
+    fig.tight_layout()
+    path = out / "bench-shapes.png"
+    fig.savefig(path)
+    plt.close(fig)
+    return str(path)
+
+
 def main(args) -> int:
-    print(f"fctlab bench: reference scenario, about {args.packets:.3g} data packets "
-          f"({describe_scenario(reference_scenario(args.packets))})")
-    print("running fctlab...", flush=True)
-    f = run_fctlab(args.packets)
-    w = f["wall_s"]
-    # Unique data packets (each packet of each flow once), as ns-3's side counts
-    # application bytes; copies (retransmissions, duplicates) are shown apart.
-    rate = f["unique_delivered"] / w
-    print(_row("simulated time", f"{f['sim_s']:.1f} s ({f['flows_completed']:,}/{f['flows']:,} flows completed)"))
-    print(_row("wall time (engine)", f"{w:.2f} s (CPU {f['cpu_s']:.2f} s)"))
-    print(_row("unique data packets delivered", f"{f['unique_delivered']:,} (copies included: {f['data_delivered']:,})"))
-    print(_row("unique delivered data packets / wall s", f"{rate:,.0f}"))
-    print(_row("unique delivered data packets / CPU s", f"{f['unique_delivered'] / f['cpu_s']:,.0f}"))
-    print(_row("packet-hops / wall s (data + ACKs)", f"{f['packet_hops'] / w:,.0f}"))
-    print(_row("events / wall s", f"{f['events'] / w:,.0f}"))
-    print(_row("events per unique delivered data packet", f"{f['events'] / max(f['unique_delivered'], 1):.2f}"))
-    print(_row("peak memory (process)", f"{f['peak_rss_mb']:.0f} MB"))
-    if args.no_ns3:
-        print("ns-3: skipped (--no-ns3)")
-        return 0
-    try:
+    import json
+    from pathlib import Path
+
+    from .benchmarks.shapes import QUICK, SINGLE
+
+    out = Path(args.out) if getattr(args, "out", None) else None
+    if out:
+        out.mkdir(parents=True, exist_ok=True)
+    if getattr(args, "scaling", False):
+        from .benchmarks.scaling import main as scaling_main
+
+        return scaling_main(args, out)
+    if getattr(args, "memory", False):
+        from .benchmarks.memory import main as memory_main
+
+        return memory_main(args, out)
+    shapes = parse_shapes(args.shape)
+    defaults = SINGLE if len(shapes) == 1 else QUICK
+    results = []
+    for shape in shapes:
+        size = args.packets if args.packets else defaults[shape]
+        what = "flows" if shape == "ps" else "data packets"
+        print(f"running shape {shape} ({size:.3g} {what}, {args.repeat} runs)...", flush=True)
+        res = run_shape(shape, size, args.repeat)
+        print_shape(res)
+        results.append(res)
+    if len(results) > 1:
+        print("summary (median per wall s; ps counts flows, the others unique delivered data packets):")
+        for res in results:
+            print(_row(res["shape"], _m(spread(res["rates"])[1])))
+    report = {"shapes": results}
+    if "tcp" in shapes and not args.no_ns3:
         from . import ns3peer
-    except ImportError as e:  # pragma: no cover
-        print(f"ns-3: skipped: the ns-3 peer is not available ({e})")
-        return 0
-    try:
-        print(f"running ns-3 on the same scenario ({args.ns3_seconds:g} simulated s; installs ns-3 on first use)...", flush=True)
-        n = ns3peer.run_ns3_bench(sim_seconds=args.ns3_seconds)
-    except ns3peer.PeerUnavailable as e:
-        print(f"ns-3: skipped: {e}")
-        return 0
-    nrate = n["data_pkts_delivered"] / n["wall_s"]
-    print(_row("ns-3 version", str(n.get("ns3_version", "?"))))
-    print(_row("ns-3 simulated / wall time", f"{n['sim_seconds']:g} s / {n['wall_s']:.2f} s (CPU {n['cpu_s']:.2f} s)"))
-    print(_row("ns-3 flows completed", f"{n['flows_completed']:,}/{n['flows_started']:,}"))
-    print(_row("ns-3 delivered data packets / wall s", f"{nrate:,.0f}"))
-    print(_row("ns-3 delivered data packets / CPU s", f"{n['data_pkts_delivered'] / n['cpu_s']:,.0f}"))
-    if n.get("events"):
-        print(_row("ns-3 events / wall s", f"{n['events'] / n['wall_s']:,.0f}"))
-    print(_row("ns-3 peak memory (process)", f"{n.get('peak_rss_mb', float('nan')):.0f} MB"))
-    print(_row("speed-up, wall (delivered data pkts/s)", f"{rate / nrate:.1f}x"))
-    cpu_ratio = (f["unique_delivered"] / f["cpu_s"]) / (n["data_pkts_delivered"] / n["cpu_s"])
-    print(_row("speed-up, CPU (delivered data pkts/s)", f"{cpu_ratio:.1f}x"))
+        from .benchmarks.ns3slice import run_slice
+
+        try:
+            print(f"running the {args.ns3_seconds:g}-s slice in fctlab ({args.repeat} runs) and ns-3 "
+                  f"(installs ns-3 on first use; ns-3 takes minutes)...", flush=True)
+            s = run_slice(args.ns3_seconds, args.repeat, progress=lambda m: print("  " + m, flush=True))
+            print_slice(s)
+            report["ns3_slice"] = s
+        except ns3peer.PeerUnavailable as e:
+            print(f"ns-3: skipped: {e}")
+    elif "tcp" in shapes:
+        print("ns-3: skipped (--no-ns3)")
+    if out:
+        (out / "bench.json").write_text(json.dumps(report, indent=1))
+        print(f"wrote {out / 'bench.json'} and {_figure(results, out)}")
     return 0

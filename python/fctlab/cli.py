@@ -220,8 +220,20 @@ def cmd_report(args) -> int:
 
 
 def cmd_bench(args) -> int:
-    from .bench import main as bench_main
+    from .bench import main as bench_main, parse_shapes
 
+    try:
+        parse_shapes(args.shape)
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    for key in ("packets", "ns3_seconds"):
+        v = getattr(args, key)
+        if v is not None and not v > 0:
+            raise CliError(f"--{key.replace('_', '-')}: must be positive, got {v:g}")
+    if args.repeat < 1:
+        raise CliError(f"--repeat: must be at least 1, got {args.repeat}")
+    if (args.scaling or args.memory) and not args.out:
+        raise CliError(f"--{'scaling' if args.scaling else 'memory'} needs --out DIR (for its figure and numbers)")
     return bench_main(args)
 
 
@@ -300,10 +312,23 @@ def build_parser() -> argparse.ArgumentParser:
     rs.add_argument("--out", help="output directory (default: STORE/report)")
     rs.set_defaults(func=cmd_report)
 
-    b = sub.add_parser("bench", help="measure simulation speed against ns-3 on the same scenario")
-    b.add_argument("--packets", type=float, default=1e7, help="approximate data packets in the fctlab run (default 1e7)")
-    b.add_argument("--ns3-seconds", type=float, default=3.0, help="simulated seconds of the ns-3 slice (default 3)")
+    b = sub.add_parser("bench", help="measure simulation speed, beside ns-3 on the same flows",
+                       description="Run each shape (default: tcp, the reference scenario) --repeat times, each run in "
+                                   "a process of its own, and print unique delivered data packets per wall second "
+                                   "(min/median/max); with tcp, also the reference scenario's first --ns3-seconds in "
+                                   "fctlab and in ns-3 on the same flow list, and the ratio. --scaling and --memory "
+                                   "measure how cost and memory grow instead.")
+    b.add_argument("--shape", default="tcp", help="all, or shapes separated by commas: tcp, rcp, fq, red, graph, ps (default tcp)")
+    b.add_argument("--packets", type=float, help="data packets per run (ps: flows); default 1e7 for tcp alone, "
+                                                 "about 1e6 per shape with several (README, Speed)")
+    b.add_argument("--repeat", type=int, default=5, help="runs per shape (default 5)")
+    b.add_argument("--ns3-seconds", type=float, default=16.0, help="simulated seconds of the slice run in both simulators "
+                                                                  "(default 16: the first losses come at 14.9 s)")
     b.add_argument("--no-ns3", action="store_true", help="skip the ns-3 comparison")
+    b.add_argument("--scaling", action="store_true", help="cost per delivered packet against concurrent flows and links (figure in --out)")
+    b.add_argument("--memory", action="store_true", help="peak memory at 10^5 to 10^7 flows with streamed metrics (numbers in --out)")
+    b.add_argument("--full", action="store_true", help="with --scaling or --memory: the largest sizes too (10^6 flows, 10^7 flows)")
+    b.add_argument("--out", help="directory for bench.json and the figures")
     b.set_defaults(func=cmd_bench)
     return p
 

@@ -19,7 +19,7 @@ from .config import ConfigLike, load_config, to_json
 
 FLOW_COLUMNS = [
     "flow_id", "sender", "size_bytes", "size_pkts", "start_ns", "finish_ns", "fct_ns",
-    "acked_ns", "retransmits", "drops", "marks", "completed", "ideal_ns", "ps_fct_ns", "slowdown",
+    "acked_ns", "retransmits", "delivered_pkts", "drops", "marks", "completed", "ideal_ns", "ps_fct_ns", "slowdown",
     "scheme",
 ]
 
@@ -173,6 +173,12 @@ def _nullable(a: np.ndarray) -> pd.Series:
 def _flows_frame(cols: dict) -> pd.DataFrame:
     finish = cols["finish_ns"]
     fct = np.where(finish >= 0, finish - cols["start_ns"], -1)
+    # Unique data packets delivered in order (the receiver's RCV.NXT; at the
+    # stop time for a flow still running). A source that does not report it
+    # (live mode) knows it only for completed flows: all of them.
+    delivered = cols.get("delivered_pkts")
+    if delivered is None:
+        delivered = np.where(finish >= 0, cols["size_pkts"], -1)
     df = pd.DataFrame(
         {
             "flow_id": cols["flow_id"],
@@ -184,6 +190,7 @@ def _flows_frame(cols: dict) -> pd.DataFrame:
             "fct_ns": _nullable(fct),
             "acked_ns": _nullable(cols["acked_ns"]),
             "retransmits": cols["retransmits"],
+            "delivered_pkts": _nullable(np.asarray(delivered, dtype=np.int64)),
             "drops": cols["drops"],
             "marks": cols["marks"],
             "completed": finish >= 0,

@@ -19,6 +19,27 @@ fn main() {
         }
     }
     println!("flows digest {h:016x}");
+    // Everything else a run reports: counters (the event count apart, which
+    // measures the engine rather than the network), series, link totals, end time.
+    let mut g: u64 = 0xcbf29ce484222325;
+    let mut mix = |x: u64| g = (g ^ x).wrapping_mul(0x100000001b3);
+    let c = &out.counters;
+    for x in [c.packet_hops, c.data_delivered, c.data_sent, c.data_dropped, c.marks, c.packets_sent, c.packets_delivered, c.packets_dropped, c.max_queue_excess as u64, c.flows_started, c.flows_completed, out.end_ns, out.in_network] {
+        mix(x);
+    }
+    let s = &out.series;
+    for i in 0..s.t_ns.len() {
+        mix(s.t_ns[i]);
+        mix(s.metric[i] as u64);
+        mix(s.element[i] as u64);
+        mix(s.value[i].to_bits());
+    }
+    for l in &out.links {
+        for x in [l.busy_ns, l.retx_busy_ns, l.pkts_sent, l.retx_pkts_sent] {
+            mix(x);
+        }
+    }
+    println!("other digest {g:016x}");
     let c = &out.counters;
     println!(
         "wall {:.3} s, sim {:.3} s, events {} ({:.2} M/s), data delivered {} ({:.3} M/s), hops {} ({:.2} M/s), flows {}/{}",

@@ -49,6 +49,10 @@ struct FlowSlot {
     sent_bytes: u64,
 }
 
+/// Bytes of the engine's own slot for each flow in progress (routes, the
+/// boxed endpoints, pending timers, flags), besides the endpoints themselves.
+pub const FLOW_SLOT_BYTES: usize = std::mem::size_of::<FlowSlot>();
+
 /// Every flow's slot and record, by flow id. With `metrics.flows = false`
 /// the oldest entries are dropped once their flows are over, so memory is
 /// bounded by the flows in progress: ids below `base` are either gone or,
@@ -403,7 +407,7 @@ impl Engine {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn start_tx(&mut self, l: usize, pkt: Packet, now: Time) {
         let (arrive, first) = self.links[l].start_tx(pkt, now);
         if first {
@@ -413,17 +417,27 @@ impl Engine {
     }
 
     /// A packet reaches the port of link `l`.
-    #[inline]
+    #[inline(always)]
     fn enqueue(&mut self, l: usize, pkt: Packet, now: Time) {
         let link = &mut self.links[l];
         if link.idle(now) {
             // Idle link, empty queue: straight to the wire.
+            if link.passes_idle {
+                return self.start_tx(l, pkt, now);
+            }
             match link.queue.pass_through(now, pkt) {
                 Ok(p) => self.start_tx(l, p, now),
                 Err(d) => self.drop_packet(d),
             }
             return;
         }
+        self.enqueue_busy(l, pkt, now);
+    }
+
+    /// A packet reaches the port of link `l`, which is busy or holds packets.
+    #[inline(never)]
+    fn enqueue_busy(&mut self, l: usize, pkt: Packet, now: Time) {
+        let link = &mut self.links[l];
         if let Some(d) = link.queue.enqueue(now, pkt) {
             self.drop_packet(d);
         }
@@ -504,14 +518,19 @@ impl Engine {
 
     fn arrive(&mut self, l: usize, now: Time) {
         let link = &mut self.links[l];
-        let (_, mut pkt) = link.in_flight.pop_front().expect("arrival event with an empty wire");
-        link.data_arrived += (pkt.kind == PacketKind::Data) as u64;
+        // Read and step the packet's position where it lies, before it is
+        // moved (reading fields of a packet just copied as a whole stalls
+        // the load behind the copy's wider stores).
+        let (_, head) = link.in_flight.front_mut().expect("arrival event with an empty wire");
+        head.hop += 1;
+        let (hop, path, data) = (head.hop, head.path as usize, head.kind == PacketKind::Data);
+        let (_, pkt) = link.in_flight.pop_front().expect("arrival event with an empty wire");
+        link.data_arrived += data as u64;
         if let Some(&(t, _)) = link.in_flight.front() {
             self.q.schedule(t, Event::Arrive(l as u32));
         }
-        pkt.hop += 1;
-        if pkt.hop < self.path_len[pkt.path as usize] {
-            let next = self.path_links[(self.path_start[pkt.path as usize] + pkt.hop as u32) as usize];
+        if hop < self.path_len[path] {
+            let next = self.path_links[(self.path_start[path] + hop as u32) as usize];
             self.enqueue(next as usize, pkt, now);
         } else {
             self.deliver(pkt, now);
@@ -633,6 +652,9 @@ impl Engine {
         if snd.done() {
             rec.acked_ns = Some(now);
             rec.retransmits = snd.retransmits();
+            if let Some(rcv) = &slot.rcv {
+                rec.delivered_pkts = rcv.in_order_pkts();
+            }
             // The flow is over: free its state (late duplicates are discarded).
             slot.snd = None;
             slot.rcv = None;
@@ -646,8 +668,13 @@ impl Engine {
                     self.closed_loop_next(g, s, now + think_ns);
                 }
             }
-        } else {
-            self.sync_sender_timer(f, now);
+        } else if let Some(t) = snd.next_timer() {
+            // `sync_sender_timer` on the slot already at hand.
+            let t = t.max(now);
+            if slot.snd_sched.is_none_or(|s| t < s) {
+                slot.snd_sched = Some(t);
+                self.q.schedule(t, Event::SenderTimer(f));
+            }
         }
     }
 
@@ -817,11 +844,14 @@ impl Engine {
                 }
             }
         }
-        // Record retransmissions of flows still running.
+        // Record retransmissions and in-order deliveries of flows still running.
         let fl = &mut self.flows;
         for (s, r) in fl.slots.iter().zip(fl.records.iter_mut()).chain(fl.old.values_mut().map(|(s, r)| (&*s, r))) {
             if let Some(snd) = &s.snd {
                 r.retransmits = snd.retransmits();
+            }
+            if let Some(rcv) = &s.rcv {
+                r.delivered_pkts = rcv.in_order_pkts();
             }
         }
         self.counters.events = self.q.processed();

@@ -88,8 +88,12 @@ pub fn assert_invariants(v: &Value, out: &RunOutput, label: &str) -> (u64, u64) 
             assert!(fct >= f.ideal_ns + 2 * d_bn, "{label}: flow {}", f.flow_id);
         }
         assert!(f.acked_ns.unwrap() > f.finish_ns.unwrap(), "{label}");
+        // Every packet of a completed flow was delivered in order, once.
+        assert_eq!(f.delivered_pkts, f.size_pkts, "{label}: flow {} delivered in order", f.flow_id);
     }
     assert_eq!(c.flows_completed as usize, out.flows.len(), "{label}");
+    // Unique deliveries never exceed arrivals (which count copies too).
+    assert!(out.flows.iter().map(|f| f.delivered_pkts).sum::<u64>() <= c.data_delivered, "{label}");
     assert!(out.series.t_ns.windows(2).all(|w| w[0] <= w[1]), "{label}: series out of order");
     (c.packets_dropped, out.flows.iter().map(|f| f.retransmits).sum())
 }

@@ -71,6 +71,11 @@ fn long_lived_flows_share_and_stop_at_stop_s() {
     let delivered_bits = out.counters.data_delivered as f64 * 1040.0 * 8.0;
     assert!(delivered_bits > 0.85 * 10e6 * 20.0, "{delivered_bits}");
     assert!(delivered_bits <= 10e6 * 20.0);
+    // Packets delivered in order by the stop time: counted once each, so no
+    // more than the arrivals, and most of them (losses are few).
+    let unique: u64 = out.flows.iter().map(|f| f.delivered_pkts).sum();
+    assert!(unique <= out.counters.data_delivered);
+    assert!(unique as f64 * 1040.0 * 8.0 > 0.8 * 10e6 * 20.0, "{unique}");
 }
 
 #[test]

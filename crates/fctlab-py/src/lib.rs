@@ -80,6 +80,7 @@ fn run<'py>(py: Python<'py>, config_json: &str, progress: Option<Py<PyAny>>) -> 
     let mut finish_ns = Vec::with_capacity(n);
     let mut acked_ns = Vec::with_capacity(n);
     let mut retransmits = Vec::with_capacity(n);
+    let mut delivered_pkts = Vec::with_capacity(n);
     let mut drops = Vec::with_capacity(n);
     let mut marks = Vec::with_capacity(n);
     let mut ideal_ns = Vec::with_capacity(n);
@@ -96,6 +97,7 @@ fn run<'py>(py: Python<'py>, config_json: &str, progress: Option<Py<PyAny>>) -> 
         finish_ns.push(r.finish_ns.map_or(-1, |t| t as i64));
         acked_ns.push(r.acked_ns.map_or(-1, |t| t as i64));
         retransmits.push(r.retransmits as i64);
+        delivered_pkts.push(r.delivered_pkts as i64);
         drops.push(r.drops as i64);
         marks.push(r.marks as i64);
         ideal_ns.push(if long { -1 } else { r.ideal_ns as i64 });
@@ -110,6 +112,7 @@ fn run<'py>(py: Python<'py>, config_json: &str, progress: Option<Py<PyAny>>) -> 
     flows.set_item("finish_ns", finish_ns.into_pyarray(py))?;
     flows.set_item("acked_ns", acked_ns.into_pyarray(py))?;
     flows.set_item("retransmits", retransmits.into_pyarray(py))?;
+    flows.set_item("delivered_pkts", delivered_pkts.into_pyarray(py))?;
     flows.set_item("drops", drops.into_pyarray(py))?;
     flows.set_item("marks", marks.into_pyarray(py))?;
     flows.set_item("ideal_ns", ideal_ns.into_pyarray(py))?;

@@ -288,10 +288,11 @@ def _near_2000_text(near: dict) -> str:
         r = near[rcp][0]
         parts.append(f"against {'the default RCP (mode ps)' if rcp == 'RCP' else 'RCP in mode ns2'}: TCP {tcp[0] / r:.1f}x, XCP {xcp[0] / r:.1f}x")
     return (f"Flows of {NEAR_2000[0]}-{NEAR_2000[1] - 1} packets ({tcp[1]:,} of them; the paper: TCP about 4x and XCP about "
-            f"30x RCP), mean FCT " + "; ".join(parts) + ". RCP in mode ps is far from PS on this workload: its routers "
-            "count the flows announced by SYNs, about a thousand at any time at 10,000 arrivals per second, and hold R "
-            "at C/N over them (see dukkipati2006-rcp-sensitivity); the released patch's router, which uses the rate "
-            "equation alone, is close to PS.")
+            f"30x RCP), mean FCT " + "; ".join(parts) + ". About 10,000 flows arrive per second, so about a thousand "
+            "are between their SYN and their first data packet at any time; RCP's routers in mode ps count such an "
+            "announced flow only as far as announcements outnumber departures within the mean time a flow sends, "
+            "beyond their noise (counting them all would hold R near C/1000), and the released patch's router (mode ns2) uses the rate "
+            "equation alone: both are close to PS (see dukkipati2006-rcp-sensitivity).")
 
 
 def fig12(out: Path, scale: str) -> list:
@@ -1333,18 +1334,20 @@ def rcp_sensitivity(out: Path, scale: str) -> list:
               "packet": f"{MSS_BYTES} B payload + {HEADER_BYTES} B header", "seed": 1}
     caption = (f"{SOURCE}, Fig. 12 workload: RCP's mean FCT over the analytic PS FCT by flow size for alpha x beta, in "
                "fctlab's mode ps (left) and the released patch's mode ns2 (right). With the paper's alpha 0.1, beta 1, "
-               f"flows of 100-999 packets take {paper['ps'][5]:.1f}x PS in mode ps and {paper['ns2'][5]:.2f}x in mode "
+               f"flows of 100-999 packets take {paper['ps'][5]:.2f}x PS in mode ps and {paper['ns2'][5]:.2f}x in mode "
                f"ns2; over all flows the mean of FCT / PS is {paper['ps'][7]:.2f} (ps) and {paper['ns2'][7]:.2f} (ns2); "
                f"the cell closest to PS over all flows is alpha {best['ps'][1]:g}, beta {best['ps'][2]:g} in mode ps and "
                f"alpha {best['ns2'][1]:g}, beta {best['ns2'][2]:g} in mode ns2. For 100-999 packets the largest over the "
-               f"smallest cell is {spread['ps']:.3f} in mode ps (alpha and beta hardly matter: R is held by the flow "
-               f"count, not by the rate equation) and {spread['ns2']:.3f} in mode ns2, where a larger alpha brings the "
-               "largest flows below PS's mean (R above the fair share while the link has spare capacity). Mode ps does not reproduce Fig. 12 on this workload, whatever alpha "
-               "and beta: about 10,000 flows arrive per second and each spends a round trip between its SYN and its "
-               "first data packet, so the router counts about a thousand announced flows that send nothing yet; while "
-               "any are announced it holds R at most C/N and stamps SYNs with it, so new flows start slowly, stay "
-               "counted longer, and flows accumulate (as under the equal-share server of Fig. 4). The rate equation "
-               "alone (mode ns2) is close to PS. "
+               f"smallest cell is {spread['ps']:.3f} in mode ps (alpha and beta hardly matter: on this workload the "
+               "rate stamped is mostly the floor floor_fact x C/N, N the flows sending plus the announced flows expected "
+               f"to join them, not the rate equation's R) and {spread['ns2']:.3f} in mode ns2, where a larger alpha "
+               "brings the largest flows below PS's mean (R above the fair share while the link has spare capacity). "
+               "About 10,000 flows arrive per second and each spends a round trip between its SYN and its first data "
+               "packet, so about a thousand are announced and send nothing yet at any time. Mode ps counts them only "
+               "as far as the announcements within the mean time a flow sends here (Little's law) outnumber the "
+               "departures within it by more than their noise; counting every announced flow held R near C/1000, the link partly idle, and "
+               "flows of 100-999 packets took about 8x PS, the flows under way growing in number (as under the "
+               "equal-share server of Fig. 4). "
                f"Scale: {'full' if full else 'quick'} ({count:,} flows per run; full: {SENS_FLOWS['full']:,}). "
                f"Parameters: {params_caption(params)}.")
     return [Reproduction(name="dukkipati2006-rcp-sensitivity", title="RCP's sensitivity to alpha and beta (2006, Fig. 12 workload)",

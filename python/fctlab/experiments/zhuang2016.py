@@ -202,7 +202,10 @@ def fig6(out: Path, scale: str) -> list:
                       f"{by[(r, 'RCP, mode ns2 (the patch)', 'single link (fctlab' + chr(39) + 's Fig. 12)')][3]:.2f})" for r in rd)
           + f". The router between the hosts changes little: RCP's state is at the router's port either way. TCP over PS: "
           + "; ".join(f"{r}: {by[(r, 'TCP NewReno', two)][3]:.2f}" for r in rd)
-          + ". fctlab's default RCP (mode ps) is far from PS on this workload: see dukkipati2006-rcp-sensitivity. "
+          + ". fctlab's default RCP (mode ps) over PS, all flows: "
+          + "; ".join(f"{r}: {by[(r, 'RCP, mode ps', two)][3]:.2f} ({by[(r, 'RCP, mode ps, data with the SYN', two)][3]:.2f} "
+                      "with data with the SYN)" for r in rd)
+          + " (see dukkipati2006-rcp-sensitivity). "
           f"Scale: {'full' if full else 'quick'} ({count:,} flows per run; full: {FLOWS['full']:,}). Parameters: {params_caption(params)}.")
     pr = rd[0]
     no, yes = by[(pr, "RCP, mode ns2 (the patch)", two)], by[(pr, "RCP, mode ns2, data with the SYN", two)]

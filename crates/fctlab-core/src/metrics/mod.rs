@@ -23,6 +23,10 @@ pub struct FlowRecord {
     pub finish_ns: Option<Time>,
     pub acked_ns: Option<Time>,
     pub retransmits: u64,
+    /// Data packets delivered in order to the receiver (TCP's RCV.NXT, in
+    /// packets): unique packets, copies not counted; for a flow still running
+    /// when the run stops, those delivered by then.
+    pub delivered_pkts: u64,
     pub drops: u64,
     /// Data packets of this flow that reached the receiver marked CE (ECN).
     pub marks: u64,

@@ -21,6 +21,8 @@ pub struct Link {
     pub limited: bool,
     /// Whether the port's discipline may hold packets while the wire is idle.
     pub shaping: bool,
+    /// The discipline's `pass_through` is the identity (`Queue::passes_idle`).
+    pub passes_idle: bool,
     /// The time of the pending wake-up of a shaping port, if any.
     pub wake_at: Option<Time>,
     /// The wire is busy until this time.
@@ -66,14 +68,15 @@ impl Link {
     pub fn new(name: String, rate_bps: f64, delay_ns: Time, queue: Box<dyn Queue>) -> Self {
         let limited = queue.limit_pkts().is_some();
         let shaping = queue.shapes();
-        Link { name, rate_bps, delay_ns, queue, limited, shaping, wake_at: None, busy_until: 0, txdone_pending: false, in_flight: VecDeque::new(), tx_cache: (u32::MAX, 0), busy_ns: 0, busy_at_sample: 0, data_arrived: 0, data_at_sample: 0,
+        let passes_idle = queue.passes_idle();
+        Link { name, rate_bps, delay_ns, queue, limited, shaping, passes_idle, wake_at: None, busy_until: 0, txdone_pending: false, in_flight: VecDeque::new(), tx_cache: (u32::MAX, 0), busy_ns: 0, busy_at_sample: 0, data_arrived: 0, data_at_sample: 0,
                pkts_sent: 0, retx_pkts_sent: 0, retx_busy_ns: 0, retx_at_sample: 0, last_retx: false }
     }
 
     /// Put `pkt` on the wire at `now`. Returns its arrival time at the far end
     /// and whether it is the only packet on the wire (so its arrival must be
     /// scheduled).
-    #[inline]
+    #[inline(always)]
     pub fn start_tx(&mut self, pkt: Packet, now: Time) -> (Time, bool) {
         let tx = if self.tx_cache.0 == pkt.size_bytes {
             self.tx_cache.1
@@ -96,9 +99,16 @@ impl Link {
     }
 
     /// Whether a packet reaching the port at `now` can go straight to the wire.
-    #[inline]
+    ///
+    /// The queue's length need not be asked: a port that does not shape has
+    /// a transmission end pending whenever packets wait (the engine schedules
+    /// one as soon as a packet stays in the queue, and again after each
+    /// dequeue that leaves some), so an idle wire without one has none waiting.
+    #[inline(always)]
     pub fn idle(&self, now: Time) -> bool {
-        !self.shaping && !self.txdone_pending && self.busy_until <= now && self.queue.len_pkts() == 0
+        let idle = !self.shaping && !self.txdone_pending && self.busy_until <= now;
+        debug_assert!(!idle || self.queue.len_pkts() == 0, "packets wait at an idle port without a transmission end pending");
+        idle
     }
 
     /// The fraction of the time since the last call that the wire was busy,

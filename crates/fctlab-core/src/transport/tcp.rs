@@ -25,7 +25,9 @@ use super::{EndpointBuilder, FlowSize, Receiver, Sender, TransportParams};
 use crate::net::packet::flags;
 use crate::net::{Packet, PacketKind};
 use crate::sim::Time;
-use std::collections::{BTreeSet, VecDeque};
+use rangemap::RangeSet;
+use std::collections::VecDeque;
+use std::sync::Arc;
 
 /// A TCP sender for one flow.
 pub struct TcpSender {
@@ -33,7 +35,9 @@ pub struct TcpSender {
     size: FlowSize,
     /// `size.end_seq()`, kept for the per-packet checks.
     end_seq: u64,
-    p: TransportParams,
+    /// The run's settings, shared by every flow of the scheme (one copy
+    /// instead of one per flow keeps the flows in progress smaller).
+    p: Arc<TransportParams>,
     cc: Box<dyn CongestionControl>,
     recovery_style: Recovery,
     /// The controller's `wants_ack_seq`, asked once.
@@ -93,18 +97,18 @@ pub struct TcpSender {
 /// The endpoints of a window-based TCP: a [`TcpSender`] driven by a fresh
 /// controller from `cc` per flow, and a [`TcpReceiver`].
 pub fn endpoints(p: &TransportParams, cc: impl Fn() -> Box<dyn CongestionControl> + Send + Sync + 'static) -> EndpointBuilder {
-    let p = p.clone();
-    std::sync::Arc::new(move |id, size| (Box::new(TcpSender::new(id, size, p.clone(), cc())) as Box<dyn Sender>, Box::new(TcpReceiver::new(id, size, &p)) as Box<dyn Receiver>))
+    let p = Arc::new(p.clone());
+    Arc::new(move |id, size| (Box::new(TcpSender::with_shared(id, size, p.clone(), cc())) as Box<dyn Sender>, Box::new(TcpReceiver::new(id, size, &p)) as Box<dyn Receiver>))
 }
 
 /// The endpoints of a window-based TCP with SACK: the receiver reports up to
 /// `blocks` SACK blocks per ACK, the sender recovers by RFC 6675 (`rescue`:
 /// with NextSeg rule 4); `cc` gives the window policy.
 pub fn sack_endpoints(p: &TransportParams, blocks: usize, rescue: bool, cc: impl Fn() -> Box<dyn CongestionControl> + Send + Sync + 'static) -> EndpointBuilder {
-    let p = p.clone();
-    std::sync::Arc::new(move |id, size| {
+    let p = Arc::new(p.clone());
+    Arc::new(move |id, size| {
         (
-            Box::new(TcpSackSender::new(TcpSender::new(id, size, p.clone(), cc()), rescue)) as Box<dyn Sender>,
+            Box::new(TcpSackSender::new(TcpSender::with_shared(id, size, p.clone(), cc()), rescue)) as Box<dyn Sender>,
             Box::new(TcpSackReceiver::new(TcpReceiver::new(id, size, &p), blocks)) as Box<dyn Receiver>,
         )
     })
@@ -112,6 +116,11 @@ pub fn sack_endpoints(p: &TransportParams, blocks: usize, rescue: bool, cc: impl
 
 impl TcpSender {
     pub fn new(flow: u32, size: FlowSize, p: TransportParams, cc: Box<dyn CongestionControl>) -> Self {
+        Self::with_shared(flow, size, Arc::new(p), cc)
+    }
+
+    /// [`TcpSender::new`] with settings shared with other flows.
+    pub fn with_shared(flow: u32, size: FlowSize, p: Arc<TransportParams>, cc: Box<dyn CongestionControl>) -> Self {
         let recovery_style = cc.recovery();
         let ack_seq = cc.wants_ack_seq();
         let path_delay = cc.wants_path_delay();
@@ -996,7 +1005,8 @@ pub struct TcpReceiver {
     delayed_ack: bool,
     delack_timeout: Time,
     rcv_nxt: u64,
-    ooo: BTreeSet<u64>,
+    /// Packets held above `rcv_nxt`, as runs (memory per hole, not per packet).
+    ooo: RangeSet<u64>,
     /// A segment received in order and not yet acknowledged (delayed ACK):
     /// the timestamp to echo.
     pending: Option<Time>,
@@ -1019,7 +1029,7 @@ impl TcpReceiver {
             delayed_ack: p.delayed_ack,
             delack_timeout: p.delack_timeout_ns,
             rcv_nxt: 0,
-            ooo: BTreeSet::new(),
+            ooo: RangeSet::new(),
             pending: None,
             delack_deadline: None,
             finished: None,
@@ -1059,11 +1069,12 @@ impl Receiver for TcpReceiver {
                 let had_holes = !self.ooo.is_empty();
                 if in_order {
                     self.rcv_nxt += 1;
-                    while self.ooo.remove(&self.rcv_nxt) {
-                        self.rcv_nxt += 1;
+                    if let Some(r) = self.ooo.first().filter(|r| r.start == self.rcv_nxt).cloned() {
+                        self.rcv_nxt = r.end;
+                        self.ooo.remove(r);
                     }
                 } else if seq > self.rcv_nxt {
-                    self.ooo.insert(seq);
+                    self.ooo.insert(seq..seq + 1);
                 }
                 if self.finished.is_none() && self.rcv_nxt >= self.end_seq {
                     self.finished = Some(now);

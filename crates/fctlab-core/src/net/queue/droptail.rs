@@ -71,6 +71,9 @@ impl Queue for DropTail {
     fn limit_pkts(&self) -> Option<usize> {
         (self.limit != usize::MAX).then_some(self.limit)
     }
+    fn passes_idle(&self) -> bool {
+        self.limit > 0
+    }
     #[inline]
     fn pass_through(&mut self, _now: Time, pkt: Packet) -> Result<Packet, Packet> {
         // The queue is empty and the limit is at least one packet.

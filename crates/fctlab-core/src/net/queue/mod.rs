@@ -41,6 +41,12 @@ pub trait Queue: Send {
     fn next_ready(&self, _now: Time) -> Option<Time> {
         None
     }
+    /// Whether [`Queue::pass_through`] always hands the packet back unchanged
+    /// and touches no state (a plain FIFO with room for a packet), so that
+    /// the engine may skip the call. Asked once, when the port is built.
+    fn passes_idle(&self) -> bool {
+        false
+    }
     /// Offer `pkt` to an empty queue whose link is idle: the packet goes straight
     /// to the wire (`Ok`) or is dropped (`Err`). Equivalent to `enqueue` then
     /// `dequeue`; disciplines with nothing to do here skip the copy in and out.

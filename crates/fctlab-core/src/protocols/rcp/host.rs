@@ -54,8 +54,9 @@
 //! **`data_with_syn`** (off by default): the first data packet leaves right
 //! behind the SYN instead of on the SYN-ACK, as TCP Fast Open (RFC 7413)
 //! carries data in the SYN; the rest waits for the SYN-ACK's rate. Resent
-//! SYNs then carry rtt −1, as probes do, so routers in mode `ps` do not count
-//! the flow a second time after its first data packet has passed. A
+//! SYNs then carry rtt −1, as probes do, so routers in mode `ps` do not
+//! announce the flow a second time; they count it as sending from its first
+//! packet with an RTT estimate (the one sent with the SYN carries none). A
 //! one-packet flow then ends half an RTT after it starts instead of one and a
 //! half; a longer flow gains one packet interval.
 //!
@@ -70,6 +71,7 @@ use crate::net::{Packet, PacketKind};
 use crate::sim::{Time, NS_PER_S};
 use crate::transport::{EndpointBuilder, FlowSize, Receiver, SchemeEntry, Sender, TransportParams};
 use serde::{Deserialize, Serialize};
+use rangemap::RangeSet;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -180,8 +182,9 @@ pub struct RcpSender {
     snd_una: u64,
     /// Next packet never sent.
     snd_nxt: u64,
-    /// Packets acknowledged above `snd_una`.
-    sacked: BTreeSet<u64>,
+    /// Packets acknowledged above `snd_una`, as runs (a flow of 10^6
+    /// packets with one early hole holds one run, not 10^6 entries).
+    sacked: RangeSet<u64>,
     /// In a recovery round: the next sequence number to consider resending.
     resend: Option<u64>,
     /// Mode `ps`: holes with three packets acknowledged above them, to resend
@@ -199,6 +202,19 @@ pub struct RcpSender {
     probes: u64,
 }
 
+/// The third-highest packet in `set` (None with fewer than three).
+fn third_highest(set: &RangeSet<u64>) -> Option<u64> {
+    let mut skip = 2;
+    for r in set.iter().rev() {
+        let len = r.end - r.start;
+        if len > skip {
+            return Some(r.end - 1 - skip);
+        }
+        skip -= len;
+    }
+    None
+}
+
 impl RcpSender {
     pub fn new(flow: u32, size: FlowSize, mss: u32, hdr: u32, cfg: RcpHostCfg) -> Self {
         RcpSender {
@@ -213,7 +229,7 @@ impl RcpSender {
             srtt_ns: None,
             snd_una: 0,
             snd_nxt: 0,
-            sacked: BTreeSet::new(),
+            sacked: RangeSet::new(),
             resend: None,
             lost: BTreeSet::new(),
             scan: 0,
@@ -264,8 +280,8 @@ impl RcpSender {
     fn next_seq(&mut self) -> Option<u64> {
         if let Some(mut c) = self.resend {
             c = c.max(self.snd_una);
-            while c < self.snd_nxt && self.sacked.contains(&c) {
-                c += 1;
+            if let Some(r) = self.sacked.get(&c) {
+                c = r.end;
             }
             if c < self.snd_nxt {
                 self.resend = Some(c);
@@ -397,19 +413,20 @@ impl Sender for RcpSender {
                 self.on_rate(pkt.hdr[HDR_RATE]);
                 if pkt.seq > self.snd_una {
                     self.snd_una = pkt.seq;
-                    self.sacked = self.sacked.split_off(&self.snd_una);
+                    self.sacked.remove(0..self.snd_una);
                 }
                 let s = pkt.hdr[HDR_SACK];
                 if s >= 0.0 && (s as u64) >= self.snd_una {
-                    self.sacked.insert(s as u64);
+                    self.sacked.insert(s as u64..s as u64 + 1);
                 }
                 // Mode ps: a hole with three packets acknowledged above it
                 // is resent before new data (each at most once this way).
                 if self.cfg.mode == RcpMode::Ps {
-                    if let Some(&hi) = self.sacked.iter().rev().nth(2) {
-                        for h in self.scan.max(self.snd_una)..hi {
-                            if !self.sacked.contains(&h) {
-                                self.lost.insert(h);
+                    if let Some(hi) = third_highest(&self.sacked) {
+                        let lo = self.scan.max(self.snd_una);
+                        if lo < hi {
+                            for gap in self.sacked.gaps(&(lo..hi)) {
+                                self.lost.extend(gap);
                             }
                         }
                         self.scan = self.scan.max(hi);
@@ -437,11 +454,11 @@ impl Sender for RcpSender {
             let mut p = self.syn(now);
             p.flags |= flags::RETX;
             if self.cfg.data_with_syn {
-                // The first data packet has announced the flow to the
-                // routers already (mode ps counts a flow from its SYN until
-                // its first data packet passes): a resent SYN is a rate
-                // request only, as a probe (rtt < 0), so it is not counted
-                // again.
+                // The first SYN or data packet has announced the flow to
+                // the routers already (mode ps keeps it announced until a
+                // data packet with an RTT estimate passes): a resent SYN is
+                // a rate request only, as a probe (rtt < 0), so it is not
+                // announced again.
                 p.hdr[HDR_RTT] = -1.0;
             }
             out.push(p);
@@ -502,13 +519,14 @@ pub struct RcpReceiver {
     hdr: u32,
     /// Next sequence number expected (cumulative ACK).
     rcv_nxt: u64,
-    ooo: BTreeSet<u64>,
+    /// Packets held above `rcv_nxt`, as runs.
+    ooo: RangeSet<u64>,
     finished: Option<Time>,
 }
 
 impl RcpReceiver {
     pub fn new(flow: u32, size: FlowSize, hdr: u32) -> Self {
-        RcpReceiver { flow, size, hdr, rcv_nxt: 0, ooo: BTreeSet::new(), finished: None }
+        RcpReceiver { flow, size, hdr, rcv_nxt: 0, ooo: RangeSet::new(), finished: None }
     }
 }
 
@@ -519,11 +537,12 @@ impl Receiver for RcpReceiver {
             PacketKind::Data => {
                 if pkt.seq == self.rcv_nxt {
                     self.rcv_nxt += 1;
-                    while self.ooo.remove(&self.rcv_nxt) {
-                        self.rcv_nxt += 1;
+                    if let Some(r) = self.ooo.first().filter(|r| r.start == self.rcv_nxt).cloned() {
+                        self.rcv_nxt = r.end;
+                        self.ooo.remove(r);
                     }
                 } else if pkt.seq > self.rcv_nxt {
-                    self.ooo.insert(pkt.seq);
+                    self.ooo.insert(pkt.seq..pkt.seq + 1);
                 }
                 if self.finished.is_none() && self.rcv_nxt >= self.size.end_seq() {
                     self.finished = Some(now);
@@ -702,6 +721,45 @@ mod tests {
         r.on_packet(30, &d, &mut out);
         assert_eq!(out[2].seq, 2);
         assert_eq!(r.finished_at(), Some(30));
+    }
+
+    #[test]
+    fn a_hole_below_many_packets_costs_one_run_not_one_entry_per_packet() {
+        // Packet 0 lost, 1..=100000 arrive: the receiver holds one run and
+        // ACKs 0 throughout; the sender's acknowledged set is one run too.
+        let n = 100_000u64;
+        let mut r = RcpReceiver::new(0, FlowSize::from_bytes((n + 1) * 1000, 1000), 40);
+        let mut s = sender(n + 1);
+        let mut out = vec![];
+        s.start(0, &mut out);
+        s.on_packet(10_000_000, &synack(0, 1e9), &mut out);
+        for seq in 1..=n {
+            out.clear();
+            r.on_packet(20_000_000, &Packet::new(0, PacketKind::Data, 1040, seq, 0), &mut out);
+            assert_eq!(out[0].seq, 0);
+            let ack = out[0].clone();
+            s.on_packet(20_000_000, &ack, &mut vec![]);
+        }
+        assert_eq!((r.ooo.len(), s.sacked.len()), (1, 1));
+        assert_eq!(third_highest(&s.sacked), Some(n - 2));
+        // The hole filled: everything is delivered in one step.
+        out.clear();
+        r.on_packet(30_000_000, &Packet::new(0, PacketKind::Data, 1040, 0, 0), &mut out);
+        assert_eq!((out[0].seq, r.ooo.len(), r.finished_at()), (n + 1, 0, Some(30_000_000)));
+    }
+
+    #[test]
+    fn third_highest_counts_packets_across_runs() {
+        let mut set = RangeSet::new();
+        assert_eq!(third_highest(&set), None);
+        set.insert(10..11);
+        set.insert(20..21);
+        assert_eq!(third_highest(&set), None);
+        set.insert(5..7);
+        // {5, 6, 10, 20}: the third highest is 6.
+        assert_eq!(third_highest(&set), Some(6));
+        set.insert(30..40);
+        assert_eq!(third_highest(&set), Some(37));
     }
 
     #[test]

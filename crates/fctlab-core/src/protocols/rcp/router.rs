@@ -52,22 +52,46 @@
 //!   over two slots the same way; counting it whole in one slot makes a
 //!   slot shorter than a packet see 0 or several packets, and R, updated
 //!   multiplicatively, drifts down).
-//! - Flows counted: a SYN (not a probe) announces a flow, kept by flow id
-//!   until its first data packet passes (a copy of a SYN is the same flow;
-//!   once d0 is measured, an announcement older than 2·d0 is forgotten);
-//!   a copy of the first data packet passing adds the flow, the first copy
-//!   of the last (marked by the host) removes it. With N the flows counted
-//!   plus those announced: on each SYN, R <- min(R, γC/N) (the IWQoS 2005
-//!   estimate N = C/R read backwards: an idle link whose R grew to C would
-//!   otherwise give C to every SYN of a burst); while announced flows have
-//!   not started, R stays at most γC/N (the input does not show them yet);
-//!   SYNs are stamped at most γC/N; and R never falls below
-//!   `floor_fact`·γC/N (after a burst the queue term drove R to its minimum
-//!   and α = 0.1 climbed back over tens of RTTs with the link idle; with the
-//!   floor the queue drains at (1 − floor_fact)·C and a departing flow's
-//!   share is handed out at once). Errors in the count err towards too many
-//!   flows, which only lowers the floor.
-//!
+//! - Flows counted: a flow's first data packet carrying an RTT estimate
+//!   adds it (the first packet, or while the flow is announced any copy or
+//!   later packet: a packet sent with the SYN carries none, and the flow
+//!   waits for the SYN-ACK's rate after it), the first copy of its last
+//!   (marked by the host) removes it: N_d, the flows with data under way,
+//!   the N of processor sharing. A SYN (not a probe) announces a flow (so
+//!   does a first data packet without an RTT estimate if its SYN did not
+//!   come through), kept by flow id with the time of its first
+//!   SYN until its first data packet passes (a copy of a SYN is the same
+//!   flow; once d0 is measured, an announcement older than 2·d0 plus twice
+//!   the queue's drain time is forgotten). Announced flows are about to
+//!   send, but not all of them will send together: N = N_d + E, with E the
+//!   announced flows expected to join those under way. With history (a
+//!   flow has left): of the B flows announced within the last w and the D
+//!   flows that left within it, E = B − D − ⌊√(B + D)⌋, at least 1 while any
+//!   flow is announced, where w = N̄_d/λ̄ is the mean time a flow sends here
+//!   (Little's law over slot averages of N_d and of the departure rate, gain
+//!   min(T/d0, 1)); under steady arrivals the flows about to start replace
+//!   those about to finish and B − D is noise of standard deviation about
+//!   √(B + D) (two Poisson counts), while a burst of SYNs is not matched by
+//!   departures. Without history: E = the largest run of
+//!   announcements each within one SYN transmission time (at this link) of
+//!   the one before: SYNs that come back to back, faster than the link
+//!   could carry them, are a burst whose flows will send together; flows
+//!   announced one by one are not assumed to overlap. Then: on each SYN,
+//!   R <- min(R, γC/N) (the IWQoS 2005 estimate N = C/R read backwards: an
+//!   idle link whose R grew to C would otherwise give C to every SYN of a
+//!   burst); while E > 0, R stays at most γC/N (the input does not show
+//!   those flows yet); SYNs are stamped at most γC/N; and R never falls
+//!   below `floor_fact`·γC/N (after a burst the queue term drove R to its
+//!   minimum and α = 0.1 climbed back over tens of RTTs with the link idle;
+//!   with the floor the queue drains at (1 − floor_fact)·C and a departing
+//!   flow's share is handed out at once).
+//!   Counting every announced flow in N instead (N_d + all announced) held
+//!   R near C/(λ·RTT) when flows arrive at a rate λ of many per RTT (the
+//!   2006 paper's Fig. 12 workload: λ·RTT ≈ 1000 at 2.4 Gb/s), which left
+//!   the link partly idle, so the flows under way grew in number (to over
+//!   1400 within 5 s, the link about 60 % busy) and flows of 100-999
+//!   packets took about 8x PS: `tests/rcp_ps.rs` checks a scaled version.
+
 //! **Mode `ns2`**: the router above exactly as the released patch has it.
 //!
 //! Header fields: see [`super`].
@@ -117,7 +141,8 @@ pub struct RcpCfg {
     /// only until the first slot with an RTT sample, which replaces it.
     pub initial_rtt_ms: f64,
     /// Mode `ps`: the rate never falls below `floor_fact`·γC/N, N the flows
-    /// counted through this port (fctlab's choice, measured in tests/rcp.rs).
+    /// counted through this port (see the module documentation; fctlab's
+    /// choice, measured in tests/rcp_ps.rs).
     pub floor_fact: f64,
 }
 
@@ -163,7 +188,7 @@ impl RcpCfg {
 
 impl Params for RcpCfg {
     const DOCS: &'static [ParamDoc] = &[
-        ParamDoc::new("mode", "ps: the 2006 paper's rate equation, d0 from the first RTT samples, input measured as fluid, flows counted from SYNs (IWQoS 2005 N = C/R) for bursts and a floor; ns2: the released ns-2 RCP patch rcp.cc as it is"),
+        ParamDoc::new("mode", "ps: the 2006 paper's rate equation, d0 from the first RTT samples, input measured as fluid, N = flows with data under way plus the announced (SYN) flows expected to join them (beyond the departures over the mean sending time, Little's law; without history, back-to-back SYNs) for a cap on SYNs and bursts (IWQoS 2005 N = C/R) and a floor; ns2: the released ns-2 RCP patch rcp.cc as it is"),
         ParamDoc::new("alpha", "Dukkipati & McKeown 2006 / ns-2 RCP patch run-rcp.pl (ns-default.tcl: 0.4; show both)"),
         ParamDoc::new("beta", "Dukkipati & McKeown 2006 / ns-2 RCP patch run-rcp.pl (ns-default.tcl: 0.4; show both)"),
         ParamDoc::new("gamma", "ns-2 RCP patch ns-default.tcl gamma_ 1 (target utilisation)"),
@@ -268,12 +293,32 @@ pub struct Rcp {
     /// Σ rtt·size and Σ size over RTT-bearing arrivals of the current slot.
     rtt_weighted: f64,
     rtt_bytes: f64,
-    /// Mode `ps`: flows whose first data packet has left this port and whose
-    /// last has not (counted per copy of the first, per first copy of the last).
+    /// Mode `ps`: flows whose first data packet with an RTT estimate has left
+    /// this port and the first copy of whose last has not.
     flows: u64,
+    /// Mode `ps`: the flows counted in `flows`.
+    sending: std::collections::BTreeSet<u32>,
     /// Mode `ps`: flows announced by a SYN that have sent no data here yet,
-    /// with when the SYN came (a copy of a SYN already here is the same flow).
+    /// with when their first SYN came (a copy of a SYN already here is the
+    /// same flow and keeps the first time).
     pending: std::collections::BTreeMap<u32, Time>,
+    /// The same announcements ordered by time.
+    pending_at: std::collections::BTreeSet<(Time, u32)>,
+    /// Mode `ps`: when counted flows left (the first copy of their last
+    /// packet passed), over the last `horizon_ns`; and how many in this slot.
+    departed: std::collections::VecDeque<Time>,
+    departed_slot: u64,
+    /// Mode `ps`: averages over slots (gain min(T/d0, 1)) of the flows
+    /// counted and of the departures per second. Their ratio is the mean
+    /// time a flow sends here (Little's law); no departure yet means no
+    /// history.
+    flows_avg: f64,
+    departures_avg: f64,
+    /// Mode `ps`: the SYN's size, for the back-to-back test.
+    syn_bytes: u32,
+    /// Mode `ps`: N = flows counted + the announced flows expected to join
+    /// them (see [`Rcp::recount`]), recomputed at every SYN, data packet and slot.
+    n_hat: u64,
 }
 
 impl Rcp {
@@ -294,7 +339,15 @@ impl Rcp {
             rtt_weighted: 0.0,
             rtt_bytes: 0.0,
             flows: 0,
+            sending: std::collections::BTreeSet::new(),
             pending: std::collections::BTreeMap::new(),
+            pending_at: std::collections::BTreeSet::new(),
+            departed: std::collections::VecDeque::new(),
+            departed_slot: 0,
+            flows_avg: 0.0,
+            departures_avg: 0.0,
+            syn_bytes: 40,
+            n_hat: 0,
         }
     }
 
@@ -322,33 +375,106 @@ impl Rcp {
         self.d0_s
     }
 
-    /// Flows counted (mode `ps`): with data under way, and announced by a SYN.
+    /// Flows counted (mode `ps`): with data under way, and announced by a
+    /// SYN and not yet sending.
     pub fn counted_flows(&self) -> (u64, usize) {
         (self.flows, self.pending.len())
     }
 
-    /// γC / N over the counted flows (N >= 1), or γC when none.
-    fn share_bps(&self) -> f64 {
-        let n = self.flows + self.pending.len() as u64;
-        self.cfg.gamma * self.link_bps / n.max(1) as f64
+    /// Mode `ps`: N, the flows with data under way plus the announced flows
+    /// expected to join them (see [`Rcp::recount`]).
+    pub fn n_hat(&self) -> u64 {
+        self.n_hat
     }
 
-    /// Mode `ps`: `floor_fact`·γC/N with N the counted flows (0 when none).
+    /// γC / N (N >= 1), or γC when none.
+    fn share_bps(&self) -> f64 {
+        self.cfg.gamma * self.link_bps / self.n_hat.max(1) as f64
+    }
+
+    /// Mode `ps`: `floor_fact`·γC/N (0 when N = 0).
     fn floor_bps(&self) -> f64 {
-        if !self.ps() || self.flows + self.pending.len() as u64 == 0 {
+        if !self.ps() || self.n_hat == 0 {
             return 0.0;
         }
         (self.cfg.floor_fact * self.share_bps()).max(self.cfg.min_rate_bps)
     }
 
-    /// Forget announced flows whose data has not come within 2·d0 (a SYN
-    /// answered by nothing, or a copy counted twice); only once d0 is measured.
-    fn expire_pending(&mut self, now: Time) {
+    /// Forget departures older than `horizon_ns`, and announced flows whose
+    /// data has not come within it (a SYN answered by nothing); the latter
+    /// only once d0 is measured.
+    fn expire(&mut self, now: Time) {
+        let w = self.horizon_ns();
+        while self.departed.front().is_some_and(|&t| t.saturating_add(w) < now) {
+            self.departed.pop_front();
+        }
         if !self.d0_measured {
             return;
         }
-        let w = (2.0 * self.d0_s * NS_PER_S as f64) as Time;
-        self.pending.retain(|_, t| t.saturating_add(w) >= now);
+        let pending_at = &mut self.pending_at;
+        self.pending.retain(|f, t| {
+            let keep = t.saturating_add(w) >= now;
+            if !keep {
+                pending_at.remove(&(*t, *f));
+            }
+            keep
+        });
+    }
+
+    /// How long an announcement and a departure are kept: 2·d0 plus twice
+    /// the time this queue takes to drain (a SYN and then the flow's first
+    /// data packet may both wait in it).
+    fn horizon_ns(&self) -> Time {
+        ((2.0 * self.d0_s + 2.0 * self.fifo.len_bytes() as f64 * 8.0 / self.link_bps) * NS_PER_S as f64) as Time
+    }
+
+    /// The mean time a flow sends here, N̄/λ̄ (Little's law: the average
+    /// number of flows counted over their departure rate), at most the
+    /// horizon; `None` before any flow has left (no history).
+    fn window_ns(&self) -> Option<Time> {
+        (self.departures_avg > 0.0).then(|| ((self.flows_avg / self.departures_avg * NS_PER_S as f64) as Time).min(self.horizon_ns()))
+    }
+
+    /// N = flows with data under way + the announced flows expected to join
+    /// them when they start one RTT from now. With history (window w, the
+    /// mean time a flow sends): of the B flows announced within the last w
+    /// and the D flows that left within it, B - D - floor(sqrt(B + D)), and
+    /// at least 1 while any flow is announced (at a steady arrival rate the
+    /// flows about to start replace those about to finish, Little's law, and
+    /// B - D is noise of standard deviation about sqrt(B + D); a burst of
+    /// SYNs is not matched by departures). Without history: the
+    /// largest run of announcements each within one SYN transmission time at
+    /// this link of the one before (SYNs that come back to back, faster than
+    /// this link could carry them, belong to flows that will send together;
+    /// flows announced one by one are not assumed to overlap).
+    fn recount(&mut self, now: Time) {
+        if !self.ps() {
+            return;
+        }
+        let excess = match self.window_ns() {
+            Some(w) => {
+                let from = now.saturating_sub(w);
+                let b = self.pending_at.range((from, 0)..).count() as u64;
+                let d = self.departed.iter().rev().take_while(|&&t| t >= from).count() as u64;
+                // Beyond the noise of two Poisson counts (standard deviation
+                // of B - D: sqrt(B + D)); the newest announced flow at least.
+                b.saturating_sub(d + ((b + d) as f64).sqrt() as u64).max(u64::from(b > 0))
+            }
+            None => {
+                let gap = self.syn_bytes as f64 * 8.0 * NS_PER_S as f64 / self.link_bps;
+                let (mut best, mut run, mut last) = (0u64, 0u64, None::<Time>);
+                for &(t, _) in &self.pending_at {
+                    run = match last {
+                        Some(l) if (t - l) as f64 <= gap => run + 1,
+                        _ => 1,
+                    };
+                    best = best.max(run);
+                    last = Some(t);
+                }
+                best
+            }
+        };
+        self.n_hat = self.flows + excess;
     }
 
     /// Apply every slot boundary at or before `now`.
@@ -365,10 +491,15 @@ impl Rcp {
             let y = bytes * 8.0 / t_s;
             self.rate_bps = rate_update(&self.cfg, self.link_bps, self.rate_bps, t_s, self.d0_s, y, self.fifo.len_bytes() as f64);
             if self.ps() {
-                self.expire_pending(self.next_update_ns);
-                // Flows announced but not yet sending: the input does not
-                // show them yet, so R may not grow above their share.
-                if !self.pending.is_empty() {
+                self.expire(self.next_update_ns);
+                let g = (t_s / self.d0_s).min(1.0);
+                self.flows_avg += g * (self.flows as f64 - self.flows_avg);
+                self.departures_avg += g * (self.departed_slot as f64 / t_s - self.departures_avg);
+                self.departed_slot = 0;
+                self.recount(self.next_update_ns);
+                // Flows expected to join: the input does not show them yet,
+                // so R may not grow above their share.
+                if self.n_hat > self.flows {
                     self.rate_bps = self.rate_bps.min(self.share_bps());
                 }
                 self.rate_bps = self.rate_bps.max(self.floor_bps());
@@ -408,14 +539,19 @@ impl Queue for Rcp {
             self.rtt_weighted += rtt * pkt.size_bytes as f64;
             self.rtt_bytes += pkt.size_bytes as f64;
         }
-        // A new flow's SYN (not a probe, whose rtt is < 0): N <- N + 1, and
-        // R at most γC/N (IWQoS 2005: N = C/R). A copy of a SYN already
-        // counted is the same flow.
+        // A new flow's SYN (not a probe, whose rtt is < 0) is announced, N is
+        // recounted, and R becomes at most γC/N (IWQoS 2005: N = C/R). A
+        // copy of a SYN already announced is the same flow.
         let syn = self.ps() && pkt.kind == PacketKind::Syn && rtt >= 0.0;
-        let flow = pkt.flow;
+        let (flow, size) = (pkt.flow, pkt.size_bytes);
         let d = self.fifo.enqueue(now, pkt);
         if syn && d.is_none() {
-            self.pending.insert(flow, now);
+            if !self.pending.contains_key(&flow) {
+                self.pending.insert(flow, now);
+                self.pending_at.insert((now, flow));
+            }
+            self.syn_bytes = size;
+            self.recount(now);
             self.rate_bps = self.rate_bps.min(self.share_bps()).max(self.cfg.min_rate_bps);
         }
         d
@@ -425,13 +561,30 @@ impl Queue for Rcp {
         self.catch_up(now);
         let mut p = self.fifo.dequeue(now)?;
         if self.ps() && p.kind == PacketKind::Data {
-            if p.seq == 0 {
-                self.flows += 1;
-                self.pending.remove(&p.flow);
+            let (f, retx) = (p.flow, p.flags & flags::RETX != 0);
+            // The flow sends from its first data packet that carries an RTT
+            // estimate (one sent with the SYN carries none, and the flow
+            // waits for the SYN-ACK's rate after it): the first packet, or
+            // a copy of it or a later one while the flow is still announced.
+            if p.hdr[HDR_RTT] > 0.0 && !self.sending.contains(&f) && (self.pending.contains_key(&f) || (p.seq == 0 && !retx)) {
+                self.sending.insert(f);
+                if let Some(t) = self.pending.remove(&f) {
+                    self.pending_at.remove(&(t, f));
+                }
+            } else if p.seq == 0 && !retx && p.hdr[HDR_RTT] <= 0.0 && !self.sending.contains(&f) && !self.pending.contains_key(&f) {
+                // Sent with the SYN, whose first copy this port did not take.
+                self.pending.insert(f, now);
+                self.pending_at.insert((now, f));
             }
-            if p.hdr[HDR_MARK] >= LAST && p.flags & flags::RETX == 0 {
-                self.flows = self.flows.saturating_sub(1);
+            if p.hdr[HDR_MARK] >= LAST && !retx {
+                let left = self.sending.remove(&f) || self.pending.remove(&f).map(|t| self.pending_at.remove(&(t, f))).is_some();
+                if left {
+                    self.departed.push_back(now);
+                    self.departed_slot += 1;
+                }
             }
+            self.flows = self.sending.len() as u64;
+            self.recount(now);
         }
         if matches!(p.kind, PacketKind::Syn | PacketKind::Data) {
             let mut rate = self.offered_bps();
@@ -581,6 +734,91 @@ mod tests {
         // y = 2000 B / 10 ms = 1.6 Mb/s, q = 1000 B.
         let r = rate_update(&c, C, 500e3, 0.01, 0.2, 1.6e6, 1000.0);
         assert!((q.rate_bps() - r).abs() < 1e-9);
+    }
+
+    fn ps_pkt(flow: u32, kind: PacketKind, seq: u64, last: bool, rtt: f64) -> Packet {
+        let bytes = if kind == PacketKind::Data { 1040 } else { 40 };
+        let mut p = Packet::new(flow, kind, bytes, seq, 0);
+        p.hdr[HDR_RATE] = -1.0;
+        p.hdr[HDR_RTT] = rtt;
+        if last {
+            p.hdr[HDR_MARK] = LAST;
+        }
+        p
+    }
+
+    /// Mode ps, a fresh port (no flow has left yet, so no history): four
+    /// SYNs back to back are four flows that will send together, N = 4;
+    /// SYNs that come one by one, further apart than a SYN's transmission
+    /// time (40 B at 10 Mb/s = 32 us), are not assumed to overlap, N = 1.
+    #[test]
+    fn ps_without_history_counts_back_to_back_syns_as_one_burst() {
+        let c = RcpCfg::default();
+        let mut q = Rcp::new(&c, 100, C);
+        for f in 0..4 {
+            assert!(q.enqueue(1_000, ps_pkt(f, PacketKind::Syn, 0, false, 0.0)).is_none());
+        }
+        assert_eq!((q.n_hat(), q.counted_flows()), (4, (0, 4)));
+        // R = min(0.05 C, C/4) = 500 kb/s; the floor 0.95 C/4 = 2.375 Mb/s is
+        // above it, and below the SYN's cap C/4: every SYN carries 2.375 Mb/s.
+        for _ in 0..4 {
+            assert!((q.dequeue(1_000).unwrap().hdr[HDR_RATE] - 2.375e6).abs() < 1e-6);
+        }
+        // One by one, 1 ms apart: each SYN is its own run, N = 1, 0.95 C.
+        let mut q = Rcp::new(&c, 100, C);
+        for f in 0..4u32 {
+            let t = 1_000_000 * (f as Time + 1);
+            q.enqueue(t, ps_pkt(f, PacketKind::Syn, 0, false, 0.0));
+            assert_eq!(q.n_hat(), 1);
+            assert!((q.dequeue(t).unwrap().hdr[HDR_RATE] - 9.5e6).abs() < 1e-6);
+        }
+        assert_eq!(q.counted_flows(), (0, 4));
+    }
+
+    /// Mode ps with history: the window is the mean time a flow sends here,
+    /// N̄/λ̄ from the slot averages, and of the B announcements and D
+    /// departures within it only B − D − ⌊√(B + D)⌋ count, at least 1. By
+    /// hand (C = 10 Mb/s, T = 10 ms): flows 1 and 5 send their first packets
+    /// at 2 and 3 ms (rtt 0.1 s); at the 10 ms boundary 2 flows are counted,
+    /// gain T/d0 = 0.01/0.2 = 0.05 (d0 is still the initial 0.2 s; it becomes
+    /// 0.1 s after): N̄ = 0.1, λ̄ = 0. Flow 1 leaves at 12 ms. At 20 ms, gain
+    /// 0.01/0.1 = 0.1: N̄ = 0.1 + 0.1 (1 − 0.1) = 0.19, λ̄ = 0.1 · (1 / 0.01 s)
+    /// = 10/s, window 19 ms. Flow 5 leaves at 20.5 ms: D = 2 within [2, 21]
+    /// ms. SYNs at 21 ms, one after another: B = 4 gives 4 − 2 − ⌊√6⌋ = 0,
+    /// so N = 1 (the newest); B = 6 gives 6 − 2 − 2 = 2; B = 8 gives
+    /// 8 − 2 − ⌊√10⌋ = 3, and the SYNs carry C/3 (a fresh port would count 8).
+    #[test]
+    fn ps_with_history_counts_announcements_beyond_departures_over_the_mean_sending_time() {
+        let c = RcpCfg::default();
+        let mut q = Rcp::new(&c, 100, C);
+        let mut pass = |q: &mut Rcp, t: Time, p: Packet| {
+            assert!(q.enqueue(t, p).is_none());
+            q.dequeue(t).unwrap()
+        };
+        pass(&mut q, 1_000_000, ps_pkt(1, PacketKind::Syn, 0, false, 0.0));
+        pass(&mut q, 1_000_000, ps_pkt(5, PacketKind::Syn, 0, false, 0.0));
+        pass(&mut q, 2_000_000, ps_pkt(1, PacketKind::Data, 0, false, 0.1));
+        pass(&mut q, 3_000_000, ps_pkt(5, PacketKind::Data, 0, false, 0.1));
+        assert_eq!(q.counted_flows(), (2, 0));
+        pass(&mut q, 12_000_000, ps_pkt(1, PacketKind::Data, 1, true, 0.1));
+        assert_eq!(q.d0_s(), 0.1);
+        q.catch_up(20_000_000);
+        assert!((q.flows_avg - 0.19).abs() < 1e-12 && (q.departures_avg - 10.0).abs() < 1e-9);
+        assert_eq!(q.window_ns(), Some(19_000_000));
+        pass(&mut q, 20_500_000, ps_pkt(5, PacketKind::Data, 1, true, 0.1));
+        assert_eq!(q.counted_flows(), (0, 0));
+        // R is at least the floor of one flow (0.95 C) from the 20 ms boundary.
+        assert!(q.rate_bps() >= 9.5e6);
+        let mut n = vec![];
+        for f in [2, 3, 4, 6, 7, 8, 9, 10] {
+            assert!(q.enqueue(21_000_000, ps_pkt(f, PacketKind::Syn, 0, false, 0.0)).is_none());
+            n.push(q.n_hat());
+        }
+        // B = 1..8: B − 2 − ⌊√(B + 2)⌋ = −2, −2, −1, 0, 1, 2, 2, 3; at least 1.
+        assert_eq!(n, vec![1, 1, 1, 1, 1, 2, 2, 3]);
+        for _ in 0..8 {
+            assert!((q.dequeue(21_000_000).unwrap().hdr[HDR_RATE] - 10e6 / 3.0).abs() < 1e-6);
+        }
     }
 
     #[test]
