@@ -791,7 +791,7 @@ mod tests {
     fn ps_with_history_counts_announcements_beyond_departures_over_the_mean_sending_time() {
         let c = RcpCfg::default();
         let mut q = Rcp::new(&c, 100, C);
-        let mut pass = |q: &mut Rcp, t: Time, p: Packet| {
+        let pass = |q: &mut Rcp, t: Time, p: Packet| {
             assert!(q.enqueue(t, p).is_none());
             q.dequeue(t).unwrap()
         };
