@@ -37,6 +37,11 @@ impl DropTail {
         DropTail { deferred_wake: true, ..DropTail::new(limit) }
     }
 
+    /// The packets waiting, oldest first.
+    pub fn iter(&self) -> impl Iterator<Item = &Packet> {
+        self.q.iter()
+    }
+
     /// A FIFO without a limit (host NICs).
     pub fn unlimited() -> Self {
         DropTail::new(usize::MAX)

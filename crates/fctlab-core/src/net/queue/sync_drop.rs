@@ -15,12 +15,12 @@
 //! the senders react. ACKs are never taken. A full buffer drops arrivals as
 //! DropTail does.
 
+use super::droptail::DropTail;
 use super::{PortParams, Queue, QueueBuilder, QueueEntry};
 use crate::config::{documented, ConfigError, Entry, ParamDoc, Params, Table};
 use crate::net::Packet;
 use crate::sim::Time;
 use serde::{Deserialize, Serialize};
-use std::collections::VecDeque;
 use std::sync::Arc;
 
 /// `[network.sync_drop]`.
@@ -57,8 +57,8 @@ impl Params for SyncDropCfg {
 }
 
 pub struct SyncDrop {
-    q: VecDeque<Packet>,
-    bytes: u64,
+    /// The packets waiting: a DropTail FIFO of `limit` packets.
+    fifo: DropTail,
     limit: usize,
     /// Queue length (packets, the arrival included) that triggers an episode.
     trigger: usize,
@@ -74,39 +74,33 @@ impl SyncDrop {
     pub fn new(c: &SyncDropCfg, limit: usize) -> Self {
         let trigger = ((c.threshold * limit as f64).ceil() as usize).max(1);
         let rearm = (c.rearm * limit as f64).floor() as usize;
-        SyncDrop { q: VecDeque::new(), bytes: 0, limit, trigger, rearm: rearm.min(trigger - 1), armed: true, owed: Vec::new(), episodes: 0 }
+        SyncDrop { fifo: DropTail::new(limit), limit, trigger, rearm: rearm.min(trigger - 1), armed: true, owed: Vec::new(), episodes: 0 }
     }
 }
 
 impl Queue for SyncDrop {
-    fn enqueue(&mut self, _now: Time, pkt: Packet) -> Option<Packet> {
+    fn enqueue(&mut self, now: Time, pkt: Packet) -> Option<Packet> {
         if pkt.is_data() {
             if let Ok(i) = self.owed.binary_search(&pkt.flow) {
                 self.owed.remove(i);
                 return Some(pkt);
             }
-            if self.armed && self.q.len() + 1 >= self.trigger {
+            if self.armed && self.fifo.len_pkts() + 1 >= self.trigger {
                 self.armed = false;
                 self.episodes += 1;
-                let mut flows: Vec<u32> = self.q.iter().filter(|p| p.is_data() && p.flow != pkt.flow).map(|p| p.flow).collect();
+                let mut flows: Vec<u32> = self.fifo.iter().filter(|p| p.is_data() && p.flow != pkt.flow).map(|p| p.flow).collect();
                 flows.sort_unstable();
                 flows.dedup();
                 self.owed = flows;
                 return Some(pkt);
             }
         }
-        if self.q.len() >= self.limit {
-            return Some(pkt);
-        }
-        self.bytes += pkt.size_bytes as u64;
-        self.q.push_back(pkt);
-        None
+        self.fifo.enqueue(now, pkt)
     }
 
-    fn dequeue(&mut self, _now: Time) -> Option<Packet> {
-        let p = self.q.pop_front()?;
-        self.bytes -= p.size_bytes as u64;
-        if !self.armed && self.q.len() <= self.rearm {
+    fn dequeue(&mut self, now: Time) -> Option<Packet> {
+        let p = self.fifo.dequeue(now)?;
+        if !self.armed && self.fifo.len_pkts() <= self.rearm {
             self.armed = true;
             self.owed.clear();
         }
@@ -114,11 +108,11 @@ impl Queue for SyncDrop {
     }
 
     fn len_pkts(&self) -> usize {
-        self.q.len()
+        self.fifo.len_pkts()
     }
 
     fn len_bytes(&self) -> u64 {
-        self.bytes
+        self.fifo.len_bytes()
     }
 
     fn limit_pkts(&self) -> Option<usize> {
