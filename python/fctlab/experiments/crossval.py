@@ -19,7 +19,10 @@ every bin's mean and 20% in every bin's 99th percentile.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
+import os
 import time
 from pathlib import Path
 
@@ -174,16 +177,53 @@ def ns3_params(buffer_pkts: int, iw: int, flows: list, limited_transmit: bool = 
             "sim_seconds": flows[-1][0] + DRAIN_S}
 
 
-def run_ns3(flows: list, buffer_pkts: int, iw: int, limited_transmit: bool = True) -> dict:
-    """The same under ns-3 (raises ns3peer.PeerUnavailable when ns-3 cannot run)."""
+#: Bump when the ns-3 peer's model of the crossval path changes (``ns3peer/_worker.py``,
+#: ``flowapp.h``): cached ns-3 results of an older model are then not reused.
+PEER_MODEL = 1
+
+
+def ns3_cache_path(params: dict, flows: list) -> Path:
+    """Where :func:`run_ns3` keeps the result of ``params`` and ``flows``: a file
+    named by the SHA-256 of both, the ns-3 release and :data:`PEER_MODEL`, under
+    ``$FCTLAB_CACHE/crossval-ns3`` (default ``~/.cache/fctlab``)."""
     from .. import ns3peer
 
-    r = ns3peer.run_ns3_flows(ns3_params(buffer_pkts, iw, flows, limited_transmit), flows, progress=lambda _m: None)
-    fct = np.array(r["flow_fct_s"], dtype=float)
+    key = json.dumps({"ns3": ns3peer.NS3_REQUIREMENT, "model": PEER_MODEL, "params": params,
+                      "flows": [[float(t), int(s), int(n)] for t, s, n in flows]}, sort_keys=True)
+    return ns3peer.cache_dir() / "crossval-ns3" / (hashlib.sha256(key.encode()).hexdigest()[:32] + ".json")
+
+
+def run_ns3(flows: list, buffer_pkts: int, iw: int, limited_transmit: bool = True, *, cache: bool = True) -> dict:
+    """The same under ns-3 (raises ns3peer.PeerUnavailable when ns-3 cannot run).
+
+    ns-3 takes one to five minutes per 3000-flow cell, so results are kept in
+    :func:`ns3_cache_path` (``cache=False``, or ``FCTLAB_NS3_CACHE=0``, runs
+    ns-3 again); a full grid interrupted part way resumes where it stopped."""
+    from .. import ns3peer
+
+    params = ns3_params(buffer_pkts, iw, flows, limited_transmit)
+    path = ns3_cache_path(params, flows)
+    cache = cache and os.environ.get("FCTLAB_NS3_CACHE", "1") != "0"
+    if cache and path.exists():
+        try:
+            r = json.loads(path.read_text())
+            r["fct"] = np.array(r["fct"], dtype=float)
+            r["fct"][r["fct"] < 0] = np.nan
+            return r
+        except (ValueError, KeyError, TypeError):
+            pass  # a torn or foreign file: run again
+    raw = ns3peer.run_ns3_flows(params, flows, progress=lambda _m: None)
+    fct = np.array(raw["flow_fct_s"], dtype=float)
     fct[fct < 0] = np.nan
-    retx = int(sum(r["flow_data_segments_sent"])) - int(sum(n for _, _, n in flows))
-    return {"fct": fct, "drops": int(r["bottleneck_drops"]), "other_drops": int(r["other_drops"]), "wall_s": r["wall_s"],
-            "forward_pkts": int(r["bottleneck_pkts"]), "retransmits": retx}
+    retx = int(sum(raw["flow_data_segments_sent"])) - int(sum(n for _, _, n in flows))
+    r = {"fct": fct, "drops": int(raw["bottleneck_drops"]), "other_drops": int(raw["other_drops"]),
+         "wall_s": raw["wall_s"], "forward_pkts": int(raw["bottleneck_pkts"]), "retransmits": retx}
+    if cache:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".tmp{os.getpid()}")
+        tmp.write_text(json.dumps({**r, "fct": np.nan_to_num(fct, nan=-1.0).tolist()}))
+        os.replace(tmp, path)
+    return r
 
 
 def bin_stats(fct: np.ndarray, sizes: np.ndarray, mask: np.ndarray) -> list:
