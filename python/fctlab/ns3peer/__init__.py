@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import pathlib
 import shutil
@@ -314,6 +315,24 @@ def run_ns3_flows(params: dict, flows, *, progress: Optional[Callable[[str], Non
     ``bottleneck_syn_drops`` (SYNs among the bottleneck's drops) and
     ``bottleneck_control_drop_sizes`` (drops without payload, counted by their
     size with the IPv4 header: 40 a pure ACK, 44 a SYN with its window-scale option).
+
+    ``params["red"]`` (a dict of :data:`RED_KEYS`, all required) puts ns-3's
+    ``RedQueueDisc`` (``src/traffic-control/model/red-queue-disc.cc``, a port of
+    ns-2 ``queue/red.cc``) on the bottleneck port (R0 towards R1) only, with
+    every attribute set: ``MinTh``/``MaxTh`` = ``min_th``/``max_th`` packets,
+    ``LInterm`` = 1/``max_p``, ``QW`` = ``q_weight``, ``Gentle``, ``Wait``,
+    ``MeanPktSize`` = ``IdlePktSize`` = ``mean_pktsize`` bytes, ``MaxSize`` =
+    ``limit_pkts`` packets, ``LinkBandwidth`` = ``bottleneck_bps``, ``LinkDelay`` =
+    ``rtt_ms``/2, no ECN, no adaptive variant, ``Ns1Compat`` false, hard drops.
+    Under the queue disc the port's device queue holds 1 packet (the fewest ns-3
+    allows; it is flow-controlled: stopped when full, woken after a departure
+    by an event of the same time), so up to ``limit_pkts`` + 1 packets wait
+    there besides the one on the wire, and RED's average counts only those in
+    the queue disc. Every other port keeps its DropTail device queue. RED's
+    drops count among ``bottleneck_drops`` (its Drop trace) and the result gains
+    ``bottleneck_red``: ``early_drops``, ``forced_drops`` (average at or above
+    2 ``max_th``, or ``max_th`` without gentle), ``overflow_drops`` (the full queue
+    disc), ``limit_pkts`` and ``device_queue_pkts``.
     """
     p = {k: PARAM_TYPES[k](params[k]) for k in PARAM_TYPES if k in params}
     missing = sorted(set(PARAM_TYPES) - set(p) - {"load", "mean_pkts", "shape", "seed", "buffer_bdp"})
@@ -336,6 +355,8 @@ def run_ns3_flows(params: dict, flows, *, progress: Optional[Callable[[str], Non
             raise ValueError("queue_sample_ms must be > 0")
         if params.get("queue_sample_until_s") is not None:
             p["queue_sample_until_s"] = float(params["queue_sample_until_s"])
+    if params.get("red") is not None:
+        p["red"] = red_params(params["red"])
     p["flows"] = [[float(t), int(i), int(n)] for t, i, n in flows]
     _validate(p)
     starts = [f[0] for f in p["flows"]]
@@ -347,6 +368,53 @@ def run_ns3_flows(params: dict, flows, *, progress: Optional[Callable[[str], Non
     result.pop("params", None)
     result["params"] = {k: v for k, v in p.items() if k != "flows"}
     return result
+
+
+#: The keys of ``run_ns3_flows``'s ``params["red"]``.
+RED_KEYS = ("min_th", "max_th", "max_p", "q_weight", "gentle", "wait", "mean_pktsize", "limit_pkts")
+
+
+def red_params(red) -> dict:
+    """Check ``params["red"]`` and return it normalised; ``ValueError`` naming the key otherwise."""
+    if not isinstance(red, dict):
+        raise ValueError(f"red must be a dict of {', '.join(RED_KEYS)}, got {type(red).__name__}")
+    unknown = sorted(set(red) - set(RED_KEYS))
+    if unknown:
+        raise ValueError(f"red.{unknown[0]} is not a RED parameter (allowed: {', '.join(RED_KEYS)})")
+    missing = [k for k in RED_KEYS if k not in red]
+    if missing:
+        raise ValueError(f"red.{missing[0]} is required (the peer sets every RED parameter explicitly)")
+
+    def number(key):
+        v = red[key]
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            raise ValueError(f"red.{key} must be a finite number, got {v!r}")
+        return float(v)
+
+    def integer(key, lo, hi):
+        v = red[key]
+        if isinstance(v, bool) or not isinstance(v, int) and not (isinstance(v, float) and v.is_integer()):
+            raise ValueError(f"red.{key} must be a whole number, got {v!r}")
+        if not lo <= int(v) <= hi:
+            raise ValueError(f"red.{key} must be in [{lo}, {hi}], got {v!r}")
+        return int(v)
+
+    out = {k: number(k) for k in ("min_th", "max_th", "max_p", "q_weight")}
+    if not out["min_th"] > 0:
+        raise ValueError(f"red.min_th must be > 0 packets, got {red['min_th']!r}")
+    if not out["max_th"] > out["min_th"]:
+        raise ValueError(f"red.max_th must be above min_th ({red['min_th']!r}), got {red['max_th']!r}")
+    if not 0 < out["max_p"] <= 1:
+        raise ValueError(f"red.max_p must be in (0, 1], got {red['max_p']!r}")
+    if not 0 < out["q_weight"] <= 1:
+        raise ValueError(f"red.q_weight must be in (0, 1], got {red['q_weight']!r}")
+    for key in ("gentle", "wait"):
+        if not isinstance(red[key], bool):
+            raise ValueError(f"red.{key} must be true or false, got {red[key]!r}")
+        out[key] = red[key]
+    out["mean_pktsize"] = integer("mean_pktsize", 1, 65_535)
+    out["limit_pkts"] = integer("limit_pkts", 1, 10_000_000)
+    return out
 
 
 def _run_worker(params: dict, progress) -> dict:

@@ -29,6 +29,12 @@ SOCKET_BUFFER_BYTES = 64 << 20
 #: A host's own device queue, in packets: more than a run ever queues there
 #: (fctlab's host NICs are unlimited).
 HOST_QUEUE_PKTS = 1 << 20
+#: The bottleneck port's device queue under a RED queue disc, in packets: the
+#: fewest ns-3 allows. With a queue disc installed the device queue is flow
+#: controlled (stopped when full, woken by an event of the same time after a
+#: departure), so besides the packet on the wire this one packet waits outside
+#: RED, which neither counts it in its average nor limits it.
+RED_DEVICE_QUEUE_PKTS = 1
 
 
 def peak_rss_mb():
@@ -157,6 +163,16 @@ def build_and_run(ns, cppyy, p, timings, state):
         ns.TrafficControlHelper().Uninstall(devs)
     ns.Ipv4GlobalRoutingHelper.PopulateRoutingTables()
     all_devs = [devs.Get(i) for devs in [bottleneck] + access + egress for i in range(2)]
+    red = p.get("red")
+    red_qd = None
+    if red:
+        # RED (ns-3 RedQueueDisc, a port of ns-2 red.cc) on R0's bottleneck port
+        # only; every other port keeps its DropTail device queue.
+        fct.ConfigureDeviceQueue(bottleneck.Get(0), RED_DEVICE_QUEUE_PKTS)
+        red_qd = fct.InstallRed(bottleneck.Get(0), float(red["min_th"]), float(red["max_th"]), float(red["max_p"]),
+                                float(red["q_weight"]), bool(red["gentle"]), bool(red["wait"]),
+                                int(red["mean_pktsize"]), int(red["limit_pkts"]),
+                                float(p["bottleneck_bps"]), p["rtt_ms"] / 2000.0)
     queue_discs = sum(1 for d in all_devs if fct.HasQueueDisc(d))
     acc_if, egr_if = ifaces[1:1 + n], ifaces[1 + n:]
 
@@ -177,6 +193,8 @@ def build_and_run(ns, cppyy, p, timings, state):
     ]
     hooked += [work.CountTcDrops(c.Get(i), False) for c in (senders, receivers) for i in range(n)]
     hooked += [fct.CountQueueDrops(work, dev) for dev in all_devs]
+    if red_qd is not None:
+        hooked.append(work.CountQueueDiscDrops(red_qd))
     if not all(hooked):
         raise RuntimeError("could not connect ns-3 trace sources (PhyTxBegin, TcDrop, Drop)")
 
@@ -203,6 +221,11 @@ def build_and_run(ns, cppyy, p, timings, state):
     if p.get("flows") is not None:
         extra["flow_fct_s"] = [float(x) for x in work.AllFcts()]
         extra["flow_data_segments_sent"] = [int(x) for x in work.DataSegmentsSent()]
+    if red_qd is not None:
+        st = fct.RedDropStats(red_qd)
+        extra["bottleneck_red"] = {"early_drops": int(st[0]), "forced_drops": int(st[1]),
+                                   "overflow_drops": int(st[2]), "limit_pkts": int(red["limit_pkts"]),
+                                   "device_queue_pkts": RED_DEVICE_QUEUE_PKTS}
     if p.get("trace_flow") is not None:
         tr = list(work.Trace())
         extra["trace"] = [[tr[i], int(tr[i + 1]), tr[i + 2]] for i in range(0, len(tr), 3)]
@@ -260,6 +283,62 @@ inline bool HasQueueDisc(ns3::Ptr<ns3::NetDevice> dev)
 inline void StartBottleneckSampling(Workload& w, ns3::Ptr<ns3::NetDevice> dev, double everyS, double untilS)
 {
     w.StartQueueSampling(ns3::DynamicCast<ns3::PointToPointNetDevice>(dev)->GetQueue(), everyS, untilS);
+}
+/// Install ns-3's RedQueueDisc as the root queue disc of `dev`, every attribute
+/// set (src/traffic-control/model/red-queue-disc.cc). Thresholds and the limit
+/// count packets; LInterm is 1/max_p (the drop probability at max_th). No
+/// adaptive variant (ARED, AdaptMaxP, FengAdaptive, NLRED off: their own
+/// attributes are set to ns-3's defaults and unused), no ECN, hard drops above
+/// the gentle region. IdlePktSize is used only by the `cautious == 3` idle rule,
+/// which RedQueueDisc::InitializeParams never enables (m_cautious = 0): the idle
+/// decay takes ptc = LinkBandwidth / (8 MeanPktSize). Ns1Compat false (ns-3's
+/// default): a forced drop leaves the count since the last drop running.
+inline ns3::Ptr<ns3::QueueDisc> InstallRed(ns3::Ptr<ns3::NetDevice> dev, double minTh, double maxTh, double maxP,
+                                           double qW, bool gentle, bool wait, uint32_t meanPktSize,
+                                           uint32_t limitPkts, double linkBps, double linkDelayS)
+{
+    using namespace ns3;
+    TrafficControlHelper tch;
+    tch.SetRootQueueDisc("ns3::RedQueueDisc",
+                         "MeanPktSize", UintegerValue(meanPktSize),
+                         "IdlePktSize", UintegerValue(meanPktSize),
+                         "Wait", BooleanValue(wait),
+                         "Gentle", BooleanValue(gentle),
+                         "ARED", BooleanValue(false),
+                         "AdaptMaxP", BooleanValue(false),
+                         "FengAdaptive", BooleanValue(false),
+                         "NLRED", BooleanValue(false),
+                         "MinTh", DoubleValue(minTh),
+                         "MaxTh", DoubleValue(maxTh),
+                         "MaxSize", QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, limitPkts)),
+                         "QW", DoubleValue(qW),
+                         "LInterm", DoubleValue(1.0 / maxP),
+                         "TargetDelay", TimeValue(MilliSeconds(5)),
+                         "Interval", TimeValue(MilliSeconds(500)),
+                         "Top", DoubleValue(0.5),
+                         "Bottom", DoubleValue(0.0),
+                         "Alpha", DoubleValue(0.01),
+                         "Beta", DoubleValue(0.9),
+                         "FengAlpha", DoubleValue(3.0),
+                         "FengBeta", DoubleValue(2.0),
+                         "LastSet", TimeValue(Seconds(0)),
+                         "Rtt", TimeValue(MilliSeconds(100)),
+                         "Ns1Compat", BooleanValue(false),
+                         "LinkBandwidth", DataRateValue(DataRate(static_cast<uint64_t>(linkBps))),
+                         "LinkDelay", TimeValue(Seconds(linkDelayS)),
+                         "UseEcn", BooleanValue(false),
+                         "UseHardDrop", BooleanValue(true));
+    QueueDiscContainer c = tch.Install(dev);
+    return c.Get(0);
+}
+/// A RED queue disc's drops by reason: early (probabilistic), forced (average
+/// above 2 max_th, or max_th without gentle) and by its full internal queue.
+inline std::vector<uint64_t> RedDropStats(ns3::Ptr<ns3::QueueDisc> qd)
+{
+    const auto& st = qd->GetStats();
+    return {st.GetNDroppedPackets(ns3::RedQueueDisc::UNFORCED_DROP),
+            st.GetNDroppedPackets(ns3::RedQueueDisc::FORCED_DROP),
+            st.GetNDroppedPackets(ns3::QueueDisc::INTERNAL_QUEUE_DROP)};
 }
 /// Count drops by a point-to-point device's own queue.
 inline bool CountQueueDrops(Workload& w, ns3::Ptr<ns3::NetDevice> dev)

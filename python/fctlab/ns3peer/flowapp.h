@@ -20,14 +20,16 @@
 //    next arrival;
 //  * counters: packets starting transmission on the bottleneck in each
 //    direction (PhyTxBegin), packets dropped by traffic control (with no queue
-//    disc, a full device queue stops the device and the drop shows there) and by
-//    device queues themselves.
+//    disc, a full device queue stops the device and the drop shows there), by
+//    device queues themselves, and by a queue disc (RED on the bottleneck port:
+//    its Drop trace, which covers early, forced and internal-queue drops).
 #ifndef FCTLAB_NS3_FLOWAPP_H
 #define FCTLAB_NS3_FLOWAPP_H
 
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
+#include "ns3/traffic-control-module.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -103,6 +105,13 @@ class Workload
     bool CountQueueDrops(Ptr<Queue<Packet>> queue)
     {
         return queue->TraceConnectWithoutContext("Drop", MakeCallback(&Workload::OnQueueDrop, this));
+    }
+
+    /// Count drops by a queue disc as the bottleneck's (the RED queue disc on
+    /// R0's bottleneck port); false if it cannot.
+    bool CountQueueDiscDrops(Ptr<QueueDisc> qd)
+    {
+        return qd->TraceConnectWithoutContext("Drop", MakeCallback(&Workload::OnQueueDiscDrop, this));
     }
 
     uint64_t FlowsStarted() const { return m_started; }
@@ -415,6 +424,23 @@ class Workload
             Ipv4Header ip;
             c->RemoveHeader(ip);
             c->PeekHeader(h);
+            if (h.GetFlags() & TcpHeader::SYN)
+            {
+                ++m_synDrops;
+            }
+        }
+    }
+
+    /// A queue disc's drop: the item holds the packet without its IPv4 header
+    /// (added when the device sends it); GetSize() counts the header.
+    void OnQueueDiscDrop(Ptr<const QueueDiscItem> item)
+    {
+        ++m_bnDrops;
+        if (item->GetSize() <= 80)
+        {
+            m_ctlDropSizes.push_back(item->GetSize());
+            TcpHeader h;
+            item->GetPacket()->PeekHeader(h);
             if (h.GetFlags() & TcpHeader::SYN)
             {
                 ++m_synDrops;
