@@ -5,6 +5,10 @@
 //! mode; automatic thresholds from a target delay and an automatic queue
 //! weight (Floyd, Gummadi & Shenker 2001, "Adaptive RED"); optional adaptive
 //! max_p; and ECN marking instead of early drops (RFC 3168, ns-2 `setbit_`).
+//! Two options model ns-3's `RedQueueDisc` (`src/traffic-control/model/
+//! red-queue-disc.cc`, a port of `red.cc`) where it differs: a device queue
+//! of one packet below RED (`device_queue_pkts`) and a count since the last
+//! drop that forced drops leave running (`forced_drop_count`).
 //!
 //! Every default below is ns-2's (`tcl/lib/ns-default.tcl`, `red.cc`) unless
 //! the comment says otherwise.
@@ -58,6 +62,23 @@ pub struct RedCfg {
     /// packet on the wire (mss_bytes 1000 + header_bytes 40); ns-2's 500 goes
     /// with its 500-byte default packets.
     pub mean_pktsize: u32,
+    /// Packets of the port's buffer that wait below RED in a device queue
+    /// (0 or 1). 0: RED holds every waiting packet (ns-2). 1: ns-3's
+    /// `RedQueueDisc` over a `PointToPointNetDevice` whose queue holds one
+    /// packet: RED measures and limits the packets above that one (its
+    /// limit is the buffer less 1), the device queue refills only after the
+    /// arrivals of a departure's instant (so at that instant RED still counts
+    /// the packet that just moved to the wire), and RED's idle time starts
+    /// when the last packet starts its transmission (`DoDequeue` on an empty
+    /// queue disc), not when the link goes idle.
+    pub device_queue_pkts: u32,
+    /// What a forced drop does to the count since the last drop: `"reset"`
+    /// (ns-2 `red.cc` with `use_mark_p_`: above 2·max_th, or max_th without
+    /// gentle, the early-drop path drops with probability 1, and a drop by the
+    /// full buffer restarts the count); `"keep"` (ns-3 `RedQueueDisc::DoEnqueue`
+    /// with `Ns1Compat` false: those arrivals are forced drops and, like drops
+    /// by the full internal queue, leave the count running).
+    pub forced_drop_count: String,
 }
 
 impl Default for RedCfg {
@@ -75,6 +96,8 @@ impl Default for RedCfg {
             wait: true,
             byte_mode: false,
             mean_pktsize: 1040,
+            device_queue_pkts: 0,
+            forced_drop_count: "reset".into(),
         }
     }
 }
@@ -116,6 +139,15 @@ impl RedCfg {
         if self.mean_pktsize == 0 {
             return bad("mean_pktsize", "must be at least 1 byte".into());
         }
+        if self.device_queue_pkts > 1 {
+            return bad("device_queue_pkts", format!("must be 0 (RED holds every waiting packet) or 1 (ns-3's one-packet device queue below RED), got {}", self.device_queue_pkts));
+        }
+        if self.device_queue_pkts > 0 && self.byte_mode {
+            return bad("device_queue_pkts", "counts packets: use it with byte_mode = false".into());
+        }
+        if !matches!(self.forced_drop_count.as_str(), "reset" | "keep") {
+            return bad("forced_drop_count", format!("must be \"reset\" (ns-2) or \"keep\" (ns-3), got {:?}", self.forced_drop_count));
+        }
         Ok(())
     }
 }
@@ -136,6 +168,8 @@ impl Params for RedCfg {
         ParamDoc::new("wait", "ns-2 wait_ true: p_a = p_b / (2 - count p_b)"),
         ParamDoc::new("byte_mode", "ns-2 bytes_ / queue_in_bytes_ (on there); fctlab counts packets"),
         ParamDoc::new("mean_pktsize", "fctlab's default data packet (1000 + 40 B); ns-2 mean_pktsize_ 500 for its 500 B packets"),
+        ParamDoc::new("device_queue_pkts", "0: ns-2 red.cc; 1: ns-3 RedQueueDisc over a one-packet PointToPointNetDevice queue (net-device-queue-interface.h, red-queue-disc.cc DoDequeue)"),
+        ParamDoc::new("forced_drop_count", "\"reset\": ns-2 red.cc (use_mark_p_, ns1_compat_ false); \"keep\": ns-3 RedQueueDisc::DoEnqueue (Ns1Compat false)"),
     ];
     fn validate(&self, field: &str) -> Result<(), ConfigError> {
         RedCfg::validate(self, field)
@@ -239,7 +273,8 @@ pub fn p_a(p_b: f64, count: f64, wait: bool, size_ratio: f64) -> f64 {
 /// What RED did, for tests and reports.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RedStats {
-    /// Early (probabilistic) drops.
+    /// Early (probabilistic) drops; with `forced_drop_count = "keep"` also
+    /// the forced drops above 2·max_th (max_th without gentle).
     pub early_drops: u64,
     /// Arrivals to a full buffer.
     pub forced_drops: u64,
@@ -266,6 +301,10 @@ pub struct Red {
     ecn: bool,
     mark_p: f64,
     mean_pktsize: f64,
+    /// `device_queue_pkts` = 1.
+    device_queue: bool,
+    /// `forced_drop_count` = "keep".
+    keep_count: bool,
     // State.
     /// The average queue (packets, or bytes / mean_pktsize in byte mode).
     pub avg: f64,
@@ -277,6 +316,8 @@ pub struct Red {
     /// When the link went idle (finished sending the last queued packet).
     idle_since: Option<Time>,
     last_set: Time,
+    /// With `device_queue`: when the last packet left for the wire.
+    last_dequeue: Option<Time>,
     rng: Rng,
     pub stats: RedStats,
 }
@@ -308,20 +349,33 @@ impl Red {
             ecn: c.ecn,
             mark_p: c.mark_p,
             mean_pktsize: c.mean_pktsize as f64,
+            device_queue: c.device_queue_pkts == 1,
+            keep_count: c.forced_drop_count == "keep",
             avg: 0.0,
             count: 0,
             count_bytes: 0,
             old: false,
             idle_since: Some(0),
             last_set: 0,
+            last_dequeue: None,
             rng: stream_rng(p.seed, p.stream),
             stats: RedStats::default(),
         }
     }
 
+    /// The packets RED holds at `now`: all that wait, or with `device_queue`
+    /// those above the device queue's packet. A departure empties the device
+    /// queue, and it takes the next packet only after the arrivals of that
+    /// instant (ns-3 `NetDeviceQueue::PacketDequeued` wakes the queue disc by
+    /// an event scheduled for now), so at that instant RED holds them all.
+    fn red_pkts(&self, now: Time) -> usize {
+        let n = self.fifo.len_pkts();
+        if self.device_queue && self.last_dequeue != Some(now) { n.saturating_sub(1) } else { n }
+    }
+
     /// The queue as RED measures it.
-    fn measure(&self) -> f64 {
-        if self.byte_mode { self.fifo.len_bytes() as f64 / self.mean_pktsize } else { self.fifo.len_pkts() as f64 }
+    fn measure(&self, now: Time) -> f64 {
+        if self.byte_mode { self.fifo.len_bytes() as f64 / self.mean_pktsize } else { self.red_pkts(now) as f64 }
     }
 
     /// Update the average for an arrival at `now` (ns-2 `estimator`): after an
@@ -334,7 +388,7 @@ impl Red {
             }
         }
         let decay = libm::pow(1.0 - self.w, m + 1.0);
-        self.avg = self.avg * decay + self.w * self.measure();
+        self.avg = self.avg * decay + self.w * self.measure(now);
         if self.adaptive && now > self.last_set + ADAPT_INTERVAL_NS {
             self.adapt(now);
         }
@@ -359,8 +413,14 @@ impl Queue for Red {
         self.update_avg(now);
         self.count += 1;
         self.count_bytes += pkt.size_bytes as u64;
-        let qlen = self.fifo.len_pkts();
+        let qlen = self.red_pkts(now);
         if self.avg >= self.min_th && qlen > 1 {
+            let forced = if self.gentle { self.avg >= 2.0 * self.max_th } else { self.avg >= self.max_th };
+            if self.keep_count && forced {
+                // ns-3: a forced drop, checked first, and the count runs on.
+                self.stats.early_drops += 1;
+                return Some(pkt);
+            }
             if !self.old {
                 // The average just crossed min_th: start counting (ns-2).
                 self.old = true;
@@ -389,21 +449,37 @@ impl Queue for Red {
         } else {
             self.old = false;
         }
-        // A full buffer always drops the arrival, marked or not.
-        let dropped = self.fifo.enqueue(now, pkt);
+        // A full buffer always drops the arrival, marked or not. With the
+        // device queue RED's own limit is the buffer less that packet.
+        let dropped = if self.device_queue && qlen >= self.fifo.limit_pkts().unwrap_or(usize::MAX).saturating_sub(1) {
+            Some(pkt)
+        } else {
+            self.fifo.enqueue(now, pkt)
+        };
         if dropped.is_some() {
             self.stats.forced_drops += 1;
-            self.count = 0;
-            self.count_bytes = 0;
+            if !self.keep_count {
+                self.count = 0;
+                self.count_bytes = 0;
+            }
         }
         dropped
     }
 
     fn dequeue(&mut self, now: Time) -> Option<Packet> {
         let p = self.fifo.dequeue(now)?;
+        if self.device_queue {
+            self.last_dequeue = Some(now);
+        }
         if self.fifo.len_pkts() == 0 {
-            // The link goes idle once this packet is serialised.
-            self.idle_since = Some(now + tx_time_ns(p.size_bytes as u64, self.rate_bps));
+            self.idle_since = Some(if self.device_queue {
+                // ns-3: the empty queue disc is asked for a packet as soon as
+                // this one leaves the device queue for the wire.
+                now
+            } else {
+                // The link goes idle once this packet is serialised.
+                now + tx_time_ns(p.size_bytes as u64, self.rate_bps)
+            });
         }
         Some(p)
     }
@@ -606,6 +682,128 @@ mod tests {
     }
 
     #[test]
+    fn device_queue_hides_one_packet_except_at_a_departure_instant() {
+        // ns-3: RED over a device queue of one packet. Buffer 5 = RED's 4 + 1.
+        // q_weight 1, so the average is the last arrival's measure.
+        let c = RedCfg { min_th: 50.0, max_th: 90.0, q_weight: 1.0, device_queue_pkts: 1, ..Default::default() };
+        let mut q = Red::new(&c, port(8.32e6, 0, 5));
+        // p0 reaches the idle link and goes straight on (in at 0, out at 0).
+        assert!(q.enqueue(0, pkt(0)).is_none());
+        q.dequeue(0);
+        // At t = 1 ns, p1 fills the device queue (RED sees 0 before it), p2 sees
+        // 0 in RED (p1 is below it), p3 sees 1, p4 2, p5 3.
+        for (i, seen) in [(1, 0.0), (2, 0.0), (3, 1.0), (4, 2.0), (5, 3.0)] {
+            assert!(q.enqueue(1, pkt(i)).is_none(), "arrival {i}");
+            assert_eq!(q.avg, seen, "arrival {i}");
+        }
+        // Five wait (one below RED, four in it): RED is full at its limit 4.
+        assert_eq!(q.len_pkts(), 5);
+        assert!(q.enqueue(1, pkt(6)).is_some());
+        assert_eq!(q.avg, 4.0);
+        // A departure at t = 2: the device queue's packet goes to the wire, and
+        // RED refills it only after this instant's arrivals, which find RED
+        // still holding its 4 (the arrival is dropped) ...
+        q.dequeue(2);
+        assert!(q.enqueue(2, pkt(7)).is_some());
+        assert_eq!(q.avg, 4.0);
+        // ... while a later arrival finds 3 in RED and a slot.
+        assert!(q.enqueue(3, pkt(8)).is_none());
+        assert_eq!(q.avg, 3.0);
+        assert_eq!(q.stats.forced_drops, 2);
+        // Without the device queue the same port holds 5 in RED.
+        let c0 = RedCfg { device_queue_pkts: 0, ..c };
+        let mut q0 = Red::new(&c0, port(8.32e6, 0, 5));
+        for i in 0..5 {
+            assert!(q0.enqueue(1, pkt(i)).is_none());
+            assert_eq!(q0.avg, i as f64);
+        }
+        assert!(q0.enqueue(1, pkt(5)).is_some());
+    }
+
+    #[test]
+    fn device_queue_starts_the_idle_time_when_the_last_packet_leaves_for_the_wire() {
+        // ptc = 1000 packets/s (1040 B at 8.32 Mb/s, 1 ms each); w = 0.25.
+        let run = |dev: u32| {
+            let c = RedCfg { min_th: 50.0, max_th: 90.0, q_weight: 0.25, device_queue_pkts: dev, ..Default::default() };
+            let mut q = Red::new(&c, port(8.32e6, 0, 100));
+            for i in 0..4 {
+                q.enqueue(0, pkt(i));
+            }
+            let before = q.avg;
+            // The last packet leaves the queue at 10 ms (serialised by 11 ms).
+            for _ in 0..4 {
+                q.dequeue(10_000_000);
+            }
+            q.enqueue(17_500_000, pkt(9));
+            (before, q.avg)
+        };
+        // ns-2: idle from 11 ms, m = floor(1000 x 0.0065) = 6: avg x 0.75^7.
+        let (b, a) = run(0);
+        assert!(close(a, b * 0.75f64.powi(7)));
+        // ns-3 (device queue): idle from 10 ms, m = floor(1000 x 0.0075) = 7: avg x 0.75^8.
+        // The averages before differ (RED saw one packet fewer), so compare each to its own.
+        let (b, a) = run(1);
+        assert!(close(a, b * 0.75f64.powi(8)));
+        // Before the idle period: with the device queue the four arrivals at
+        // t = 0 saw 0, 0, 1, 2 (the first packet sits below RED, nothing has left).
+        let want = [0.0, 0.0, 1.0, 2.0].iter().fold(0.0, |avg, x| 0.75 * avg + 0.25 * x);
+        assert!(close(b, want));
+    }
+
+    #[test]
+    fn forced_drops_keep_the_count_running_as_ns3() {
+        // Not gentle: min 2, max 10, max_p 0.1, w = 1, nothing leaves. The
+        // average is the queue an arrival finds; from 10 on every arrival is
+        // dropped (ns-2: p_b = 1 on the early-drop path; ns-3: a forced drop).
+        let run = |keep: &str| {
+            let c = RedCfg {
+                min_th: 2.0, max_th: 10.0, q_weight: 1.0, gentle: false,
+                forced_drop_count: keep.into(), ..Default::default()
+            };
+            let mut q = Red::new(&c, port(10e6, 0, 100));
+            let mut dropped = 0;
+            for i in 0..40 {
+                dropped += q.enqueue(0, pkt(i)).is_some() as u32;
+            }
+            // 10 packets wait; 30 arrivals were dropped.
+            assert_eq!((q.len_pkts(), dropped), (10, 30));
+            // One leaves: the next arrival finds 9, p_b = 0.1 x 7/8 = 0.0875.
+            q.dequeue(0);
+            q.enqueue(0, pkt(99)).is_some()
+        };
+        // ns-2 restarted the count at each of those drops: count 1, 1 x 0.0875 < 1, no drop.
+        assert!(!run("reset"));
+        // ns-3 counted on: count 31 (from 1 at the arrival that found 2), 31 x 0.0875 >= 2: p_a = 1.
+        assert!(run("keep"));
+    }
+
+    #[test]
+    fn overflow_drops_keep_the_count_running_as_ns3() {
+        // Buffer 4, min 2, max 50, max_p 0.1; a weight so small that the
+        // average stays where it is put: 2.5, so p_b = 0.1 x 0.5/48 = 0.00104.
+        let run = |keep: &str| {
+            let c = RedCfg { min_th: 2.0, max_th: 50.0, q_weight: 1e-12, forced_drop_count: keep.into(), ..Default::default() };
+            let mut q = Red::new(&c, port(10e6, 0, 4));
+            q.avg = 2.5;
+            // The arrival finding 2 starts the count (1), the one finding 3
+            // counts 2; then 900 arrivals find the buffer full, the count
+            // staying below 1/p_b = 960 (no early drop).
+            for i in 0..904 {
+                q.enqueue(0, pkt(i));
+            }
+            assert_eq!(q.stats, RedStats { early_drops: 0, forced_drops: 900, marks: 0 });
+            // The average now rises to 10 (p_b = 0.1 x 8/48 = 0.0167) and a slot frees.
+            q.avg = 10.0;
+            q.dequeue(0);
+            q.enqueue(0, pkt(2000)).is_some()
+        };
+        // ns-2: each overflow restarted the count: count 1, 0.0167 < 1, no early drop.
+        assert!(!run("reset"));
+        // ns-3: count 903, 903 x 0.0167 >= 2: p_a = 1.
+        assert!(run("keep"));
+    }
+
+    #[test]
     fn config_checks() {
         let ok = RedCfg::default();
         assert!(ok.validate("network.red").is_ok());
@@ -619,5 +817,11 @@ mod tests {
         assert_eq!(e.field, "network.red.q_weight");
         let e = RedCfg { max_th: 10.0, ..Default::default() }.validate("network.red").unwrap_err();
         assert_eq!(e.field, "network.red.max_th");
+        let e = RedCfg { device_queue_pkts: 2, ..Default::default() }.validate("network.red").unwrap_err();
+        assert_eq!(e.field, "network.red.device_queue_pkts");
+        let e = RedCfg { device_queue_pkts: 1, byte_mode: true, ..Default::default() }.validate("network.red").unwrap_err();
+        assert_eq!(e.field, "network.red.device_queue_pkts");
+        let e = RedCfg { forced_drop_count: "drop".into(), ..Default::default() }.validate("network.red").unwrap_err();
+        assert_eq!(e.field, "network.red.forced_drop_count");
     }
 }
