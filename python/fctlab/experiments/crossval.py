@@ -52,9 +52,22 @@ BIN_NAMES = ("1-10", "11-100", "101-1000", ">1000")
 #: Seconds the simulators run after the last arrival, so every flow completes.
 DRAIN_S = 30.0
 
+#: RED on the bottleneck port, the same in both simulators (chosen): thresholds
+#: 20 and 60 packets, max_p 0.1, q_weight 0.002, gentle, wait, mean packet
+#: 1042 B (the wire's), a limit of 120 packets (0.25 BDP).
+RED = {"min_th": 20, "max_th": 60, "max_p": 0.1, "q_weight": 0.002, "gentle": True, "wait": True,
+       "mean_pktsize": PKT_BYTES, "limit_pkts": 120}
+#: Packets waiting below RED in ns-3: the bottleneck's device queue under the
+#: queue disc (the ns-3 peer makes it 1 packet, the fewest ns-3 allows).
+RED_DEVICE_PKTS = 1
+
 GRID = {
-    "quick": {"buffers": (50,), "loads": (0.8,), "iws": (2,), "flows": 150},
-    "full": {"buffers": (20, 50, 120, BDP_PKTS), "loads": (0.5, 0.7, 0.8, 0.9), "iws": (1, 2, 10), "flows": 3000},
+    "quick": {"buffers": (50,), "loads": (0.8,), "iws": (2,), "flows": 150,
+              "red": ((0.8, 2, {}),)},
+    "full": {"buffers": (20, 50, 120, BDP_PKTS), "loads": (0.5, 0.7, 0.8, 0.9), "iws": (1, 2, 10), "flows": 3000,
+             # RED cells: (load, IW, changes to RED); the last varies q_weight once.
+             "red": tuple((load, iw, {}) for load in (0.7, 0.8, 0.9) for iw in (2, 10))
+             + ((0.8, 2, {"q_weight": 0.02}),)},
 }
 #: Goals: |mean ratio - 1| <= 0.10 and |p99 ratio - 1| <= 0.20 in every bin.
 GOAL_MEAN, GOAL_P99 = 0.10, 0.20
@@ -142,6 +155,29 @@ def transport(iw: int, preset: str | None = None, **extra) -> dict:
     return t
 
 
+def red_table(red: dict, ns3_model: bool) -> dict:
+    """fctlab's ``[network.red]`` for the crossval's RED parameters ``red``:
+    ns-2 ``red.cc`` semantics, or with ``ns3_model`` ns-3's RedQueueDisc as the
+    ns-3 peer runs it (a one-packet device queue below RED, the count left
+    running by forced and overflow drops)."""
+    t = {k: red[k] for k in ("min_th", "max_th", "max_p", "q_weight", "gentle", "wait", "mean_pktsize")}
+    if ns3_model:
+        t.update(device_queue_pkts=RED_DEVICE_PKTS, forced_drop_count="keep")
+    return t
+
+
+def red_scenario(flows: list, tp: dict, red: dict, seed: int = 1) -> dict:
+    """:func:`scenario` with RED (parameters ``red``, :data:`RED`'s keys) at
+    every router port. With the ns3 preset RED runs as ns-3's (:func:`red_table`)
+    and the buffer is RED's limit plus the device queue's packet, as in ns-3;
+    otherwise it is RED's limit."""
+    ns3_model = tp.get("preset") == "ns3"
+    cfg = scenario(flows, red["limit_pkts"] + (RED_DEVICE_PKTS if ns3_model else 0), tp, seed)
+    del cfg["network"]["droptail"]
+    cfg["network"].update(queue="red", red=red_table(red, ns3_model))
+    return cfg
+
+
 def scenario(flows: list, buffer_pkts: int, tp: dict, seed: int = 1, full_wake: str | None = None) -> dict:
     """The fctlab scenario replaying ``flows`` on the cross-validation dumbbell.
     ``full_wake``: the DropTail option (default: "deferred", ns-3's device
@@ -160,9 +196,11 @@ def scenario(flows: list, buffer_pkts: int, tp: dict, seed: int = 1, full_wake: 
     }
 
 
-def run_fctlab(flows: list, buffer_pkts: int, tp: dict, full_wake: str | None = None) -> dict:
-    """Per-flow FCT (s, NaN where incomplete), sizes and the bottleneck's drops."""
-    res = fctlab.run(scenario(flows, buffer_pkts, tp, full_wake=full_wake), warn=False)
+def run_fctlab(flows: list, buffer_pkts: int, tp: dict, full_wake: str | None = None, red: dict | None = None) -> dict:
+    """Per-flow FCT (s, NaN where incomplete), sizes and the bottleneck's drops.
+    ``red``: RED's parameters (:func:`red_scenario`; ``buffer_pkts`` is then unused)."""
+    cfg = red_scenario(flows, tp, red) if red else scenario(flows, buffer_pkts, tp, full_wake=full_wake)
+    res = fctlab.run(cfg, warn=False)
     f = res.flows.sort_values("flow_id")
     fct = np.where(f["completed"].to_numpy(), f["fct_ns"].to_numpy() / 1e9, np.nan)
     st = res.meta["stats"]
@@ -193,15 +231,25 @@ def ns3_cache_path(params: dict, flows: list) -> Path:
     return ns3peer.cache_dir() / "crossval-ns3" / (hashlib.sha256(key.encode()).hexdigest()[:32] + ".json")
 
 
-def run_ns3(flows: list, buffer_pkts: int, iw: int, limited_transmit: bool = True, *, cache: bool = True) -> dict:
+def run_ns3(flows: list, buffer_pkts: int, iw: int, limited_transmit: bool = True, *, cache: bool = True,
+            red: dict | None = None) -> dict:
     """The same under ns-3 (raises ns3peer.PeerUnavailable when ns-3 cannot run).
+
+    ``red``: RED's parameters (:data:`RED`'s keys): ns-3's RedQueueDisc on the
+    bottleneck port over a one-packet device queue; every other router port
+    keeps a DropTail device queue of RED's limit plus that packet
+    (``buffer_pkts`` is then unused).
 
     ns-3 takes one to five minutes per 3000-flow cell, so results are kept in
     :func:`ns3_cache_path` (``cache=False``, or ``FCTLAB_NS3_CACHE=0``, runs
     ns-3 again); a full grid interrupted part way resumes where it stopped."""
     from .. import ns3peer
 
+    if red:
+        buffer_pkts = red["limit_pkts"] + RED_DEVICE_PKTS
     params = ns3_params(buffer_pkts, iw, flows, limited_transmit)
+    if red:
+        params["red"] = dict(red)
     path = ns3_cache_path(params, flows)
     cache = cache and os.environ.get("FCTLAB_NS3_CACHE", "1") != "0"
     if cache and path.exists():
@@ -218,6 +266,8 @@ def run_ns3(flows: list, buffer_pkts: int, iw: int, limited_transmit: bool = Tru
     retx = int(sum(raw["flow_data_segments_sent"])) - int(sum(n for _, _, n in flows))
     r = {"fct": fct, "drops": int(raw["bottleneck_drops"]), "other_drops": int(raw["other_drops"]),
          "wall_s": raw["wall_s"], "forward_pkts": int(raw["bottleneck_pkts"]), "retransmits": retx}
+    if "bottleneck_red" in raw:
+        r["red_drops"] = raw["bottleneck_red"]
     if cache:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".tmp{os.getpid()}")
@@ -253,6 +303,36 @@ def worst(rows: list) -> tuple:
     return wm, wp
 
 
+def red_caption(g: dict) -> str:
+    """The RED cells' parameters and what each simulator runs, for the caption."""
+    cells = "; ".join(f"load {load:g}, IW {iw}" + "".join(f", {k} {v:g}" for k, v in ch.items())
+                      for load, iw, ch in g.get("red", ()))
+    return (f"{cells} (chosen). RED at the bottleneck: "
+            f"min_th {RED['min_th']}, max_th {RED['max_th']} packets, max_p {RED['max_p']:g}, "
+            f"q_weight {RED['q_weight']:g}, gentle, wait, mean packet {RED['mean_pktsize']} B, limit "
+            f"{RED['limit_pkts']} packets ({RED['limit_pkts'] / BDP_PKTS:.2g} BDP) (chosen). ns-3: RedQueueDisc with "
+            f"these values (LInterm = 1/max_p, LinkBandwidth and LinkDelay of the bottleneck, no ECN, no adaptive "
+            f"variant, Ns1Compat false) over a {RED_DEVICE_PKTS}-packet device queue, so {RED_DEVICE_PKTS} packet "
+            f"waits outside RED ({RED['limit_pkts'] + RED_DEVICE_PKTS} in all besides the one on the wire), the other "
+            f"router ports DropTail of {RED['limit_pkts'] + RED_DEVICE_PKTS}. fctlab, RED at every router port (only the "
+            f"bottleneck's ever holds more than a few packets): defaults, ns-2 red.cc semantics with buffer "
+            f"{RED['limit_pkts']}; preset ns3, device_queue_pkts {RED_DEVICE_PKTS} and forced_drop_count keep with "
+            f"buffer {RED['limit_pkts'] + RED_DEVICE_PKTS}")
+
+
+def grid_cells(g: dict):
+    """The grid's cells as (name, buffer, load, IW, RED parameters or None):
+    the DropTail cells, then the RED cells."""
+    for buf in g["buffers"]:
+        for load in g["loads"]:
+            for iw in g["iws"]:
+                yield f"buf {buf}, load {load:g}, IW {iw}", buf, load, iw, None
+    for load, iw, changes in g.get("red", ()):
+        red = {**RED, **changes}
+        what = "".join(f" {k} {v:g}" for k, v in changes.items())
+        yield f"RED{what}, load {load:g}, IW {iw}", red["limit_pkts"], load, iw, red
+
+
 def crossval_ns3(out: Path, scale: str) -> list:
     """crossval-ns3: fctlab (defaults and the ns3 preset) against ns-3, per size bin."""
     t0 = time.monotonic()
@@ -263,27 +343,24 @@ def crossval_ns3(out: Path, scale: str) -> list:
 
     ns3_reason = None if ns3peer.installed() else "ns-3 is not installed; install it with python -m fctlab.ns3peer --install-only"
     plot = {"default": [], "ns3": []}
-    for buf in g["buffers"]:
-        for load in g["loads"]:
-            for iw in g["iws"]:
+    for cell, buf, load, iw, red in grid_cells(g):
                 seed = 1
                 flows = flow_list(load, g["flows"], seed)
                 sizes = np.array([n for _, _, n in flows])
-                sizes_cache[(buf, load, iw)] = sizes
-                dflt = run_fctlab(flows, buf, transport(iw))
-                pre = run_fctlab(flows, buf, transport(iw, "ns3"))
+                sizes_cache[cell] = sizes
+                dflt = run_fctlab(flows, buf, transport(iw), red=red)
+                pre = run_fctlab(flows, buf, transport(iw, "ns3"), red=red)
                 # The metric's noise floor: the preset against itself with one
                 # byte more on the SYN and SYN-ACK, a change that moves no
                 # mean, only the order of packets at the queue.
-                twin = run_fctlab(flows, buf, transport(iw, "ns3", syn_option_bytes=5))
+                twin = run_fctlab(flows, buf, transport(iw, "ns3", syn_option_bytes=5), red=red)
                 floor = worst(compare(twin, pre, sizes))
                 ref = None
                 if ns3_reason is None:
                     try:
-                        ref = run_ns3(flows, buf, iw)
+                        ref = run_ns3(flows, buf, iw, red=red)
                     except Exception as exc:  # PeerUnavailable, or a broken install
                         ns3_reason = str(exc) or type(exc).__name__
-                cell = f"buf {buf}, load {load:g}, IW {iw}"
                 if ref is None:
                     for (n, m, p), name in zip(bin_stats(pre["fct"], sizes, ~np.isnan(pre["fct"])), BIN_NAMES):
                         rows.append([cell, name, n, None, m * 1e3, None, None, None, p * 1e3, None, None])
@@ -305,7 +382,8 @@ def crossval_ns3(out: Path, scale: str) -> list:
               "ns-3": "TcpNewReno with TcpClassicRecovery, LimitedTransmit on (its default), ConnTimeout 3 s (default)",
               "sizes": "40/30/20/10% of flows in the bins 1-10, 11-100, 101-1000, 1001-3000 packets, log-uniform within a bin (chosen so every bin has flows)",
               "arrivals": f"Poisson, {g['flows']} flows per cell, seed 1",
-              "grid": f"buffers {', '.join(map(str, g['buffers']))} packets (1 BDP = {BDP_PKTS}), loads {', '.join(f'{x:g}' for x in g['loads'])}, IW {', '.join(map(str, g['iws']))}"}
+              "grid": f"buffers {', '.join(map(str, g['buffers']))} packets (1 BDP = {BDP_PKTS}), loads {', '.join(f'{x:g}' for x in g['loads'])}, IW {', '.join(map(str, g['iws']))}",
+              "RED cells": red_caption(g)}
     cols = ["cell", "size bin", "flows", "mean fctlab default", "mean fctlab ns3", "mean ns-3", "mean ratio",
             "p99 fctlab default", "p99 fctlab ns3", "p99 ns-3", "p99 ratio"]
     figures = []
