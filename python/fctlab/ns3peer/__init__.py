@@ -309,7 +309,8 @@ def run_ns3_flows(params: dict, flows, *, progress: Optional[Callable[[str], Non
     4 = ns-3's congestion state (0 open, 1 disorder, 2 CWR, 3 recovery, 4 loss),
     5 = RTO (s), 6 = SYN sent. ``params["queue_sample_ms"]`` adds
     ``bottleneck_queue_histogram``: the bottleneck's device queue (packets
-    waiting, the one on the wire not counted) sampled every that many ms until
+    waiting, the one on the wire not counted; with RED, the queue disc's and
+    the device queue's packets together) sampled every that many ms until
     ``params["queue_sample_until_s"]`` (default ``sim_seconds``), entry n the
     samples that found n packets. Every result also has
     ``bottleneck_syn_drops`` (SYNs among the bottleneck's drops) and

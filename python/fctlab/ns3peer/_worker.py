@@ -198,7 +198,11 @@ def build_and_run(ns, cppyy, p, timings, state):
     if not all(hooked):
         raise RuntimeError("could not connect ns-3 trace sources (PhyTxBegin, TcDrop, Drop)")
 
-    if p.get("queue_sample_ms"):
+    if p.get("queue_sample_ms") and red_qd is not None:
+        # RED's queue disc and the device queue below it, sampled until the last arrival.
+        fct.StartRedSampling(work, red_qd, bottleneck.Get(0), float(p["queue_sample_ms"]) / 1000.0,
+                             float(p.get("queue_sample_until_s") or p["sim_seconds"]))
+    elif p.get("queue_sample_ms"):
         # The bottleneck's device queue (R0's end), sampled until the last arrival.
         fct.StartBottleneckSampling(work, bottleneck.Get(0), float(p["queue_sample_ms"]) / 1000.0,
                                     float(p.get("queue_sample_until_s") or p["sim_seconds"]))
@@ -339,6 +343,12 @@ inline std::vector<uint64_t> RedDropStats(ns3::Ptr<ns3::QueueDisc> qd)
     return {st.GetNDroppedPackets(ns3::RedQueueDisc::UNFORCED_DROP),
             st.GetNDroppedPackets(ns3::RedQueueDisc::FORCED_DROP),
             st.GetNDroppedPackets(ns3::QueueDisc::INTERNAL_QUEUE_DROP)};
+}
+/// Sample a RED queue disc plus the device queue below it (see Workload::StartQueueDiscSampling).
+inline void StartRedSampling(Workload& w, ns3::Ptr<ns3::QueueDisc> qd, ns3::Ptr<ns3::NetDevice> dev, double everyS,
+                             double untilS)
+{
+    w.StartQueueDiscSampling(qd, ns3::DynamicCast<ns3::PointToPointNetDevice>(dev)->GetQueue(), everyS, untilS);
 }
 /// Count drops by a point-to-point device's own queue.
 inline bool CountQueueDrops(Workload& w, ns3::Ptr<ns3::NetDevice> dev)

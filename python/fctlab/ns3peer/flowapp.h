@@ -135,6 +135,11 @@ class Workload
     {
         Simulator::ScheduleNow(&Workload::SampleQueue, this, q, Seconds(everyS), Seconds(untilS));
     }
+    /// The same for a queue disc and the device queue below it (their packets added).
+    void StartQueueDiscSampling(Ptr<QueueDisc> qd, Ptr<Queue<Packet>> q, double everyS, double untilS)
+    {
+        Simulator::ScheduleNow(&Workload::SampleQueueDisc, this, qd, q, Seconds(everyS), Seconds(untilS));
+    }
     std::vector<uint64_t> QueueHistogram() const { return m_queueHist; }
     std::vector<uint32_t> ControlDropSizes() const { return m_ctlDropSizes; }
 
@@ -459,6 +464,20 @@ class Workload
         if (Simulator::Now() + every <= until)
         {
             Simulator::Schedule(every, &Workload::SampleQueue, this, q, every, until);
+        }
+    }
+
+    void SampleQueueDisc(Ptr<QueueDisc> qd, Ptr<Queue<Packet>> q, Time every, Time until)
+    {
+        uint32_t n = qd->GetNPackets() + q->GetNPackets();
+        if (m_queueHist.size() <= n)
+        {
+            m_queueHist.resize(n + 1, 0);
+        }
+        ++m_queueHist[n];
+        if (Simulator::Now() + every <= until)
+        {
+            Simulator::Schedule(every, &Workload::SampleQueueDisc, this, qd, q, every, until);
         }
     }
 
