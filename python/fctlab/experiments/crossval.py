@@ -150,9 +150,10 @@ RED_FINDINGS = (
     "14-31% (p99) instead of 20% and 195%. One difference remains: a small flow that loses its SYN more "
     "often then loses data too and waits the RTO of about 9 s that the SYN's 3 s left (FCT 11-14 s): "
     "13-17 flows of 1-10 packets in fctlab (three seeds) against 6-8 in ns-3 (three seeds) at load 0.9, IW "
-    "10, while as many lose their SYN (81-87 against 68-81) and the others resend data as often (17-21% of "
-    "them against 17%): of the flows that lost their SYN, 19-29% resend data in fctlab against 15% in ns-3 "
-    "(seed 1). DropTail cells "
+    "10, while as many lose their SYN (81-87 against 68-81) and as many of those resend data (19-29% against "
+    "15-24%): in fctlab 73-79% of these wait for the timeout, in ns-3 53-58% (flows without a lost SYN that "
+    "resend data: 64-71% against 75%), so after a SYN timeout ns-3 repairs a data loss without its RTO more "
+    "often, a difference in TCP's recovery rather than in RED's drops. DropTail cells "
     "show the same excess, smaller (64 against 54 flows of up to 100 packets with buffer 20, load 0.9, IW 10); "
     "not yet explained."
 )
