@@ -20,7 +20,7 @@ def test_bad_model_options_are_refused_with_the_field_named():
     for key, value in (("preset", "ns2"), ("rtt_sampling", "always"), ("recovery_exit", "half"),
                        ("fast_retransmit_timer", "stop"), ("syn_rto_ms", -1.0), ("ssthresh_flight", "half"),
                        ("dupack_window", "sack"), ("window_growth", "bits"), ("syn_option_bytes", 41),
-                       ("handshake_ack", "yes"), ("fin_exchange", 1)):
+                       ("handshake_ack", "yes"), ("fin_exchange", 1), ("fin_rst", "yes")):
         with pytest.raises(fctlab.ConfigError, match=f"transport.{key}"):
             fctlab.run(cv.scenario(flows, 50, cv.transport(2, **{key: value})), warn=False)
     with pytest.raises(fctlab.ConfigError, match="network.droptail.full_wake"):
@@ -76,12 +76,20 @@ def test_flow_list_follows_its_law():
 
 
 @pytest.mark.skipif(not ns3peer.installed(), reason="ns-3 is not installed (python -m fctlab.ns3peer --install-only)")
-def test_ns3_agrees_flow_for_flow_without_losses():
+def test_ns3_agrees_flow_for_flow_without_losses(tmp_path, monkeypatch):
     # Light load, a buffer of 1 BDP: no drops in either simulator, and then
     # the two models are the same (handshake, slow start, ACK clocking), so
     # every flow's FCT agrees to well within 1%.
     flows = cv.flow_list(0.2, 40, 3)
-    ref = cv.run_ns3(flows, cv.BDP_PKTS, 2)
+    ref = cv.run_ns3(flows, cv.BDP_PKTS, 2, cache=False)
+    # The result cache gives back what ns-3 gave.
+    monkeypatch.setattr(cv, "ns3_cache_path", lambda params, fl: tmp_path / "cell.json")
+    first = cv.run_ns3(flows, cv.BDP_PKTS, 2)
+    assert (tmp_path / "cell.json").exists()
+    again = cv.run_ns3(flows, cv.BDP_PKTS, 2)
+    for r in (first, again):
+        assert np.array_equal(r["fct"], ref["fct"], equal_nan=True)
+        assert (r["drops"], r["retransmits"], r["forward_pkts"]) == (ref["drops"], ref["retransmits"], ref["forward_pkts"])
     ours = cv.run_fctlab(flows, cv.BDP_PKTS, cv.transport(2, "ns3"))
     assert ref["drops"] == 0 and ours["drops"] == 0
     assert not np.isnan(ref["fct"]).any() and not np.isnan(ours["fct"]).any()
@@ -97,11 +105,37 @@ def test_ns3_preset_drops_and_resends_as_ns3_under_heavy_loss():
     # drop and resend as much as ns-3, within 15%; the RFC model and the
     # preset without dupack_window resend about half as much.
     flows = cv.flow_list(0.8, 600, 1)
-    ref = cv.run_ns3(flows, 50, 2)
+    ref = cv.run_ns3(flows, 50, 2, cache=False)
     ours = cv.run_fctlab(flows, 50, cv.transport(2, "ns3"))
     assert ref["other_drops"] == 0
     assert abs(ours["drops"] / ref["drops"] - 1) < 0.15, (ours["drops"], ref["drops"])
     assert abs(ours["retransmits"] / ref["retransmits"] - 1) < 0.15, (ours["retransmits"], ref["retransmits"])
+
+
+def test_syn_drops_are_counted():
+    # Five senders start a one-packet flow at the same instant; their SYNs
+    # reach the bottleneck port together (equal 1 Gb/s links without delay),
+    # one goes on the wire, one waits in the one-packet buffer, three are
+    # dropped. Before the 1 s initial RTO resends them nothing else is lost.
+    sc = cv.scenario([(0.0, i, 1) for i in range(5)], 1, cv.transport(2))
+    sc["stop_s"] = 0.5
+    st = fctlab.run(sc, warn=False).meta["stats"]
+    assert (st["syn_dropped"], st["packets_dropped"], st["data_dropped"]) == (3, 3, 0)
+
+
+def test_noise_verdict_is_a_95_percent_prediction_interval():
+    # Members 1..5: mean 3, sd sqrt(2.5); t(0.975, 4) = 2.7764; half-width
+    # 2.7764 x 1.5811 x sqrt(1 + 1/5) = 4.809.
+    m = np.array([1.0, 2.0, 3.0, 4.0, 5.0])
+    assert cv.within_noise(m, 7.8)[0] and not cv.within_noise(m, 7.82)[0]
+    assert abs(cv.within_noise(m, 7.8)[1] - 4.809 / 7.8) < 1e-3
+    assert cv.verdict(m, 2.8, 0.10) == (pytest.approx(3 / 2.8), "goal")
+    assert cv.verdict(m, 2.5, 0.10)[1] == "noise" and cv.verdict(m * 0 + 3, 2.5, 0.10)[1] == "differs"
+    flows = cv.flow_list(0.8, 500, 1)
+    j = cv.jittered(flows, 1)
+    assert sorted((s, n) for _, s, n in j) == sorted((s, n) for _, s, n in flows)
+    d = np.array([a[0] for a in j]) - np.array([a[0] for a in flows])
+    assert d.min() >= 0 and d.max() < 1e-4 and d.max() > 5e-5
 
 
 def test_bad_red_params_are_refused_with_the_key_named():

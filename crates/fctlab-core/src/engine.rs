@@ -495,6 +495,8 @@ impl Engine {
         self.counters.packets_dropped += 1;
         if p.kind == PacketKind::Data {
             self.counters.data_dropped += 1;
+        } else if p.kind == PacketKind::Syn && p.flags & flags::PURE_ACK == 0 {
+            self.counters.syn_dropped += 1;
         }
         if let Some(r) = self.flows.rec(p.flow) {
             r.drops += 1;

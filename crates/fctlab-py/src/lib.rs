@@ -185,6 +185,7 @@ fn run<'py>(py: Python<'py>, config_json: &str, progress: Option<Py<PyAny>>) -> 
     stats.set_item("data_sent", c.data_sent)?;
     stats.set_item("data_delivered", c.data_delivered)?;
     stats.set_item("data_dropped", c.data_dropped)?;
+    stats.set_item("syn_dropped", c.syn_dropped)?;
     stats.set_item("marks", c.marks)?;
     stats.set_item("max_queue_excess", c.max_queue_excess)?;
     stats.set_item("flows_started", c.flows_started)?;

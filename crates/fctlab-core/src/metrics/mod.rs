@@ -159,6 +159,9 @@ pub struct Counters {
     pub data_delivered: u64,
     pub data_sent: u64,
     pub data_dropped: u64,
+    /// SYNs dropped (a connection request, first or resent; not the
+    /// handshake's pure ACK).
+    pub syn_dropped: u64,
     /// Data packets delivered with the CE mark.
     pub marks: u64,
     pub packets_sent: u64,

@@ -32,6 +32,9 @@ pub mod flags {
     /// An ACK that also carries the receiver's FIN (`TcpModel::fin_exchange`);
     /// the sender answers it with a `PURE_ACK`.
     pub const FIN: u8 = 64;
+    /// The receiver's ACK right behind its FIN (`TcpModel::fin_rst`); a
+    /// sender that has closed answers it with a reset (a `PURE_ACK`).
+    pub const AFTER_FIN: u8 = 128;
 }
 
 /// The header word in which the engine writes, on an ACK or SYN-ACK of a flow

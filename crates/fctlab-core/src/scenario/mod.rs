@@ -189,6 +189,10 @@ pub struct TransportCfg {
     /// The receiver's FIN and the sender's last pure ACK (ns-3's teardown).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fin_exchange: Option<bool>,
+    /// With `fin_exchange`: the receiver's ACK behind its FIN, answered by
+    /// the closed sender with a reset (ns-3 with TIME_WAIT of no time).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fin_rst: Option<bool>,
     /// Per-sender overrides: entry i holds `[transport]` keys for sender i's
     /// flows (README "Transport settings per sender, entry or flow").
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -229,6 +233,7 @@ impl Default for TransportCfg {
             handshake_ack: None,
             syn_option_bytes: None,
             fin_exchange: None,
+            fin_rst: None,
             per_sender: Vec::new(),
             tables: Tables::new(),
         }

@@ -247,6 +247,9 @@ fn tcp_model(t: &TransportCfg) -> Result<TcpModel, ConfigError> {
     if let Some(b) = t.handshake_ack {
         m.handshake_ack = b;
     }
+    if let Some(b) = t.fin_rst {
+        m.fin_rst = b;
+    }
     if let Some(b) = t.fin_exchange {
         m.fin_exchange = b;
     }

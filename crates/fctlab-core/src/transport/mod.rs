@@ -228,6 +228,15 @@ pub struct TcpModel {
     /// (FIN on the last segment when closing on empty), `DoPeerClose`,
     /// `ProcessWait`.
     pub fin_exchange: bool,
+    /// With `fin_exchange`, the close as ns-3 ends it when TIME_WAIT lasts
+    /// no time (`TcpSocketBase::MaxSegLifetime` 0, as crossval's ns-3 peer
+    /// runs it): the receiver's application closes inside the FIN's
+    /// notification, so `DoPeerClose` sends a pure ACK right after the
+    /// FIN; that ACK reaches a sender whose endpoint is already gone, and
+    /// `TcpL4Protocol::Receive` answers it with a reset (header bytes,
+    /// forward). The sender is done when it sends the reset (a lost ACK is
+    /// waited for one RTO).
+    pub fin_rst: bool,
 }
 
 impl Default for TcpModel {
@@ -246,6 +255,7 @@ impl Default for TcpModel {
             handshake_ack: false,
             syn_option_bytes: 0,
             fin_exchange: false,
+            fin_rst: false,
         }
     }
 }
@@ -267,6 +277,7 @@ impl TcpModel {
             handshake_ack: true,
             syn_option_bytes: 4,
             fin_exchange: true,
+            fin_rst: true,
         }
     }
 }

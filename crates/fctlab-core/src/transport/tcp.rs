@@ -92,6 +92,9 @@ pub struct TcpSender {
     /// `TcpModel::fin_exchange`: all data is acknowledged and the sender
     /// waits for the receiver's FIN.
     fin_wait: bool,
+    /// `TcpModel::fin_rst`: the FIN is answered and the sender waits for
+    /// the receiver's ACK behind it, to reset.
+    rst_wait: bool,
 }
 
 /// The endpoints of a window-based TCP: a [`TcpSender`] driven by a fresh
@@ -159,6 +162,7 @@ impl TcpSender {
             head_lost: false,
             head_resent: false,
             fin_wait: false,
+            rst_wait: false,
         }
     }
 
@@ -178,12 +182,26 @@ impl TcpSender {
 
     /// While waiting for the receiver's FIN: acknowledge it with a pure ACK
     /// (ns-3's sender in FIN_WAIT_2 answering the FIN), and the flow is over.
+    /// With `TcpModel::fin_rst` it then waits for the receiver's ACK that
+    /// follows the FIN and answers it with a reset, and the flow is over.
     fn on_fin(&mut self, now: Time, pkt: &Packet, out: &mut Vec<Packet>) {
-        if pkt.kind == PacketKind::Ack && pkt.flags & flags::FIN != 0 {
+        let answer = if self.rst_wait {
+            pkt.kind == PacketKind::Ack && pkt.flags & flags::AFTER_FIN != 0
+        } else {
+            pkt.kind == PacketKind::Ack && pkt.flags & flags::FIN != 0
+        };
+        if answer {
             let mut a = Packet::new(self.flow, PacketKind::Syn, self.p.header_bytes, 0, now);
             a.flags |= flags::PURE_ACK;
             out.push(a);
+            if self.p.model.fin_rst && !self.rst_wait {
+                self.rst_wait = true;
+                self.backoff = 0;
+                self.arm_rto(now);
+                return;
+            }
             self.fin_wait = false;
+            self.rst_wait = false;
             self.done = true;
             self.rto_deadline = None;
         }
@@ -843,6 +861,7 @@ impl Sender for TcpSender {
         if let Some(d) = self.rto_deadline {
             if now >= d && self.fin_wait {
                 self.fin_wait = false;
+                self.rst_wait = false;
                 self.done = true;
                 self.rto_deadline = None;
             } else if now >= d {
@@ -1002,6 +1021,8 @@ pub struct TcpReceiver {
     synack_bytes: u32,
     /// `TcpModel::fin_exchange`: a FIN follows the ACK of the last data.
     fin: bool,
+    /// `TcpModel::fin_rst`: and a pure ACK follows the FIN.
+    ack_after_fin: bool,
     delayed_ack: bool,
     delack_timeout: Time,
     rcv_nxt: u64,
@@ -1026,6 +1047,7 @@ impl TcpReceiver {
             header_bytes: p.header_bytes,
             synack_bytes: p.header_bytes + p.model.syn_option_bytes,
             fin: p.model.fin_exchange,
+            ack_after_fin: p.model.fin_exchange && p.model.fin_rst,
             delayed_ack: p.delayed_ack,
             delack_timeout: p.delack_timeout_ns,
             rcv_nxt: 0,
@@ -1096,6 +1118,11 @@ impl Receiver for TcpReceiver {
                     let mut f = Packet::new(self.flow, PacketKind::Ack, self.header_bytes, self.rcv_nxt, pkt.ts);
                     f.flags |= flags::FIN;
                     out.push(f);
+                    if self.ack_after_fin {
+                        let mut a = Packet::new(self.flow, PacketKind::Ack, self.header_bytes, self.rcv_nxt, pkt.ts);
+                        a.flags |= flags::AFTER_FIN;
+                        out.push(a);
+                    }
                 }
             }
             _ => {}
@@ -1431,6 +1458,46 @@ mod model_tests {
         let mut out = Vec::new();
         s.on_packet(40 * MS, &Packet::new(0, PacketKind::SynAck, 40, 0, 0), &mut out);
         assert!(out.iter().all(|p| p.kind == PacketKind::Data));
+    }
+
+    #[test]
+    fn fin_rst_adds_the_receivers_last_ack_and_the_senders_reset() {
+        // As above with fin_rst: behind its FIN the receiver sends a pure ACK
+        // (ns-3 DoPeerClose); the sender answers the FIN with a pure ACK,
+        // stays until that ACK comes and answers it with a reset (both
+        // forward, header bytes), and is done then.
+        let m = TcpModel { fin_exchange: true, fin_rst: true, ..Default::default() };
+        let size = FlowSize::Finite { bytes: 2000, pkts: 2 };
+        let mut s = TcpSender::new(0, size, params(false, m.clone()), Box::new(NewReno));
+        let mut r = TcpReceiver::new(0, size, &params(false, m.clone()));
+        let mut data = Vec::new();
+        s.start(0, &mut data);
+        let mut back = Vec::new();
+        r.on_packet(10 * MS, &data[0], &mut back);
+        r.on_packet(11 * MS, &data[1], &mut back);
+        let got: Vec<_> = back.iter().map(|p| (p.kind, p.seq, p.flags & (flags::FIN | flags::AFTER_FIN), p.size_bytes)).collect();
+        assert_eq!(got, vec![(PacketKind::Ack, 1, 0, 40), (PacketKind::Ack, 2, 0, 40), (PacketKind::Ack, 2, flags::FIN, 40),
+                             (PacketKind::Ack, 2, flags::AFTER_FIN, 40)]);
+        let mut out = Vec::new();
+        for (i, p) in back[..3].iter().enumerate() {
+            s.on_packet((20 + i as u64) * MS, p, &mut out);
+        }
+        assert!(!s.done() && out.len() == 1 && s.next_timer().is_some());
+        s.on_packet(23 * MS, &back[3], &mut out);
+        assert!(s.done());
+        let got: Vec<_> = out.iter().map(|p| (p.kind, p.flags & flags::PURE_ACK != 0, p.size_bytes)).collect();
+        assert_eq!(got, vec![(PacketKind::Syn, true, 40), (PacketKind::Syn, true, 40)]);
+        // The ACK behind the FIN lost: the timer ends the wait, sending nothing more.
+        let mut s = TcpSender::new(0, size, params(false, m), Box::new(NewReno));
+        s.start(0, &mut Vec::new());
+        let mut out = Vec::new();
+        for (i, p) in back[..3].iter().enumerate() {
+            s.on_packet((20 + i as u64) * MS, p, &mut out);
+        }
+        let t = s.next_timer().expect("waiting for the last ACK");
+        out.clear();
+        s.on_timer(t, &mut out);
+        assert!(s.done() && out.is_empty());
     }
 
     #[test]
