@@ -133,9 +133,10 @@ def test_noise_verdict_is_a_95_percent_prediction_interval():
     assert cv.verdict(m, 2.5, 0.10)[1] == "noise" and cv.verdict(m * 0 + 3, 2.5, 0.10)[1] == "differs"
     flows = cv.flow_list(0.8, 500, 1)
     j = cv.jittered(flows, 1)
-    assert sorted((s, n) for _, s, n in j) == sorted((s, n) for _, s, n in flows)
+    assert [(s, n) for _, s, n in j] == [(s, n) for _, s, n in flows]
     d = np.array([a[0] for a in j]) - np.array([a[0] for a in flows])
     assert d.min() >= 0 and d.max() < 1e-4 and d.max() > 5e-5
+    assert all(b[0] >= a[0] for a, b in zip(j, j[1:]))
 
 
 def test_bad_red_params_are_refused_with_the_key_named():

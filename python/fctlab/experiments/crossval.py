@@ -384,11 +384,15 @@ def grid_cells(g: dict):
 def jittered(flows: list, k: int) -> list:
     """``flows`` with each start moved later by a uniform 0-100 us (seed
     ``k``; a bottleneck packet takes 83 us): the same workload, another
-    realisation of its packet-level dynamics. A shift of at most 1 us leaves
+    realisation of its packet-level dynamics (a flow never passes the one
+    before it, so flow i is the same flow in every copy). A shift of at most 1 us leaves
     a light cell's flows unchanged, since no two packets then swap places."""
     rng = np.random.default_rng(1_000_003 + k)
-    out = [(t + float(d), s, n) for (t, s, n), d in zip(flows, rng.uniform(0.0, 1e-4, len(flows)))]
-    return sorted(out, key=lambda f: f[0])
+    out, last = [], -math.inf
+    for (t, s, n), d in zip(flows, rng.uniform(0.0, 1e-4, len(flows))):
+        last = max(t + float(d), last)  # flows keep their order (and index)
+        out.append((last, s, n))
+    return out
 
 
 def ensemble_stats(runs: list, ref: dict, sizes: np.ndarray) -> list:
