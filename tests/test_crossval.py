@@ -20,7 +20,7 @@ def test_bad_model_options_are_refused_with_the_field_named():
     for key, value in (("preset", "ns2"), ("rtt_sampling", "always"), ("recovery_exit", "half"),
                        ("fast_retransmit_timer", "stop"), ("syn_rto_ms", -1.0), ("ssthresh_flight", "half"),
                        ("dupack_window", "sack"), ("window_growth", "bits"), ("syn_option_bytes", 41),
-                       ("handshake_ack", "yes"), ("fin_exchange", 1), ("fin_rst", "yes")):
+                       ("handshake_ack", "yes"), ("fin_exchange", 1), ("fin_rst", "yes"), ("timeout_exit_growth", "none")):
         with pytest.raises(fctlab.ConfigError, match=f"transport.{key}"):
             fctlab.run(cv.scenario(flows, 50, cv.transport(2, **{key: value})), warn=False)
     with pytest.raises(fctlab.ConfigError, match="network.droptail.full_wake"):

@@ -162,6 +162,11 @@ pub struct TransportCfg {
     /// NewReno's window on a full ACK: "flight" (RFC 6582 option 1) or "ssthresh" (option 2).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub recovery_exit: Option<String>,
+    /// After a timeout, the ACK that covers everything sent before it grows
+    /// the window by "all" it acknowledges (RFC 5681) or only the segments
+    /// "beyond_recover" (ns-3).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timeout_exit_growth: Option<String>,
     /// On fast retransmit the RTO timer "restarts" or "keeps" running (RFC 6298 5.1).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fast_retransmit_timer: Option<String>,
@@ -225,6 +230,7 @@ impl Default for TransportCfg {
             limited_transmit: None,
             rtt_sampling: None,
             recovery_exit: None,
+            timeout_exit_growth: None,
             fast_retransmit_timer: None,
             ssthresh_flight: None,
             dupack_window: None,

@@ -273,6 +273,9 @@ fn tcp_model(t: &TransportCfg) -> Result<TcpModel, ConfigError> {
     if let Some(k) = choice("transport.recovery_exit", &t.recovery_exit, "flight", "ssthresh")? {
         m.exit_to_ssthresh = k;
     }
+    if let Some(k) = choice("transport.timeout_exit_growth", &t.timeout_exit_growth, "all", "beyond_recover")? {
+        m.timeout_exit_beyond_recover = k;
+    }
     if let Some(k) = choice("transport.fast_retransmit_timer", &t.fast_retransmit_timer, "restart", "keep")? {
         m.keep_timer_on_fast_retransmit = k;
     }

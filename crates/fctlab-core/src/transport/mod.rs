@@ -161,6 +161,12 @@ pub struct TcpModel {
     /// `m_cWnd = m_ssThresh` in `ProcessAck`) instead of min(ssthresh,
     /// FlightSize + 1) (option 1).
     pub exit_to_ssthresh: bool,
+    /// After a timeout, the ACK that first covers everything sent before it
+    /// (RFC 6582's recover) grows the window only by the segments beyond
+    /// that point, as ns-3 counts `(ackNumber - m_recover)` on leaving
+    /// `CA_LOSS` (`TcpSocketBase::ProcessAck`), usually none; false: by all
+    /// it acknowledges (RFC 5681: every ACK of new data in slow start).
+    pub timeout_exit_beyond_recover: bool,
     /// Fast retransmit leaves the retransmission timer running (RFC 6298 5.1:
     /// start it only if it is not running; ns-3's `SendDataPacket`) instead
     /// of restarting it.
@@ -246,6 +252,7 @@ impl Default for TcpModel {
             limited_transmit: false,
             karn: false,
             exit_to_ssthresh: false,
+            timeout_exit_beyond_recover: false,
             keep_timer_on_fast_retransmit: false,
             init_ssthresh_pkts: f64::MAX,
             ssthresh_from_pipe: false,
@@ -268,6 +275,7 @@ impl TcpModel {
             limited_transmit: true,
             karn: true,
             exit_to_ssthresh: true,
+            timeout_exit_beyond_recover: true,
             keep_timer_on_fast_retransmit: true,
             init_ssthresh_pkts: f64::MAX,
             ssthresh_from_pipe: true,

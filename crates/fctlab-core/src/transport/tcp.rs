@@ -58,6 +58,9 @@ pub struct TcpSender {
     high_data: u64,
     /// NewReno's `recover` (RFC 6582): high_data when recovery was entered.
     recover: u64,
+    /// `TcpModel::timeout_exit_beyond_recover`: a timeout's recovery is
+    /// under way (ns-3's `CA_LOSS`) until an ACK reaches `recover`.
+    in_loss: bool,
     in_recovery: bool,
     /// ECN (RFC 3168): high_data at the last reduction for ECE; an ECE ACK
     /// starts a new reduction only once it acknowledges beyond this.
@@ -146,6 +149,7 @@ impl TcpSender {
             snd_nxt: 0,
             high_data: 0,
             recover: 0,
+            in_loss: false,
             in_recovery: false,
             ecn_recover: 0,
             ecn_reductions: 0,
@@ -395,6 +399,12 @@ impl TcpSender {
 
     fn on_new_ack(&mut self, now: Time, ack: u64, ts: Time, ece_reduced: bool, hdr: &[f64; 3], bit: bool, out: &mut Vec<Packet>) {
         let acked = ack - self.snd_una;
+        // ns-3 leaving `CA_LOSS`: only the segments beyond recover grow the window.
+        let mut grow_pkts = acked;
+        if self.in_loss && ack >= self.recover {
+            self.in_loss = false;
+            grow_pkts = ack - self.recover;
+        }
         let flight = self.outstanding();
         let rtt = match self.rtt_sample(now, ack, ts) {
             Some(r) => {
@@ -471,11 +481,11 @@ impl TcpSender {
         }
         // ns-3 grows the window on the ACK that ends recovery too.
         let grow = if pipe_mode { !self.in_recovery } else { !was_in_recovery };
-        if grow && !ece_reduced {
+        if grow && !ece_reduced && grow_pkts > 0 {
             // RFC 3168 6.1.2: no window growth on the ACK that carried ECE.
             let s = AckSample {
                 now,
-                acked_pkts: acked,
+                acked_pkts: grow_pkts,
                 rtt_ns: rtt,
                 srtt_ns: self.rtt.srtt().unwrap_or(rtt),
                 min_rtt_ns: self.rtt.min_rtt().unwrap_or(rtt),
@@ -635,6 +645,7 @@ impl TcpSender {
         self.in_recovery = false;
         self.dupacks = 0;
         self.recover = self.high_data;
+        self.in_loss = self.p.model.timeout_exit_beyond_recover;
         self.snd_nxt = self.snd_una;
         if let Some(sb) = self.sack.as_mut() {
             // RFC 2018 sections 5 and 5.1: SACKs from before the timeout
@@ -1412,6 +1423,29 @@ mod model_tests {
 
     fn ack(seq: u64, ts: Time) -> Packet {
         Packet::new(0, PacketKind::Ack, 40, seq, ts)
+    }
+
+    #[test]
+    fn timeout_exit_growth_counts_only_segments_beyond_recover() {
+        // IW 10, no handshake: segments 0-9 sent, none acknowledged; the RTO
+        // (1 s) fires: cwnd 1, segment 0 resent, recover = 10. The receiver
+        // held 1-9, so the next ACK is 10, covering all ten. RFC 5681 slow
+        // start (eq. 2, cwnd += min(N, SMSS)) grows cwnd to 2 on it; ns-3
+        // leaving CA_LOSS counts (10 - recover) = 0 segments and keeps
+        // cwnd 1. The next ACK (12) is an ordinary one in both: +1.
+        for (beyond, after10, after12) in [(false, 2.0, 3.0), (true, 1.0, 2.0)] {
+            let m = TcpModel { timeout_exit_beyond_recover: beyond, ..Default::default() };
+            let (mut s, first) = sender(false, m);
+            assert_eq!(first.len(), 10);
+            let t = s.next_timer().expect("RTO armed");
+            let mut out = Vec::new();
+            s.on_timer(t, &mut out);
+            assert_eq!((out.len(), out[0].seq, s.w.cwnd), (1, 0, 1.0));
+            s.on_packet(t + 50 * MS, &ack(10, t), &mut out);
+            assert_eq!(s.w.cwnd, after10, "beyond_recover {beyond}");
+            s.on_packet(t + 60 * MS, &ack(12, t + 50 * MS), &mut out);
+            assert_eq!(s.w.cwnd, after12, "beyond_recover {beyond}");
+        }
     }
 
     #[test]
