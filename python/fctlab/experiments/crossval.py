@@ -465,11 +465,10 @@ def crossval_ns3(out: Path, scale: str) -> list:
     tails = {"ns3": np.zeros(len(BINS)), "preset": np.zeros(len(BINS)), "default": np.zeros(len(BINS))}
     cells = list(grid_cells(g))
     for ci, (cell, buf, load, iw, red) in enumerate(cells):
-        cached = ns3_reason is None and ns3_cache_path(ns3_run_params(flow_list(load, g["flows"], 1), buf, iw, red=red),
-                                                       flow_list(load, g["flows"], 1)).exists()
+        flows = flow_list(load, g["flows"], 1)
+        cached = ns3_reason is None and ns3_cache_path(ns3_run_params(flows, buf, iw, red=red), flows).exists()
         print(f"  cell {ci + 1}/{len(cells)}: {cell}" + ("" if ns3_reason or cached else " (running ns-3, 1-5 min)"),
               flush=True)
-        flows = flow_list(load, g["flows"], 1)
         sizes = np.array([n for _, _, n in flows])
         dflt = run_fctlab(flows, buf, transport(iw), red=red)
         pre = run_fctlab(flows, buf, transport(iw, "ns3"), red=red)
