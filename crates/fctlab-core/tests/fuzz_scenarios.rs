@@ -214,3 +214,27 @@ fn mutated_scenarios_are_refused_or_run_to_an_end() {
     // some hundreds still run.
     assert!(refused > cases / 2 && ran > cases / 40, "refused {refused}, ran {ran}");
 }
+
+#[test]
+fn scenarios_the_fuzzer_found_hanging_now_end() {
+    // Each ran for minutes inside one event before its fix. XCP with
+    // sub-nanosecond control intervals on a 20 kb/s link: the queue
+    // interval was 1 ns, and the router stepped through every interval of
+    // the 0.4 s between packets (now an idle port steps over its idle
+    // intervals at once).
+    let found = [
+        r#"{"flows":[{"size_pkts":50},{"sender":1,"size_bytes":12345,"start_s":0.01}],"metrics":{"cwnd_flows":[0,1],"interval_ms":1.0,"links":["all"]},"network":{"bottleneck_bps":20000.0,"bottleneck_delay_ms":3.0,"buffer_pkts":30,"queue":"xcp","senders":2,"topology":"dumbbell","xcp":{"alpha":0.4,"beta":0.226,"gamma":0.1,"init_interval_ms":5.0000000000000004e-8,"max_rtt_ms":1000,"min_interval_ms":1,"min_tq_ms":2e-9}},"seed":5,"transport":{"init_cwnd_pkts":4,"scheme":"xcp"}}"#,
+    ];
+    for text in found {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let owned = text.to_string();
+        std::thread::spawn(move || {
+            let plan = from_json(&owned).expect("a valid scenario");
+            let out = Engine::new(plan).run(&mut |_| true);
+            let _ = tx.send(out.counters.flows_completed);
+        });
+        // Not a speed bound: a run that ends does so in well under a second.
+        let done = rx.recv_timeout(Duration::from_secs(60)).unwrap_or_else(|_| panic!("still running after 60 s: {text}"));
+        assert_eq!(done, 2, "both flows complete");
+    }
+}

@@ -240,15 +240,64 @@ impl Xcp {
         self.pq
     }
 
-    /// Run every interval boundary at or before `now`, in time order.
+    /// Run every interval boundary at or before `now`, in time order. Once
+    /// the state is one that further boundaries leave as it is (nothing has
+    /// arrived since the last ones; see `idle_fixed_point`), the remaining
+    /// boundaries are stepped over at once: a long idle gap, or intervals
+    /// far shorter than the time between packets, never loop.
     fn catch_up(&mut self, now: Time) {
         while self.te_end <= now || self.tq_end <= now {
+            if self.idle_fixed_point() {
+                // end_te and end_tq would change nothing but the boundaries.
+                let te = ms_ns((self.d_s * 1e3).max(self.cfg.min_interval_ms));
+                if self.te_end <= now {
+                    self.te_end += (now - self.te_end) / te * te;
+                    self.te_start = self.te_end - te;
+                }
+                let inst = self.fifo.len_bytes();
+                let tq = ms_ns(((self.d_s - inst as f64 / self.c) / 2.0).max(self.cfg.min_tq_ms / 1e3) * 1e3);
+                if self.tq_end <= now {
+                    self.tq_end += (now - self.tq_end) / tq * tq;
+                }
+            }
+            let inst = self.fifo.len_bytes();
+            if self.pq == inst as f64 && self.running_min == inst && self.tq_end < self.te_end {
+                // Queue intervals on an unchanged queue, before the next
+                // estimation boundary (which may change d): each would set
+                // the same persistent queue and the same length again.
+                let tq = ms_ns(((self.d_s - inst as f64 / self.c) / 2.0).max(self.cfg.min_tq_ms / 1e3) * 1e3);
+                let last = now.min(self.te_end - 1);
+                if self.tq_end <= last {
+                    self.tq_end += (last - self.tq_end) / tq * tq;
+                }
+            }
             if self.te_end <= self.tq_end {
                 self.end_te();
             } else {
                 self.end_tq();
             }
         }
+    }
+
+    /// Whether the next interval boundaries would leave the state as it is:
+    /// an estimation interval without arrivals has ended (`control` gave
+    /// d = the initial interval and no feedback, whatever the interval's
+    /// length and the queue), two queue intervals have ended on the queue
+    /// as it is now, and nothing has come since. Between two events at this
+    /// port nothing enters or leaves it, so from there every boundary up to
+    /// the next event repeats the same state.
+    fn idle_fixed_point(&self) -> bool {
+        let idle = control(&self.cfg, self.c, 0.0, 1.0, 0.0, 0.0, 0.0);
+        let inst = self.fifo.len_bytes();
+        self.input_bytes == 0.0
+            && self.sum_x == 0.0
+            && self.sum_rtt_x == 0.0
+            && self.pq == inst as f64
+            && self.running_min == inst
+            && self.last == idle
+            && self.d_s == idle.d_s
+            && self.res_pos == 0.0
+            && self.res_neg == 0.0
     }
 
     fn end_te(&mut self) {
