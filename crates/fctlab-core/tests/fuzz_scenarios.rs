@@ -217,24 +217,34 @@ fn mutated_scenarios_are_refused_or_run_to_an_end() {
 
 #[test]
 fn scenarios_the_fuzzer_found_hanging_now_end() {
-    // Each ran for minutes inside one event before its fix. XCP with
-    // sub-nanosecond control intervals on a 20 kb/s link: the queue
-    // interval was 1 ns, and the router stepped through every interval of
-    // the 0.4 s between packets (now an idle port steps over its idle
-    // intervals at once).
-    let found = [
-        r#"{"flows":[{"size_pkts":50},{"sender":1,"size_bytes":12345,"start_s":0.01}],"metrics":{"cwnd_flows":[0,1],"interval_ms":1.0,"links":["all"]},"network":{"bottleneck_bps":20000.0,"bottleneck_delay_ms":3.0,"buffer_pkts":30,"queue":"xcp","senders":2,"topology":"dumbbell","xcp":{"alpha":0.4,"beta":0.226,"gamma":0.1,"init_interval_ms":5.0000000000000004e-8,"max_rtt_ms":1000,"min_interval_ms":1,"min_tq_ms":2e-9}},"seed":5,"transport":{"init_cwnd_pkts":4,"scheme":"xcp"}}"#,
+    // Each ran for minutes inside one event before its fix: now each either
+    // runs to its end or is refused naming the field.
+    // 1. XCP with sub-nanosecond control intervals on a 20 kb/s link: the
+    //    queue interval was 1 ns, and the router stepped through every
+    //    interval of the 0.4 s between packets (it now steps over intervals
+    //    that would leave its state as it is). Both flows complete.
+    // 2. An initial window of 2^32 packets on long-lived flows: the window
+    //    leaves in one event (now refused: at most 1e6 packets).
+    let found: [(&str, Result<u64, &str>); 2] = [
+        (r#"{"flows":[{"size_pkts":50},{"sender":1,"size_bytes":12345,"start_s":0.01}],"metrics":{"cwnd_flows":[0,1],"interval_ms":1.0,"links":["all"]},"network":{"bottleneck_bps":20000.0,"bottleneck_delay_ms":3.0,"buffer_pkts":30,"queue":"xcp","senders":2,"topology":"dumbbell","xcp":{"alpha":0.4,"beta":0.226,"gamma":0.1,"init_interval_ms":5.0000000000000004e-8,"max_rtt_ms":1000,"min_interval_ms":1,"min_tq_ms":2e-9}},"seed":5,"transport":{"init_cwnd_pkts":4,"scheme":"xcp"}}"#, Ok(2)),
+        (r#"{"flows":[{"size_pkts":30},{"long_lived":true,"sender":1},{"long_lived":true,"sender":2},{"long_lived":true,"sender":0,"transport":{"tarheel":{"queue_delay":"end-to-end"}}}],"metrics":{"cwnd_flows":[0,1,2,3],"interval_ms":5.0},"network":{"access_delay_ms":1e-9,"bottleneck_bps":10000000.0,"buffer_pkts":40,"queue":"sync-drop","senders":3,"sync_drop":{"rearm":0.5,"threshold":0.9},"topology":"dumbbell"},"seed":7,"stop_s":0.5,"transport":{"init_cwnd_pkts":4294967296.0,"init_ssthresh_pkts":64,"per_sender":[{},{"scheme":"tcp-srf","srf":{"ref_rtt_ms":50}},{"libra":{"k1":110,"k2":2,"t1_ms":1000},"scheme":"tcp-libra"}],"scheme":"tcp-tarheel","tarheel":{"base_rtt_ms":20,"queue_delay":"oracle","ref_rtt_ms":30,"ssthresh_ref_pkts":50}}}"#, Err("transport.init_cwnd_pkts")),
     ];
-    for text in found {
+    for (text, expect) in found {
+        let plan = match (from_json(text), expect) {
+            (Err(e), Err(field)) => {
+                assert_eq!(e.field, field, "{}", e.message);
+                continue;
+            }
+            (Ok(plan), Ok(_)) => plan,
+            (got, _) => panic!("expected {expect:?}, got {:?}: {text}", got.err().map(|e| e.field)),
+        };
         let (tx, rx) = std::sync::mpsc::channel();
-        let owned = text.to_string();
         std::thread::spawn(move || {
-            let plan = from_json(&owned).expect("a valid scenario");
             let out = Engine::new(plan).run(&mut |_| true);
             let _ = tx.send(out.counters.flows_completed);
         });
         // Not a speed bound: a run that ends does so in well under a second.
         let done = rx.recv_timeout(Duration::from_secs(60)).unwrap_or_else(|_| panic!("still running after 60 s: {text}"));
-        assert_eq!(done, 2, "both flows complete");
+        assert_eq!(Ok(done), expect, "flows completed");
     }
 }

@@ -180,8 +180,9 @@ pub(super) fn transport(t: &TransportCfg, queue: &str, reg: &Registries) -> Resu
     }
     at_most("transport.mss_bytes", t.mss_bytes as u64, 1_000_000, "1 MB packets")?;
     at_most("transport.header_bytes", t.header_bytes as u64, 65_535, "an IP packet's length field")?;
-    if !(t.init_cwnd_pkts.is_finite() && t.init_cwnd_pkts >= 1.0) {
-        return err("transport.init_cwnd_pkts", format!("must be >= 1, got {}", t.init_cwnd_pkts));
+    // The initial window leaves in one event: a bound keeps that event short.
+    if !(t.init_cwnd_pkts.is_finite() && (1.0..=1e6).contains(&t.init_cwnd_pkts)) {
+        return err("transport.init_cwnd_pkts", format!("must be 1 to 1e6 packets, got {}", t.init_cwnd_pkts));
     }
     duration_ms("transport.delack_timeout_ms", t.delack_timeout_ms, true)?;
     duration_ms("transport.min_rto_ms", t.min_rto_ms, true)?;
