@@ -239,20 +239,16 @@ fn tcp_model(t: &TransportCfg) -> Result<TcpModel, ConfigError> {
         }
         m.init_ssthresh_pkts = x;
     }
-    if let Some(b) = t.limited_transmit {
-        m.limited_transmit = b;
-    }
-    if let Some(b) = t.time_first_syn {
-        m.time_first_syn = b;
-    }
-    if let Some(b) = t.handshake_ack {
-        m.handshake_ack = b;
-    }
-    if let Some(b) = t.fin_rst {
-        m.fin_rst = b;
-    }
-    if let Some(b) = t.fin_exchange {
-        m.fin_exchange = b;
+    for (given, option) in [
+        (t.limited_transmit, &mut m.limited_transmit),
+        (t.time_first_syn, &mut m.time_first_syn),
+        (t.handshake_ack, &mut m.handshake_ack),
+        (t.fin_rst, &mut m.fin_rst),
+        (t.fin_exchange, &mut m.fin_exchange),
+    ] {
+        if let Some(b) = given {
+            *option = b;
+        }
     }
     if let Some(n) = t.syn_option_bytes {
         if n > 40 {

@@ -247,25 +247,19 @@ impl Xcp {
     /// far shorter than the time between packets, never loop.
     fn catch_up(&mut self, now: Time) {
         while self.te_end <= now || self.tq_end <= now {
-            if self.idle_fixed_point() {
-                // end_te and end_tq would change nothing but the boundaries.
+            if self.te_end <= now && self.idle_fixed_point() {
+                // end_te would change nothing but the boundary (the queue
+                // intervals between are stepped over below).
                 let te = ms_ns((self.d_s * 1e3).max(self.cfg.min_interval_ms));
-                if self.te_end <= now {
-                    self.te_end += (now - self.te_end) / te * te;
-                    self.te_start = self.te_end - te;
-                }
-                let inst = self.fifo.len_bytes();
-                let tq = ms_ns(((self.d_s - inst as f64 / self.c) / 2.0).max(self.cfg.min_tq_ms / 1e3) * 1e3);
-                if self.tq_end <= now {
-                    self.tq_end += (now - self.tq_end) / tq * tq;
-                }
+                self.te_end += (now - self.te_end) / te * te;
+                self.te_start = self.te_end - te;
             }
             let inst = self.fifo.len_bytes();
             if self.pq == inst as f64 && self.running_min == inst && self.tq_end < self.te_end {
                 // Queue intervals on an unchanged queue, before the next
                 // estimation boundary (which may change d): each would set
                 // the same persistent queue and the same length again.
-                let tq = ms_ns(((self.d_s - inst as f64 / self.c) / 2.0).max(self.cfg.min_tq_ms / 1e3) * 1e3);
+                let tq = self.tq_len(inst);
                 let last = now.min(self.te_end - 1);
                 if self.tq_end <= last {
                     self.tq_end += (last - self.tq_end) / tq * tq;
@@ -287,17 +281,18 @@ impl Xcp {
     /// port nothing enters or leaves it, so from there every boundary up to
     /// the next event repeats the same state.
     fn idle_fixed_point(&self) -> bool {
-        let idle = control(&self.cfg, self.c, 0.0, 1.0, 0.0, 0.0, 0.0);
         let inst = self.fifo.len_bytes();
         self.input_bytes == 0.0
             && self.sum_x == 0.0
             && self.sum_rtt_x == 0.0
             && self.pq == inst as f64
             && self.running_min == inst
-            && self.last == idle
-            && self.d_s == idle.d_s
             && self.res_pos == 0.0
             && self.res_neg == 0.0
+            && {
+                let idle = control(&self.cfg, self.c, 0.0, 1.0, 0.0, 0.0, 0.0);
+                self.last == idle && self.d_s == idle.d_s
+            }
     }
 
     fn end_te(&mut self) {
@@ -321,8 +316,14 @@ impl Xcp {
         let inst = self.fifo.len_bytes();
         self.pq = self.running_min as f64;
         self.running_min = inst;
+        self.tq_end += self.tq_len(inst);
+    }
+
+    /// The next queue interval on a queue of `inst` bytes: ns-2's
+    /// Tq = max(min_tq, (d - q/C)/2).
+    fn tq_len(&self, inst: u64) -> Time {
         let tq_s = ((self.d_s - inst as f64 / self.c) / 2.0).max(self.cfg.min_tq_ms / 1e3);
-        self.tq_end += ms_ns(tq_s * 1e3);
+        ms_ns(tq_s * 1e3)
     }
 
     fn is_xcp(p: &Packet) -> bool {
