@@ -1,22 +1,25 @@
 # The two commands of the README:
 #   make report   install what is needed, build in release mode, reproduce the quick report
-#   make test     every test (cargo and pytest)
+#   make test     lint, docs and every test (cargo and pytest)
 PY ?= python3
 VENV := .venv
 VPY := $(VENV)/bin/python
 OUT ?= report
 
-.PHONY: report setup build chromium test test-rust test-py bench clean
+.PHONY: report setup build chromium lint fmt docs test test-rust test-py bench clean
 
 report: build
 	$(VENV)/bin/fctlab reproduce --quick --out $(OUT)
 
 setup: $(VENV)/.deps
 
+# Python dependencies are declared once, in pyproject.toml; this installs the
+# package in editable mode with its test, docs and cluster extras (which also
+# builds the engine once).
 $(VENV)/.deps: pyproject.toml
 	test -x $(VPY) || $(PY) -m venv $(VENV)
-	$(VPY) -m pip install --quiet --upgrade pip
-	$(VPY) -m pip install --quiet "maturin>=1.5,<2" "numpy>=1.24" "pandas>=2.0" "pyarrow>=14" "matplotlib>=3.7" "scipy>=1.10" "pytest>=7" "duckdb>=1.0" "dask[distributed]>=2024.1"
+	$(VPY) -m pip install --quiet --upgrade pip "maturin>=1.5,<2"
+	$(VPY) -m pip install --quiet -e ".[test,docs,cluster]"
 	touch $@
 
 build: setup
@@ -31,7 +34,20 @@ chromium:
 	    $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; } || \
 	  echo "make: could not install chromium; the report's browser test will be skipped" >&2
 
-test: build chromium
+# rustfmt, clippy (warnings are errors) and ruff (lint and format) on the whole tree.
+lint: setup
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets --quiet -- -D warnings
+	$(VENV)/bin/ruff check --quiet .
+	$(VENV)/bin/ruff format --check --quiet .
+
+# Apply the formatters.
+fmt: setup
+	cargo fmt --all
+	$(VENV)/bin/ruff check --fix --quiet .
+	$(VENV)/bin/ruff format --quiet .
+
+test: lint build chromium
 	cargo test --release --workspace --exclude fctlab-py
 	# The scenario fuzzer again with integer-overflow checks on (the test profile).
 	cargo test -p fctlab-core --test fuzz_scenarios

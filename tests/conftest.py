@@ -1,4 +1,3 @@
-import os
 import sys
 from pathlib import Path
 
@@ -17,9 +16,17 @@ def fctlab_cli():
 
 SMALL = {
     "seed": 3,
-    "network": {"topology": "dumbbell", "senders": 3, "bottleneck_bps": 10e6, "bottleneck_delay_ms": 10.0,
-                "access_delay_ms": [1.0, 5.0, 20.0], "buffer_pkts": 20},
-    "traffic": [{"arrivals": "poisson", "load": 0.7, "sizes": {"dist": "pareto", "mean_pkts": 20, "shape": 1.3}, "count": 200}],
+    "network": {
+        "topology": "dumbbell",
+        "senders": 3,
+        "bottleneck_bps": 10e6,
+        "bottleneck_delay_ms": 10.0,
+        "access_delay_ms": [1.0, 5.0, 20.0],
+        "buffer_pkts": 20,
+    },
+    "traffic": [
+        {"arrivals": "poisson", "load": 0.7, "sizes": {"dist": "pareto", "mean_pkts": 20, "shape": 1.3}, "count": 200}
+    ],
     "metrics": {"interval_ms": 10.0, "cwnd_flows": [0, 1]},
 }
 

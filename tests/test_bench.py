@@ -10,9 +10,8 @@ runs only when ns-3 is installed.
 
 import math
 
-import pytest
-
 import fctlab
+import pytest
 from fctlab import cli, ns3peer
 from fctlab.bench import parse_shapes
 from fctlab.benchmarks import ns3slice, runner, scaling, shapes
@@ -24,8 +23,13 @@ PKT_BITS = (MSS + HDR) * 8
 def _two_flows(sizes=(7, 13)) -> dict:
     return {
         "seed": 1,
-        "network": {"topology": "dumbbell", "senders": 2, "bottleneck_bps": 10e6, "bottleneck_delay_ms": 5.0,
-                    "buffer_pkts": 1000},
+        "network": {
+            "topology": "dumbbell",
+            "senders": 2,
+            "bottleneck_bps": 10e6,
+            "bottleneck_delay_ms": 5.0,
+            "buffer_pkts": 1000,
+        },
         "transport": {"scheme": "tcp-newreno", "mss_bytes": MSS, "header_bytes": HDR},
         "flows": [{"sender": i, "start_s": 0.001 * i, "size_pkts": n} for i, n in enumerate(sizes)],
         "metrics": {"series": False},
@@ -50,9 +54,19 @@ def _line_rate(stop_s: float, loss_seq=None) -> dict:
     cfg = {
         "seed": 1,
         "stop_s": stop_s,
-        "network": {"topology": "single-link", "bottleneck_bps": 10e6, "bottleneck_delay_ms": 20.0, "buffer_pkts": 5000},
-        "transport": {"scheme": "tcp-newreno", "mss_bytes": MSS, "header_bytes": HDR, "init_cwnd_pkts": 1000,
-                      "handshake": False},
+        "network": {
+            "topology": "single-link",
+            "bottleneck_bps": 10e6,
+            "bottleneck_delay_ms": 20.0,
+            "buffer_pkts": 5000,
+        },
+        "transport": {
+            "scheme": "tcp-newreno",
+            "mss_bytes": MSS,
+            "header_bytes": HDR,
+            "init_cwnd_pkts": 1000,
+            "handshake": False,
+        },
         "flows": [{"sender": 0, "start_s": 0.0, "size_pkts": 1000}],
         "metrics": {"series": False},
     }
@@ -102,7 +116,9 @@ def test_flow_list_is_the_reference_draw_before_the_stop():
     flows = ns3slice.flow_list(cfg)
     full = fctlab.run({**ns3slice.slice_scenario(5.0, packets=1e5)}, warn=False).flows.sort_values("start_ns")
     early = full[full["start_ns"] < 1_000_000_000]
-    assert [(round(t * 1e9), s, n) for t, s, n in flows] == list(zip(early["start_ns"], early["sender"], early["size_pkts"]))
+    assert [(round(t * 1e9), s, n) for t, s, n in flows] == list(
+        zip(early["start_ns"], early["sender"], early["size_pkts"])
+    )
     p = ns3slice.ns3_params(cfg)
     assert p["sim_seconds"] == 1.0 and p["limited_transmit"] is True and p["rtt_ms"] == 100.0
 
@@ -146,13 +162,16 @@ def test_scaling_flows_scenario_keeps_n_flows_in_progress():
     assert (f["delivered_pkts"] > 0).all()
 
 
-@pytest.mark.parametrize("argv, needle", [
-    (["bench", "--shape", "udp"], "--shape: unknown shape 'udp'"),
-    (["bench", "--shape", ""], "--shape: empty"),
-    (["bench", "--packets", "0"], "--packets: must be positive"),
-    (["bench", "--repeat", "0"], "--repeat: must be at least 1"),
-    (["bench", "--scaling"], "--scaling needs --out DIR"),
-])
+@pytest.mark.parametrize(
+    "argv, needle",
+    [
+        (["bench", "--shape", "udp"], "--shape: unknown shape 'udp'"),
+        (["bench", "--shape", ""], "--shape: empty"),
+        (["bench", "--packets", "0"], "--packets: must be positive"),
+        (["bench", "--repeat", "0"], "--repeat: must be at least 1"),
+        (["bench", "--scaling"], "--scaling needs --out DIR"),
+    ],
+)
 def test_cli_refuses_bad_bench_arguments_in_one_line(capsys, argv, needle):
     assert cli.main(argv) == 2
     err = capsys.readouterr().err.strip()
@@ -188,13 +207,24 @@ def test_a_flows_source_without_in_order_counts_knows_only_completed_flows():
     # Live mode reports finish times but not the receivers' in-order points:
     # a completed flow delivered its size, an unfinished one is unknown (null).
     import numpy as np
-
     from fctlab.result import _flows_frame
 
     i64 = lambda *x: np.array(x, dtype=np.int64)  # noqa: E731
-    cols = {"flow_id": i64(0, 1), "sender": i64(0, 0), "size_bytes": i64(5000, 9000), "size_pkts": i64(5, 9),
-            "start_ns": i64(0, 0), "finish_ns": i64(100, -1), "acked_ns": i64(150, -1), "retransmits": i64(0, 0),
-            "drops": i64(0, 0), "marks": i64(0, 0), "ideal_ns": i64(50, 60), "ps_fct_ns": i64(-1, -1),
-            "transport": np.zeros(2, dtype=np.int32), "schemes": ["tcp-newreno"]}
+    cols = {
+        "flow_id": i64(0, 1),
+        "sender": i64(0, 0),
+        "size_bytes": i64(5000, 9000),
+        "size_pkts": i64(5, 9),
+        "start_ns": i64(0, 0),
+        "finish_ns": i64(100, -1),
+        "acked_ns": i64(150, -1),
+        "retransmits": i64(0, 0),
+        "drops": i64(0, 0),
+        "marks": i64(0, 0),
+        "ideal_ns": i64(50, 60),
+        "ps_fct_ns": i64(-1, -1),
+        "transport": np.zeros(2, dtype=np.int32),
+        "schemes": ["tcp-newreno"],
+    }
     f = _flows_frame(cols)
     assert f["delivered_pkts"].iloc[0] == 5 and f["delivered_pkts"].isna().iloc[1]

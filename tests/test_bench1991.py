@@ -6,17 +6,32 @@ import fctlab
 
 def _net():
     # s0 -- R0 -- R1 -- d0: 100 Mb/s, 1 ms; 40 Mb/s, 20 ms; 100 Mb/s, 1 ms.
-    return {"topology": "graph", "buffer_pkts": 100,
-            "graph": {"routers": ["R0", "R1"],
-                      "links": [{"name": "a", "a": "s0", "b": "R0", "rate_bps": 100e6, "delay_ms": 1.0},
-                                {"name": "core", "a": "R0", "b": "R1", "rate_bps": 40e6, "delay_ms": 20.0},
-                                {"name": "e", "a": "R1", "b": "d0", "rate_bps": 100e6, "delay_ms": 1.0}],
-                      "paths": [["s0", "d0"]], "bottleneck": "core"}}
+    return {
+        "topology": "graph",
+        "buffer_pkts": 100,
+        "graph": {
+            "routers": ["R0", "R1"],
+            "links": [
+                {"name": "a", "a": "s0", "b": "R0", "rate_bps": 100e6, "delay_ms": 1.0},
+                {"name": "core", "a": "R0", "b": "R1", "rate_bps": 40e6, "delay_ms": 20.0},
+                {"name": "e", "a": "R1", "b": "d0", "rate_bps": 100e6, "delay_ms": 1.0},
+            ],
+            "paths": [["s0", "d0"]],
+            "bottleneck": "core",
+        },
+    }
 
 
 def test_probe_delays_on_an_idle_path(tmp_path):
-    res = fctlab.run({"network": _net(), "transport": {"mss_bytes": 460, "header_bytes": 40}, "stop_s": 0.5,
-                      "traffic": [{"arrivals": "probe"}]}, warn=False)
+    res = fctlab.run(
+        {
+            "network": _net(),
+            "transport": {"mss_bytes": 460, "header_bytes": 40},
+            "stop_s": 0.5,
+            "traffic": [{"arrivals": "probe"}],
+        },
+        warn=False,
+    )
     # 500 B: 22 ms + 40 us + 100 us + 40 us; answer 40 B: 22 ms + 3.2 + 8 + 3.2 us.
     one_way_ms = 22 + 0.04 + 0.1 + 0.04
     rtt_ms = one_way_ms + 22 + 0.0032 + 0.008 + 0.0032

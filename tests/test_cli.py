@@ -55,7 +55,7 @@ def test_two_cli_runs_are_byte_identical(fctlab_cli, tmp_path):
         ("bottleneck_bps = 10e6", "bottleneck_bps = -10e6", "network.bottleneck_bps"),
         ("bottleneck_bps = 10e6", "bottleneck_bps = 0", "network.bottleneck_bps"),
         ("seed = 2", 'seed = 2\n[transport]\nscheme = "warp"', "transport.scheme"),
-        ("arrivals = \"poisson\"", "arrivals = \"bursty\"", "traffic[0].arrivals"),
+        ('arrivals = "poisson"', 'arrivals = "bursty"', "traffic[0].arrivals"),
     ],
 )
 def test_bad_input_is_one_line_naming_the_field(fctlab_cli, tmp_path, old, new, field):
@@ -84,7 +84,9 @@ def test_empty_workload_and_missing_file(fctlab_cli, tmp_path):
 
 def test_no_completed_flow_says_so(fctlab_cli, tmp_path):
     p = tmp_path / "s.toml"
-    p.write_text("stop_s = 0.001\n[network]\nbottleneck_bps = 1e6\nbottleneck_delay_ms = 10.0\n[[flows]]\nsize_pkts = 100\n")
+    p.write_text(
+        "stop_s = 0.001\n[network]\nbottleneck_bps = 1e6\nbottleneck_delay_ms = 10.0\n[[flows]]\nsize_pkts = 100\n"
+    )
     r = run(fctlab_cli, "run", str(p), "--out", str(tmp_path / "o"))
     assert r.returncode == 0
     assert "no flow completed" in r.stderr

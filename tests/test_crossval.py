@@ -7,20 +7,30 @@ builds cppyy, 450 MB); otherwise it is skipped with that reason.
 
 from __future__ import annotations
 
+import fctlab
 import numpy as np
 import pytest
-
-import fctlab
 from fctlab import ns3peer
 from fctlab.experiments import crossval as cv
 
 
 def test_bad_model_options_are_refused_with_the_field_named():
     flows = cv.flow_list(0.5, 3, 1)
-    for key, value in (("preset", "ns2"), ("rtt_sampling", "always"), ("recovery_exit", "half"),
-                       ("fast_retransmit_timer", "stop"), ("syn_rto_ms", -1.0), ("ssthresh_flight", "half"),
-                       ("dupack_window", "sack"), ("window_growth", "bits"), ("syn_option_bytes", 41),
-                       ("handshake_ack", "yes"), ("fin_exchange", 1), ("fin_rst", "yes"), ("timeout_exit_growth", "none")):
+    for key, value in (
+        ("preset", "ns2"),
+        ("rtt_sampling", "always"),
+        ("recovery_exit", "half"),
+        ("fast_retransmit_timer", "stop"),
+        ("syn_rto_ms", -1.0),
+        ("ssthresh_flight", "half"),
+        ("dupack_window", "sack"),
+        ("window_growth", "bits"),
+        ("syn_option_bytes", 41),
+        ("handshake_ack", "yes"),
+        ("fin_exchange", 1),
+        ("fin_rst", "yes"),
+        ("timeout_exit_growth", "none"),
+    ):
         with pytest.raises(fctlab.ConfigError, match=f"transport.{key}"):
             fctlab.run(cv.scenario(flows, 50, cv.transport(2, **{key: value})), warn=False)
     with pytest.raises(fctlab.ConfigError, match="network.droptail.full_wake"):
@@ -89,7 +99,11 @@ def test_ns3_agrees_flow_for_flow_without_losses(tmp_path, monkeypatch):
     again = cv.run_ns3(flows, cv.BDP_PKTS, 2)
     for r in (first, again):
         assert np.array_equal(r["fct"], ref["fct"], equal_nan=True)
-        assert (r["drops"], r["retransmits"], r["forward_pkts"]) == (ref["drops"], ref["retransmits"], ref["forward_pkts"])
+        assert (r["drops"], r["retransmits"], r["forward_pkts"]) == (
+            ref["drops"],
+            ref["retransmits"],
+            ref["forward_pkts"],
+        )
     ours = cv.run_fctlab(flows, cv.BDP_PKTS, cv.transport(2, "ns3"))
     assert ref["drops"] == 0 and ours["drops"] == 0
     assert not np.isnan(ref["fct"]).any() and not np.isnan(ours["fct"]).any()
@@ -144,8 +158,19 @@ def test_bad_red_params_are_refused_with_the_key_named():
     # without it): every key required, each bad value named.
     flows = [(0.0, 0, 10)]
     base = cv.ns3_params(cv.RED["limit_pkts"] + 1, 2, flows)
-    bad = (("min_th", 0), ("max_th", 10), ("max_p", 1.5), ("max_p", 0), ("q_weight", 0), ("q_weight", float("nan")),
-           ("gentle", "yes"), ("wait", 1), ("mean_pktsize", 0), ("limit_pkts", 2.5), ("limit_pkts", 0))
+    bad = (
+        ("min_th", 0),
+        ("max_th", 10),
+        ("max_p", 1.5),
+        ("max_p", 0),
+        ("q_weight", 0),
+        ("q_weight", float("nan")),
+        ("gentle", "yes"),
+        ("wait", 1),
+        ("mean_pktsize", 0),
+        ("limit_pkts", 2.5),
+        ("limit_pkts", 0),
+    )
     for key, value in bad:
         with pytest.raises(ValueError, match=rf"^red\.{key} "):
             ns3peer.run_ns3_flows({**base, "red": {**cv.RED, key: value}}, flows)

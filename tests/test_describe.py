@@ -1,17 +1,22 @@
 """fctlab.describe: what the engine resolves from a scenario (flows it creates,
 buffer, packet sizes), and the sweep progress built on it."""
 
-import pytest
-
 import fctlab
+import pytest
 from fctlab.sweep.execute import _fraction
 
 FIXED = {"dist": "fixed", "pkts": 4}
 
 
 def net(senders=1, **kw):
-    return {"topology": "dumbbell", "senders": senders, "bottleneck_bps": 10e6, "bottleneck_delay_ms": 5.0,
-            "buffer_pkts": 30, **kw}
+    return {
+        "topology": "dumbbell",
+        "senders": senders,
+        "bottleneck_bps": 10e6,
+        "bottleneck_delay_ms": 5.0,
+        "buffer_pkts": 30,
+        **kw,
+    }
 
 
 def explicit():
@@ -31,40 +36,57 @@ def closed_loop():
 
 def closed_loop_some_senders():
     # 5 per sender on senders 0 and 2 of 3 = 10, plus 20 Poisson flows = 30
-    return {"network": net(3), "traffic": [
-        {"arrivals": "closed-loop", "sizes": FIXED, "count": 5, "senders": [0, 2]},
-        {"arrivals": "poisson", "load": 0.3, "sizes": FIXED, "count": 20},
-    ]}
+    return {
+        "network": net(3),
+        "traffic": [
+            {"arrivals": "closed-loop", "sizes": FIXED, "count": 5, "senders": [0, 2]},
+            {"arrivals": "poisson", "load": 0.3, "sizes": FIXED, "count": 20},
+        ],
+    }
 
 
 def long_lived():
     # one never-ending flow per sender (4), one explicit long-lived flow, one finite flow: 6, 5 never finish
-    return {"stop_s": 0.5, "network": net(4), "traffic": [{"arrivals": "long-lived"}],
-            "flows": [{"long_lived": True}, {"sender": 3, "size_pkts": 8}]}
+    return {
+        "stop_s": 0.5,
+        "network": net(4),
+        "traffic": [{"arrivals": "long-lived"}],
+        "flows": [{"long_lived": True}, {"sender": 3, "size_pkts": 8}],
+    }
 
 
 def time_bounded():
     # Poisson arrivals until stop_s: the count is not known in advance
-    return {"stop_s": 0.5, "network": net(2), "flows": [{"size_pkts": 3}],
-            "traffic": [{"arrivals": "poisson", "load": 0.5, "sizes": FIXED}]}
+    return {
+        "stop_s": 0.5,
+        "network": net(2),
+        "flows": [{"size_pkts": 3}],
+        "traffic": [{"arrivals": "poisson", "load": 0.5, "sizes": FIXED}],
+    }
 
 
 def closed_loop_time_bounded():
-    return {"network": net(2), "traffic": [
-        {"arrivals": "closed-loop", "sizes": FIXED, "count": 3},
-        {"arrivals": "closed-loop", "sizes": FIXED, "stop_s": 0.2},
-    ]}
+    return {
+        "network": net(2),
+        "traffic": [
+            {"arrivals": "closed-loop", "sizes": FIXED, "count": 3},
+            {"arrivals": "closed-loop", "sizes": FIXED, "stop_s": 0.2},
+        ],
+    }
 
 
-@pytest.mark.parametrize("make, expected, long", [
-    (explicit, 3, 0),
-    (poisson, 250, 0),
-    (closed_loop, 21, 0),
-    (closed_loop_some_senders, 30, 0),
-    (long_lived, 6, 5),
-    (time_bounded, None, 0),
-    (closed_loop_time_bounded, None, 0),
-])
+@pytest.mark.parametrize(
+    "make, expected, long",
+    [
+        (explicit, 3, 0),
+        (poisson, 250, 0),
+        (closed_loop, 21, 0),
+        (closed_loop_some_senders, 30, 0),
+        (long_lived, 6, 5),
+        (time_bounded, None, 0),
+        (closed_loop_time_bounded, None, 0),
+    ],
+)
 def test_flows_expected(make, expected, long):
     d = fctlab.describe(make())
     assert d["flows_expected"] == expected

@@ -18,11 +18,10 @@ import operator
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
-
-import pytest
+from typing import Any
 
 import fctlab
+import pytest
 
 try:  # Python 3.11+
     import tomllib
@@ -53,11 +52,16 @@ class Value:
         return self.kind in ("number", "bool", "string", "list")
 
 
-_BIN = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
-        ast.Pow: operator.pow}
+_BIN = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.Pow: operator.pow,
+}
 
 
-def evaluate(formula: str, names: dict) -> Optional[float]:
+def evaluate(formula: str, names: dict) -> float | None:
     """``1.5 / low_window^2`` with ``names`` bound (numbers); None if it is not
     plain arithmetic over known names."""
     text = formula.replace("^", "**").replace(" x ", " * ")
@@ -94,7 +98,7 @@ def split_note(text: str) -> tuple:
         elif ch == ")":
             depth -= 1
     if start is not None and text.endswith(")"):
-        return text[:start].strip(), text[start + 1:-1].strip()
+        return text[:start].strip(), text[start + 1 : -1].strip()
     return text, ""
 
 
@@ -146,7 +150,8 @@ def registry_value(param: dict, entry_name: str = "") -> Value:
         return out if out.kind == "formula" else Value("derived", None, derived)
     marks = " ".join(str(v) for k, v in param.items() if k not in ("key", "default", "value", "source") and v)
     extra_auto = bool(re.search(r"automatic|derived", marks, re.I)) or any(
-        param.get(k) is True for k in ("automatic", "derived"))
+        param.get(k) is True for k in ("automatic", "derived")
+    )
     if not isinstance(d, str):
         out = from_json(d)
         out.automatic = out.automatic or extra_auto
@@ -169,12 +174,16 @@ def resolve(v: Value, names: dict) -> Value:
     return v
 
 
-def compare(where: str, key: str, readme: Value, registry: Value) -> Optional[str]:
+def compare(where: str, key: str, readme: Value, registry: Value) -> str | None:
     """None if the README's default is the registry's, else a message naming both."""
     msg = f"{where}: {key}: the README says {readme.text!r}, the engine's registry says {registry.text!r}"
     if not registry.is_value:
         # the registry gives no plain value: the README must not claim one either
-        return None if (not readme.is_value or readme.automatic or readme.formula) else msg + " (derived, not a fixed value)"
+        return (
+            None
+            if (not readme.is_value or readme.automatic or readme.formula)
+            else msg + " (derived, not a fixed value)"
+        )
     if readme.kind == "word" and registry.kind == "string":
         return None if readme.value == registry.value else msg
     if not readme.is_value:
@@ -333,7 +342,7 @@ def parse_toml(text: str) -> Value:
 # ---------------------------------------------------------------------- checks
 
 
-def registry_entry(cat: dict, row: Row, table: str) -> Optional[dict]:
+def registry_entry(cat: dict, row: Row, table: str) -> dict | None:
     """The registry entry that owns ``table`` for a README row: the row's own
     entry, else the entry of the same name in the other list (the ``rcp``
     scheme documents the ``rcp`` queue's table), else any entry with the table."""
@@ -355,8 +364,10 @@ def table_mismatches(cat: dict, rows: list) -> list:
             problems.append(f"README {row.kind[:-1]} {row.name}: not in the engine's registry")
             continue
         if row.none and own[0]["params"]:
-            problems.append(f"README {row.kind[:-1]} {row.name}: documented without parameters, the registry lists "
-                            f"{[p['key'] for p in own[0]['params']]}")
+            problems.append(
+                f"README {row.kind[:-1]} {row.name}: documented without parameters, the registry lists "
+                f"{[p['key'] for p in own[0]['params']]}"
+            )
         for table, entries in row.tables.items():
             if row.none or not entries:
                 continue
@@ -368,12 +379,16 @@ def table_mismatches(cat: dict, rows: list) -> list:
             reg = {k: registry_value(p, row.name) for k, p in params.items()}
             reg_names = {k: v.value for k, v in reg.items() if v.kind == "number"}
             doc_names = {k: v.value for k, (_, v) in entries.items() if v.kind == "number"}
-            for key, (text, doc) in entries.items():
+            for key, (_text, doc) in entries.items():
                 if key not in params:
                     problems.append(f"README {row.name}: [{table}] {key} is not a parameter the registry knows")
                     continue
-                msg = compare(f"README {row.kind[:-1]} {row.name} [{table}]", key, resolve(doc, doc_names),
-                              resolve(reg[key], reg_names))
+                msg = compare(
+                    f"README {row.kind[:-1]} {row.name} [{table}]",
+                    key,
+                    resolve(doc, doc_names),
+                    resolve(reg[key], reg_names),
+                )
                 if msg:
                     problems.append(msg)
     return problems
@@ -382,7 +397,7 @@ def table_mismatches(cat: dict, rows: list) -> list:
 def block_mismatches(cat: dict, documented: dict) -> list:
     problems = []
     params = {p["key"]: p for p in cat["parameters"]}
-    for key, (text, doc) in documented.items():
+    for key, (_text, doc) in documented.items():
         if key in params:
             msg = compare("README scenario block", key, doc, registry_value(params[key]))
             if msg:
@@ -402,7 +417,9 @@ def cat() -> dict:
 
 def test_scheme_and_queue_tables_match_the_registry(readme, cat):
     rows = parse_rows(readme)
-    assert {r.name for r in rows if r.kind == "schemes"} >= {"tcp-newreno", "tcp-hstcp", "rcp"}, "README scheme table not found"
+    assert {r.name for r in rows if r.kind == "schemes"} >= {"tcp-newreno", "tcp-hstcp", "rcp"}, (
+        "README scheme table not found"
+    )
     assert {r.name for r in rows if r.kind == "queues"} >= {"droptail", "red", "fq"}, "README queue table not found"
     problems = table_mismatches(cat, rows)
     assert not problems, "documented defaults differ from the engine's:\n  " + "\n  ".join(problems)
@@ -417,8 +434,11 @@ def test_every_scheme_queue_and_parameter_is_documented(readme, cat):
     documented = {(t, k) for r in rows for t, entries in r.tables.items() for k in entries}
     for kind in ("schemes", "queues"):
         for e in cat[kind]:
-            missing += [f"[{e['table']}] {p['key']} ({e['name']})" for p in e["params"]
-                        if (e["table"], p["key"]) not in documented]
+            missing += [
+                f"[{e['table']}] {p['key']} ({e['name']})"
+                for p in e["params"]
+                if (e["table"], p["key"]) not in documented
+            ]
     assert not missing, "in the engine's registry but not in the README's tables: " + ", ".join(missing)
 
 
@@ -446,7 +466,8 @@ def test_a_changed_table_default_is_caught(readme, cat):
 
 def test_a_changed_block_default_is_caught(readme, cat):
     text = readme.replace("init_cwnd_pkts = 2 ", "init_cwnd_pkts = 3 ", 1).replace(
-        "handshake = true ", "handshake = false ", 1)
+        "handshake = true ", "handshake = false ", 1
+    )
     problems = block_mismatches(cat, toml_defaults(text))
     assert any("transport.init_cwnd_pkts: the README says '3'" in p for p in problems), problems
     assert any("transport.handshake: the README says 'false'" in p for p in problems), problems
@@ -462,10 +483,14 @@ def test_value_normalisation():
     assert registry_value({"key": "ecn", "default": "false (red-ecn: true)"}, "red-ecn").value is True
     assert registry_value({"key": "classify", "default": "flow"}).value == "flow"
     assert not registry_value({"key": "low_p", "default": None}).is_value
-    derived = registry_value({"key": "low_p", "default": None, "derived": "null = 1.5 / low_window^2 (1.0388e-3 at 38)"})
-    assert resolve(derived, {"low_window": 38}).value == pytest.approx(1.5 / 38 ** 2)
-    low_p = resolve(registry_value({"key": "low_p", "default": "1.5 / low_window^2 (1.0388e-3 at 38)"}), {"low_window": 38})
-    assert low_p.value == pytest.approx(1.5 / 38 ** 2)
+    derived = registry_value(
+        {"key": "low_p", "default": None, "derived": "null = 1.5 / low_window^2 (1.0388e-3 at 38)"}
+    )
+    assert resolve(derived, {"low_window": 38}).value == pytest.approx(1.5 / 38**2)
+    low_p = resolve(
+        registry_value({"key": "low_p", "default": "1.5 / low_window^2 (1.0388e-3 at 38)"}), {"low_window": 38}
+    )
+    assert low_p.value == pytest.approx(1.5 / 38**2)
     # README "0 (automatic)" against a registry that leaves the value to be derived: skipped
     assert compare("t", "min_th", parse_text("0", "automatic"), from_json(None)) is None
     # a plain README value against a derived registry value is a difference

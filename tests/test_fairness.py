@@ -2,10 +2,9 @@
 
 import math
 
+import fctlab
 import pandas as pd
 import pytest
-
-import fctlab
 from fctlab import fairness
 
 
@@ -22,9 +21,16 @@ def test_measures_by_hand():
 
 def test_windows_of_a_series():
     # flow0 sends 10 then 30, flow1 20 then 20; link rows are not flows.
-    rows = [(t, "throughput_bps", el, v) for t, el, v in
-            [(1e9, "flow0", 10.0), (2e9, "flow0", 30.0), (1e9, "flow1", 20.0), (2e9, "flow1", 20.0),
-             (1e9, "bottleneck", 99.0)]]
+    rows = [
+        (t, "throughput_bps", el, v)
+        for t, el, v in [
+            (1e9, "flow0", 10.0),
+            (2e9, "flow0", 30.0),
+            (1e9, "flow1", 20.0),
+            (2e9, "flow1", 20.0),
+            (1e9, "bottleneck", 99.0),
+        ]
+    ]
     s = pd.DataFrame(rows, columns=["t_ns", "metric", "element", "value"])
     assert fairness.flow_rates(s).to_dict() == {0: 20.0, 1: 20.0}
     assert fairness.window(s)["jain"] == 1.0
@@ -40,9 +46,16 @@ def window_limited(tmp_path=None):
     """Two flows held at a window of 10 packets by the receiver window, RTTs
     20 and 40 ms, on links that never queue: 10 x 1000 B x 8 / RTT = 4 and 2 Mb/s."""
     return {
-        "seed": 1, "stop_s": 3.0,
-        "network": {"topology": "dumbbell", "senders": 2, "bottleneck_bps": 1e9, "bottleneck_delay_ms": 1.0,
-                    "access_delay_ms": [9.0, 19.0], "buffer_pkts": 1000},
+        "seed": 1,
+        "stop_s": 3.0,
+        "network": {
+            "topology": "dumbbell",
+            "senders": 2,
+            "bottleneck_bps": 1e9,
+            "bottleneck_delay_ms": 1.0,
+            "access_delay_ms": [9.0, 19.0],
+            "buffer_pkts": 1000,
+        },
         "transport": {"max_cwnd_pkts": 10, "handshake": False},
         "flows": [{"sender": 0, "long_lived": True}, {"sender": 1, "long_lived": True}],
         "metrics": {"interval_ms": 10.0, "cwnd_flows": [0, 1]},

@@ -34,10 +34,8 @@ C/1000 (the flows announced within the mean sending time count only beyond
 the flows that left within it).
 """
 
-import numpy as np
-import pytest
-
 import fctlab
+import pytest
 from fctlab import ideal
 from fctlab.experiments import dukkipati2006 as d
 
@@ -56,7 +54,7 @@ def _run(transport: dict, queue: str, rcp_mode=None):
     fct = f["fct_ns"].to_numpy(dtype=float)
     out = {}
     for lo, hi in CLASSES:
-        m = (L >= lo) & (L < hi)
+        m = (lo <= L) & (hi > L)
         assert m.sum() >= 300, f"class {lo}-{hi - 1}: only {m.sum()} flows"
         ps = ideal.ps_fct_ns(L[m] * d.PKT_BYTES, d.C_BPS, d.RHO, RTT_NS)
         ss = ideal.slow_start_fct_ns(L[m], 1e18, RTT_NS, pkt_bytes=d.PKT_BYTES, init_cwnd_pkts=2)

@@ -4,10 +4,9 @@ tables, the sync-drop queue and the fairness the paper reports."""
 import math
 import warnings
 
+import fctlab
 import numpy as np
 import pytest
-
-import fctlab
 from fctlab import fairness
 from fctlab.experiments import REGISTRY
 from fctlab.experiments import gavaletz2010 as g

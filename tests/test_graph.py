@@ -17,10 +17,12 @@ def graph_example() -> str:
 
 
 def test_readme_graph_example_runs(fctlab_cli, tmp_path):
-    text = graph_example() + '\n[[flows]]\nsender = 0\nsize_pkts = 30\n\n[[flows]]\nsender = 1\nsize_pkts = 30\n'
+    text = graph_example() + "\n[[flows]]\nsender = 0\nsize_pkts = 30\n\n[[flows]]\nsender = 1\nsize_pkts = 30\n"
     path = tmp_path / "graph.toml"
     path.write_text(text)
-    r = subprocess.run([fctlab_cli, "run", str(path), "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [fctlab_cli, "run", str(path), "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=120
+    )
     assert r.returncode == 0, r.stderr
     res = fctlab.run(path)
     f = res.flows
@@ -33,7 +35,9 @@ def test_readme_graph_example_runs(fctlab_cli, tmp_path):
 def test_a_bad_graph_is_one_line(fctlab_cli, tmp_path):
     path = tmp_path / "bad.toml"
     path.write_text(graph_example().replace('["src1", "dst"]', '["src9", "dst"]') + "\n[[flows]]\nsize_pkts = 3\n")
-    r = subprocess.run([fctlab_cli, "run", str(path), "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [fctlab_cli, "run", str(path), "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=120
+    )
     assert r.returncode == 2
-    lines = [l for l in r.stderr.splitlines() if l.strip()]
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
     assert len(lines) == 1 and "network.graph.paths[1]" in lines[0] and "Traceback" not in r.stderr

@@ -6,7 +6,6 @@ import math
 
 import numpy as np
 import pytest
-
 from fctlab import ideal
 
 MS = 1_000_000
@@ -88,7 +87,9 @@ def test_three_flows_ps_and_srpt_by_hand():
     # C (2500): A done at 4, C at 6.5 ms.
     np.testing.assert_array_equal(ideal.fluid_srpt(starts, sizes, 8e6), [4 * MS, 2 * MS, 6_500_000])
     # Max-min on a single link is PS.
-    np.testing.assert_array_equal(ideal.fluid_maxmin([8e6], starts, sizes, [0, 0, 0]), [5_500_000, 3_500_000, 6_500_000])
+    np.testing.assert_array_equal(
+        ideal.fluid_maxmin([8e6], starts, sizes, [0, 0, 0]), [5_500_000, 3_500_000, 6_500_000]
+    )
 
 
 def test_parking_lot_rates_by_hand():
@@ -193,8 +194,14 @@ def test_optimal_short_files_of_the_1991_suite():
         (lambda: ideal.slow_start_fct_ns(0, 1e9, 1e6), "size_pkts"),
         (lambda: ideal.slow_start_rounds(3, init_cwnd_pkts=0), "init_cwnd_pkts"),
         (lambda: ideal.slow_start_rounds(1.5), "size_pkts"),
-        (lambda: ideal.srpt_sojourn_ns(1000, {"dist": "pareto", "mean_bytes": 1e3, "shape": 0.9}, 1e9, 0.5), "dist.shape"),
-        (lambda: ideal.srpt_sojourn_ns(1000, {"dist": "pareto", "mean_bytes": 1e3, "scale": 2}, 1e9, 0.5), "dist.scale"),
+        (
+            lambda: ideal.srpt_sojourn_ns(1000, {"dist": "pareto", "mean_bytes": 1e3, "shape": 0.9}, 1e9, 0.5),
+            "dist.shape",
+        ),
+        (
+            lambda: ideal.srpt_sojourn_ns(1000, {"dist": "pareto", "mean_bytes": 1e3, "scale": 2}, 1e9, 0.5),
+            "dist.scale",
+        ),
         (lambda: ideal.srpt_sojourn_ns(1000, {"dist": "lognormal"}, 1e9, 0.5), "dist.dist"),
         (lambda: ideal.srpt_sojourn_ns(1000, {"dist": "exponential", "mean_pkts": 3}, 1e9, 0.5), "dist.pkt_bytes"),
         (lambda: ideal.fluid_ps([0, -5], [1, 1], 1e6), "starts_ns[1]"),

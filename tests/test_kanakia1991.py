@@ -60,12 +60,28 @@ def test_suite_runs_any_registered_scheme_and_refuses_unknown_ones():
     from fctlab.cli import main
 
     cells = k.suite("tcp-newreno")
-    assert {c["experiment"] for c in cells} == {"4.1", "4.2", "4.3", "4.4", "4.5", "4.6", "4.7a", "4.7b", "4.8", "4.9", "4.10"}
+    assert {c["experiment"] for c in cells} == {
+        "4.1",
+        "4.2",
+        "4.3",
+        "4.4",
+        "4.5",
+        "4.6",
+        "4.7a",
+        "4.7b",
+        "4.8",
+        "4.9",
+        "4.10",
+    }
     assert all(c["published"] is None for c in cells)  # not one of the paper's schemes
     # The optimal assumes fair sharing: connection 1 can beat it only where it
     # can take more than its share (4.4's two primaries, 4.9's and 4.10's FCFS
     # races); everywhere else it cannot.
-    assert all(c["fctlab"] >= c["optimal"] for c in cells if "transfer time" in c["quantity"] and c["experiment"] not in ("4.4", "4.9", "4.10"))
+    assert all(
+        c["fctlab"] >= c["optimal"]
+        for c in cells
+        if "transfer time" in c["quantity"] and c["experiment"] not in ("4.4", "4.9", "4.10")
+    )
     # A paper scheme gets its published cells: DECbit's 4.3 row.
     tp, net = k.scheme_setup("decbit")
     assert net["queue"] == "decbit"
@@ -81,7 +97,7 @@ def test_migrating_bottleneck_optimal_by_hand():
     # they finish their 500 packets at 400 ms (500; connection 2 gets the other
     # two thirds of S1-S2: 1000, 250 left), half again until connection 2 ends
     # at 450 ms (250), then its last 1500 alone: 600 ms, plus 44 ms.
-    assert 1000 + 750 + 500 + 250 + 1500 == k.T45_MAIN_PKTS
+    assert k.T45_MAIN_PKTS == 1000 + 750 + 500 + 250 + 1500
     assert k.table45_optimal_ms() == 644.0
 
 
@@ -141,8 +157,8 @@ def test_extra_hop_variant_keeps_every_paths_delay_and_adds_three_switches():
     # 12 senders, each with three added switches on its access line.
     assert len(g["routers"]) == 2 + 3 * 12
     for i in range(12):
-        hops = [l for l in g["links"] if l["a"] in (f"h{i}",) or l["a"].startswith(f"x{i}_")]
-        assert len(hops) == 4 and abs(sum(l["delay_ms"] for l in hops) - k.ACCESS_MS) < 1e-12
+        hops = [lk for lk in g["links"] if lk["a"] in (f"h{i}",) or lk["a"].startswith(f"x{i}_")]
+        assert len(hops) == 4 and abs(sum(lk["delay_ms"] for lk in hops) - k.ACCESS_MS) < 1e-12
     # The probe alone: its round trip is the propagation (44 ms) plus the
     # 500 B probe and the 40 B answer serialised on five 100 Mb/s lines (four
     # in, one out) and the 40 Mb/s core: 44 + 540 x 8 x (5 / 100e6 + 1 / 40e6) s.
@@ -185,7 +201,19 @@ def test_the_suite_fills_every_cell_for_hbh_beside_its_published_row():
     import math
 
     cells = k.suite("hbh")
-    assert {c["experiment"] for c in cells} == {"4.1", "4.2", "4.3", "4.4", "4.5", "4.6", "4.7a", "4.7b", "4.8", "4.9", "4.10"}
+    assert {c["experiment"] for c in cells} == {
+        "4.1",
+        "4.2",
+        "4.3",
+        "4.4",
+        "4.5",
+        "4.6",
+        "4.7a",
+        "4.7b",
+        "4.8",
+        "4.9",
+        "4.10",
+    }
     assert all(math.isfinite(c["fctlab"]) for c in cells), [c for c in cells if not math.isfinite(c["fctlab"])]
     # Its published cells are there: Table 4.1's 1534 ms, Table 4.10's 1247 and 1254 ms.
     pub = {(c["experiment"], c["quantity"]): c["published"] for c in cells}
@@ -201,8 +229,11 @@ def test_packet_pair_loss_handling_is_checked_and_named():
     import fctlab
     import pytest
 
-    sc = {"network": {"topology": "dumbbell", "senders": 1, "bottleneck_bps": 40e6, "queue": "fq"},
-          "transport": {"scheme": "packet-pair", "packet_pair": {"recovery": "sack"}}, "flows": [{"size_pkts": 10}]}
+    sc = {
+        "network": {"topology": "dumbbell", "senders": 1, "bottleneck_bps": 40e6, "queue": "fq"},
+        "transport": {"scheme": "packet-pair", "packet_pair": {"recovery": "sack"}},
+        "flows": [{"size_pkts": 10}],
+    }
     with pytest.raises(fctlab.ConfigError, match=r"transport\.packet_pair\.recovery: .*go-back.*newreno"):
         fctlab.run(sc)
 
@@ -211,7 +242,16 @@ def test_fq_discipline_is_checked_and_named():
     import fctlab
     import pytest
 
-    sc = {"network": {"topology": "dumbbell", "senders": 1, "bottleneck_bps": 40e6, "queue": "fq", "fq": {"discipline": "wfq"}},
-          "transport": {"scheme": "packet-pair"}, "flows": [{"size_pkts": 10}]}
+    sc = {
+        "network": {
+            "topology": "dumbbell",
+            "senders": 1,
+            "bottleneck_bps": 40e6,
+            "queue": "fq",
+            "fq": {"discipline": "wfq"},
+        },
+        "transport": {"scheme": "packet-pair"},
+        "flows": [{"size_pkts": 10}],
+    }
     with pytest.raises(fctlab.ConfigError, match=r"network\.fq\.discipline: .*drr.*dks"):
         fctlab.run(sc)

@@ -4,7 +4,6 @@ Tests that need root (namespaces, raw sockets) are skipped with the reason
 without it. They are short (a few seconds each) and leave nothing behind.
 """
 
-import json
 import os
 import shutil
 import signal
@@ -14,11 +13,10 @@ import sys
 import time
 import zlib
 
+import fctlab
 import numpy as np
 import pandas as pd
 import pytest
-
-import fctlab
 from fctlab.live import netns
 from fctlab.live.compare import by_size
 
@@ -29,15 +27,23 @@ needs_root = pytest.mark.skipif(os.geteuid() != 0 or shutil.which("ip") is None,
 def scenario(flows, c=10e6, bneck_ms=10.0, access_ms=5.0, buffer=100, senders=1, **transport):
     return {
         "seed": 1,
-        "network": {"topology": "dumbbell", "senders": senders, "bottleneck_bps": c, "bottleneck_delay_ms": bneck_ms,
-                    "access_delay_ms": access_ms, "buffer_pkts": buffer},
+        "network": {
+            "topology": "dumbbell",
+            "senders": senders,
+            "bottleneck_bps": c,
+            "bottleneck_delay_ms": bneck_ms,
+            "access_delay_ms": access_ms,
+            "buffer_pkts": buffer,
+        },
         "transport": transport,
         "flows": flows,
     }
 
 
 def ns_exec(ns, code, timeout=20):
-    return subprocess.run(["ip", "netns", "exec", ns, sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        ["ip", "netns", "exec", ns, sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout
+    )
 
 
 def ours_left(pid):
@@ -100,8 +106,12 @@ def test_refusals_name_the_key():
 
 def test_compare_bins_by_hand():
     # Two hand-made runs: medians per power-of-two bin computed directly.
-    a = pd.DataFrame({"size_pkts": [1, 1, 3, 3, 3, 9], "fct_ns": [10e6, 20e6, 30e6, 50e6, 40e6, 90e6], "completed": [True] * 6})
-    b = pd.DataFrame({"size_pkts": [1, 2, 3, 9], "fct_ns": [11e6, 13e6, 44e6, 80e6], "completed": [True, True, True, False]})
+    a = pd.DataFrame(
+        {"size_pkts": [1, 1, 3, 3, 3, 9], "fct_ns": [10e6, 20e6, 30e6, 50e6, 40e6, 90e6], "completed": [True] * 6}
+    )
+    b = pd.DataFrame(
+        {"size_pkts": [1, 2, 3, 9], "fct_ns": [11e6, 13e6, 44e6, 80e6], "completed": [True, True, True, False]}
+    )
     t = by_size(a, b).set_index("size_pkts")
     assert list(t.index) == ["1", "2-3", "8-15"]
     assert t.loc["1", "median_ms_a"] == 15.0 and t.loc["1", "median_ms_b"] == 11.0
@@ -115,7 +125,12 @@ def test_compare_cli_writes_table_and_figure(fctlab_cli, tmp_path, small):
     fctlab.run(small).write(a)
     small["seed"] = 4
     fctlab.run(small).write(b)
-    r = subprocess.run([fctlab_cli, "compare", str(a), str(b), "--out", str(tmp_path / "c")], capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [fctlab_cli, "compare", str(a), str(b), "--out", str(tmp_path / "c")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 0, r.stderr
     t = pd.read_csv(tmp_path / "c" / "compare.csv")
     fa = pd.read_parquet(a / "flows.parquet")
@@ -136,7 +151,12 @@ def test_live_refusal_reasons():
 
     # A datagram built here from the documented layout (CRC-32 from zlib).
     def dgram(version=1, kind=2, rate=-1.0, crc_ok=True):
-        head = b"FL" + bytes([version, kind, 0, 0, 0, 0]) + struct.pack("<IIQQ", 0, 1040, 5, 7) + struct.pack("<3d", rate, 0.0, 0.0)
+        head = (
+            b"FL"
+            + bytes([version, kind, 0, 0, 0, 0])
+            + struct.pack("<IIQQ", 0, 1040, 5, 7)
+            + struct.pack("<3d", rate, 0.0, 0.0)
+        )
         crc = zlib.crc32(head) ^ (0 if crc_ok else 1)
         return head + struct.pack("<I", crc) + bytes(952)
 
@@ -157,14 +177,14 @@ def test_one_flow_on_an_idle_path_matches_the_simulator(stack):
     cfg = scenario([{"sender": 0, "start_s": 0.0, "size_pkts": 30}])
     sim = fctlab.run(cfg)
     live = fctlab.live.run(cfg, stack=stack, timeout_s=10)
-    s, l = sim.flows.iloc[0], live.flows.iloc[0]
-    assert bool(l["completed"]), live.meta["live"]
+    s, lv = sim.flows.iloc[0], live.flows.iloc[0]
+    assert bool(lv["completed"]), live.meta["live"]
     assert live.meta["live"]["offloads_on"] == []
     # Same flow, same ideal; FCT within 10% of the simulated one.
-    assert l["size_pkts"] == s["size_pkts"] and l["ideal_ns"] == s["ideal_ns"]
-    assert abs(l["fct_ns"] - s["fct_ns"]) < 0.10 * s["fct_ns"], (l["fct_ns"], s["fct_ns"])
-    assert l["fct_ns"] >= l["ideal_ns"]
-    assert l["retransmits"] == 0 and l["drops"] == 0
+    assert lv["size_pkts"] == s["size_pkts"] and lv["ideal_ns"] == s["ideal_ns"]
+    assert abs(lv["fct_ns"] - s["fct_ns"]) < 0.10 * s["fct_ns"], (lv["fct_ns"], s["fct_ns"])
+    assert lv["fct_ns"] >= lv["ideal_ns"]
+    assert lv["retransmits"] == 0 and lv["drops"] == 0
 
 
 @needs_root
@@ -176,7 +196,15 @@ def test_emulated_rate_and_delay_measured():
 
     def probe(net):
         s, d, dip = net["senders"][0], net["receivers"][0], net["receiver_ip"][0]
-        server = subprocess.Popen(["ip", "netns", "exec", d, sys.executable, "-c", f"""
+        server = subprocess.Popen(
+            [
+                "ip",
+                "netns",
+                "exec",
+                d,
+                sys.executable,
+                "-c",
+                """
 import socket, struct, time
 t = socket.socket(); t.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); t.bind(('0.0.0.0', 5001)); t.listen(16)
 u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.bind(('0.0.0.0', 5002)); u.settimeout(3)
@@ -190,18 +218,26 @@ try:
 except OSError:
     pass
 print(len(times), times[0] if times else 0, times[-1] if times else 0, flush=True)
-"""], stdout=subprocess.PIPE, text=True)
+""",
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         time.sleep(0.4)
-        r = ns_exec(s, f"""
+        r = ns_exec(
+            s,
+            f"""
 import socket, time
 rtts = []
 for _ in range(5):
-    c = socket.socket(); t0 = time.monotonic_ns(); c.connect(('{dip}', 5001)); rtts.append(time.monotonic_ns() - t0); c.close(); time.sleep(0.02)
+    c = socket.socket(); t0 = time.monotonic_ns(); c.connect(('{dip}', 5001))
+    rtts.append(time.monotonic_ns() - t0); c.close(); time.sleep(0.02)
 u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 for _ in range(300):
     u.sendto(bytes(1012), ('{dip}', 5002))
 print(min(rtts), flush=True)
-""")
+""",
+        )
         got["rtt_ns"] = int(r.stdout.split()[0])
         n, t0, t1 = map(int, server.communicate(timeout=20)[0].split())
         got["n"], got["span_ns"] = n, t1 - t0
@@ -222,16 +258,20 @@ def test_forged_datagrams_are_dropped_and_counted():
 
     def probe(net):
         s, dip = net["senders"][0], net["receiver_ip"][0]
-        r = ns_exec(s, f"""
+        r = ns_exec(
+            s,
+            f"""
 import socket, struct, zlib
 def d(version=1, kind=2, rate=-1.0, flow=0, crc_ok=True, n=None):
-    h = b"FL" + bytes([version, kind, 0, 0, 0, 0]) + struct.pack("<IIQQ", flow, 1040, 5, 7) + struct.pack("<3d", rate, 0.0, 0.0)
+    h = b"FL" + bytes([version, kind, 0, 0, 0, 0]) + struct.pack("<IIQQ", flow, 1040, 5, 7)
+    h += struct.pack("<3d", rate, 0.0, 0.0)
     b = h + struct.pack("<I", zlib.crc32(h) ^ (0 if crc_ok else 1)) + bytes(952)
     return b[:n] if n else b
 u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.bind(('0.0.0.0', 6001))
 for b in [d(n=30), d(version=9), d(crc_ok=False), d(rate=float('inf')), d(kind=7), d(flow=4242)]:
-    u.sendto(b, ('{dip}', {net['port']}))
-""")
+    u.sendto(b, ('{dip}', {net["port"]}))
+""",
+        )
         assert r.returncode == 0, r.stderr
 
     live = fctlab.live.run(cfg, stack="fctlab", timeout_s=5, probe=probe, lead_s=1.0)
@@ -245,7 +285,9 @@ def test_a_vanished_peer_ends_the_flow_with_a_status():
     cfg = scenario([{"sender": 0, "start_s": 0.3, "size_pkts": 2000}])
 
     def probe(net):
-        for p in subprocess.run(["ip", "netns", "pids", net["receivers"][0]], capture_output=True, text=True).stdout.split():
+        for p in subprocess.run(
+            ["ip", "netns", "pids", net["receivers"][0]], capture_output=True, text=True
+        ).stdout.split():
             os.kill(int(p), signal.SIGKILL)
 
     t0 = time.monotonic()
@@ -275,11 +317,20 @@ size_pkts = 20000
 def _start_and_wait_for_namespaces(cli, tmp_path):
     p = tmp_path / "long.toml"
     p.write_text(LONG)
-    proc = subprocess.Popen([cli, "live", str(p), "--out", str(tmp_path / "o"), "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [cli, "live", str(p), "--out", str(tmp_path / "o"), "--quiet"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     end = time.monotonic() + 30
     while time.monotonic() < end:
         names = ours_left(proc.pid)
-        pids = [x for n in names for x in subprocess.run(["ip", "netns", "pids", n], capture_output=True, text=True).stdout.split()]
+        pids = [
+            x
+            for n in names
+            for x in subprocess.run(["ip", "netns", "pids", n], capture_output=True, text=True).stdout.split()
+        ]
         if len(names) >= 7 and len(pids) >= 5:  # every namespace and process up
             return proc, pids
         time.sleep(0.1)

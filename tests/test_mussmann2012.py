@@ -1,8 +1,7 @@
 """The Mussmann 2012 reproductions' scenarios, checked against hand models."""
 
-import numpy as np
-
 import fctlab
+import numpy as np
 from fctlab.experiments import mussmann2012 as m
 
 
@@ -15,6 +14,7 @@ def lone_flow(n, w, fwd, rev, pkt=m.PKT_BYTES, hdr=m.HEADER_BYTES):
     handshake, then slow start with an ACK per packet (packet k >= w leaves on
     the ACK of packet (k - w) // 2), each hop a FIFO server. Returns the data
     packets' arrival times at the receiver and when the last ACK is back."""
+
     def hop(t, nbytes, path, free):
         for h, (rate, d) in enumerate(path):
             start = max(t, free[h])
@@ -88,7 +88,7 @@ def test_fig52_workload_is_the_thesis():
     # 0.9 x 2.4e9 / (8 x 1000 B x (499/500 x 25 + 587.5/500)) flows a second.
     rate = 0.9 * 2.4e9 / 8000 / (25 * 499 / 500 + 587.5 / 500)
     assert abs(m.FIG52_RATE - rate) < 1e-9
-    assert abs(len(inside) - rate) < 4 * rate ** 0.5
+    assert abs(len(inside) - rate) < 4 * rate**0.5
     t = res.size_stats
     assert t["flows_started"].sum() == len(inside)
     assert t["flows_completed"].sum() == inside["completed"].sum()
@@ -96,7 +96,7 @@ def test_fig52_workload_is_the_thesis():
     big = markers[~markers["size_pkts"].isin(range(100, 1076, 25))]
     # Pareto flows of 100+ packets are rare ((4.17 / 100)^1.2 = 2.2%); marker sizes hold the rest.
     expected = len(f) / 500 + len(f) * (25 * 0.2 / 1.2 / 100) ** 1.2 * 40 / 976
-    assert len(markers) - len(big) <= expected + 4 * expected ** 0.5 + 5
+    assert len(markers) - len(big) <= expected + 4 * expected**0.5 + 5
     on_lattice = markers[markers["size_pkts"].isin(range(100, 1076, 25))]
     assert len(on_lattice) >= len(f) / 500 - 4 * (len(f) / 500) ** 0.5
     assert cfg["network"]["bottleneck_bps"] == 2.4e9 and cfg["network"]["bottleneck_delay_ms"] == 50.0

@@ -3,30 +3,47 @@
 import json
 import subprocess
 
-import pytest
-
 import fctlab
+import pytest
 
 
 def scenario(queue, **tables):
     s = {
         "seed": 5,
-        "network": {"topology": "dumbbell", "senders": 3, "bottleneck_bps": 10e6, "bottleneck_delay_ms": 10.0,
-                    "access_delay_ms": [1.0, 5.0, 20.0], "buffer_pkts": 30, "queue": queue, **tables},
+        "network": {
+            "topology": "dumbbell",
+            "senders": 3,
+            "bottleneck_bps": 10e6,
+            "bottleneck_delay_ms": 10.0,
+            "access_delay_ms": [1.0, 5.0, 20.0],
+            "buffer_pkts": 30,
+            "queue": queue,
+            **tables,
+        },
         "transport": {"ecn": queue == "red-ecn"},
-        "traffic": [{"arrivals": "poisson", "load": 0.8, "sizes": {"dist": "pareto", "mean_pkts": 20, "shape": 1.3}, "count": 150}],
+        "traffic": [
+            {
+                "arrivals": "poisson",
+                "load": 0.8,
+                "sizes": {"dist": "pareto", "mean_pkts": 20, "shape": 1.3},
+                "count": 150,
+            }
+        ],
         "metrics": {"interval_ms": 10.0},
     }
     return s
 
 
-@pytest.mark.parametrize("queue,tables", [
-    ("red", {}),
-    ("red", {"red": {"adaptive": True, "gentle": False}}),
-    ("red-ecn", {}),
-    ("fq", {}),
-    ("fq", {"fq": {"buckets": 4, "classify": "path"}}),
-])
+@pytest.mark.parametrize(
+    "queue,tables",
+    [
+        ("red", {}),
+        ("red", {"red": {"adaptive": True, "gentle": False}}),
+        ("red-ecn", {}),
+        ("fq", {}),
+        ("fq", {"fq": {"buckets": 4, "classify": "path"}}),
+    ],
+)
 def test_every_flow_completes_and_the_queue_stays_within_its_buffer(queue, tables):
     res = fctlab.run(scenario(queue, **tables))
     f = res.flows
@@ -44,12 +61,20 @@ def test_red_ecn_marks_where_red_drops():
     def two_flows(queue, ecn):
         return {
             "seed": 5,
-            "network": {"topology": "dumbbell", "senders": 2, "bottleneck_bps": 10e6, "bottleneck_delay_ms": 10.0,
-                        "access_delay_ms": 5.0, "buffer_pkts": 300, "queue": queue,
-                        "red": {"q_weight": 0.02, "mark_p": 1.0}},
+            "network": {
+                "topology": "dumbbell",
+                "senders": 2,
+                "bottleneck_bps": 10e6,
+                "bottleneck_delay_ms": 10.0,
+                "access_delay_ms": 5.0,
+                "buffer_pkts": 300,
+                "queue": queue,
+                "red": {"q_weight": 0.02, "mark_p": 1.0},
+            },
             "transport": {"ecn": ecn},
             "flows": [{"sender": 0, "size_pkts": 1000}, {"sender": 1, "size_pkts": 1000, "start_s": 0.05}],
         }
+
     ecn = fctlab.run(two_flows("red-ecn", True))
     red = fctlab.run(two_flows("red", True))
     assert ecn.flows["completed"].all() and red.flows["completed"].all()

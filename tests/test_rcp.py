@@ -3,21 +3,34 @@
 import json
 import subprocess
 
-import pytest
-
 import fctlab
+import pytest
 
 
 def scenario(**rcp):
-    net = {"topology": "dumbbell", "senders": 2, "bottleneck_bps": 10e6, "bottleneck_delay_ms": 10.0,
-           "access_delay_ms": [1.0, 5.0], "buffer_pkts": 200, "queue": "rcp"}
+    net = {
+        "topology": "dumbbell",
+        "senders": 2,
+        "bottleneck_bps": 10e6,
+        "bottleneck_delay_ms": 10.0,
+        "access_delay_ms": [1.0, 5.0],
+        "buffer_pkts": 200,
+        "queue": "rcp",
+    }
     if rcp:
         net["rcp"] = rcp
     return {
         "seed": 2,
         "network": net,
         "transport": {"scheme": "rcp"},
-        "traffic": [{"arrivals": "poisson", "load": 0.7, "sizes": {"dist": "pareto", "mean_pkts": 20, "shape": 1.3}, "count": 100}],
+        "traffic": [
+            {
+                "arrivals": "poisson",
+                "load": 0.7,
+                "sizes": {"dist": "pareto", "mean_pkts": 20, "shape": 1.3},
+                "count": 100,
+            }
+        ],
         "metrics": {"interval_ms": 10.0},
     }
 
@@ -43,8 +56,18 @@ def test_list_shows_rcp_with_its_parameters(fctlab_cli):
     r = subprocess.run([fctlab_cli, "list"], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0
     assert "rcp" in r.stdout
-    for key in ("mode", "alpha", "beta", "upd_timeslot_ms", "init_rate_fact", "min_rate_bps", "initial_rtt_ms", "floor_fact",
-                "syn_first_retx_ms", "syn_retx_ms"):
+    for key in (
+        "mode",
+        "alpha",
+        "beta",
+        "upd_timeslot_ms",
+        "init_rate_fact",
+        "min_rate_bps",
+        "initial_rtt_ms",
+        "floor_fact",
+        "syn_first_retx_ms",
+        "syn_retx_ms",
+    ):
         assert key in r.stdout
     j = json.loads(subprocess.run([fctlab_cli, "list", "--json"], capture_output=True, text=True, timeout=120).stdout)
     queues = {q["name"]: q for q in j["queues"]}

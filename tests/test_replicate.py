@@ -2,11 +2,10 @@
 
 import math
 
+import fctlab
 import numpy as np
 import pandas as pd
 import pytest
-
-import fctlab
 from fctlab.replicate import (
     replication_seed,
     split,
@@ -19,9 +18,22 @@ from fctlab.replicate import (
 def small_config(count=200, seed=5):
     return {
         "seed": seed,
-        "network": {"topology": "dumbbell", "senders": 2, "bottleneck_bps": 10e6, "bottleneck_delay_ms": 10.0, "buffer_pkts": 50},
+        "network": {
+            "topology": "dumbbell",
+            "senders": 2,
+            "bottleneck_bps": 10e6,
+            "bottleneck_delay_ms": 10.0,
+            "buffer_pkts": 50,
+        },
         "transport": {"scheme": "tcp-newreno"},
-        "traffic": [{"arrivals": "poisson", "load": 0.6, "sizes": {"dist": "pareto", "mean_pkts": 15, "shape": 1.4}, "count": count}],
+        "traffic": [
+            {
+                "arrivals": "poisson",
+                "load": 0.6,
+                "sizes": {"dist": "pareto", "mean_pkts": 15, "shape": 1.4},
+                "count": count,
+            }
+        ],
     }
 
 
@@ -102,13 +114,15 @@ def test_split_refuses_too_few_flows():
 
 def test_summarize_by_hand():
     # Three replications; sizes 2 and 5 fall in bucket [1, 10) of edges [1, 10, 100], size 50 in [10, 100).
-    flows = pd.DataFrame({
-        "replication": [0, 0, 1, 1, 2, 2, 0, 1, 2],
-        "size_pkts":   [2, 5, 2, 5, 2, 5, 50, 50, 50],
-        "fct_ns":      [10, 20, 20, 40, 30, 30, 100, 200, 600],
-        "ideal_ns":    [5, 10, 5, 10, 5, 10, 50, 50, 50],
-        "completed":   [True] * 9,
-    })
+    flows = pd.DataFrame(
+        {
+            "replication": [0, 0, 1, 1, 2, 2, 0, 1, 2],
+            "size_pkts": [2, 5, 2, 5, 2, 5, 50, 50, 50],
+            "fct_ns": [10, 20, 20, 40, 30, 30, 100, 200, 600],
+            "ideal_ns": [5, 10, 5, 10, 5, 10, 50, 50, 50],
+            "completed": [True] * 9,
+        }
+    )
     s = summarize(flows, edges=[1, 10, 100], percentiles=(50,))
     assert list(s["size_lo_pkts"]) == [1, 10] and list(s["n_flows"]) == [6, 3]
     small = s.iloc[0]
@@ -127,13 +141,15 @@ def test_summarize_by_hand():
 
 
 def test_summarize_ignores_incomplete_flows_and_lone_replications():
-    flows = pd.DataFrame({
-        "replication": [0, 1, 1],
-        "size_pkts": [3, 3, 300],
-        "fct_ns": [10, 30, None],
-        "ideal_ns": [1, 1, 1],
-        "completed": [True, True, False],
-    })
+    flows = pd.DataFrame(
+        {
+            "replication": [0, 1, 1],
+            "size_pkts": [3, 3, 300],
+            "fct_ns": [10, 30, None],
+            "ideal_ns": [1, 1, 1],
+            "completed": [True, True, False],
+        }
+    )
     s = summarize(flows, edges=[1, 10, 1000])
     assert len(s) == 1 and s.iloc[0]["mean"] == 20.0
     one = summarize(flows[flows["replication"] == 0], edges=[1, 10])

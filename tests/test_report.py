@@ -7,15 +7,21 @@ import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
-import pytest
-
 import fctlab
+import pytest
 from fctlab.report import Figure, Reproduction, Table, fmt, table_html, write_report, write_store_report
 
 CHROMIUM_FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--virtual-time-budget=5000", "--dump-dom",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--virtual-time-budget=5000",
+    "--dump-dom",
 ]
 
 
@@ -48,8 +54,12 @@ def open_in_chromium(page: Path, tmp_path: Path) -> _Check:
     """Load ``page`` in headless Chromium and return what its on-load check recorded."""
     exe = chromium()
     profile = tmp_path / f"chromium-profile-{page.stem}"
-    p = subprocess.run([exe, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", page.resolve().as_uri()],
-                       capture_output=True, text=True, timeout=120)
+    p = subprocess.run(
+        [exe, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", page.resolve().as_uri()],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert p.returncode == 0, p.stderr[-2000:]
     parsed = _Check()
     parsed.feed(p.stdout)
@@ -80,17 +90,31 @@ def reproduction(out: Path) -> Reproduction:
     make_png(out / "a.png")
     make_png(out / "b.png")
     published = Table(
-        "Average FCT (s)", ["flow size", "TCP", "PS"],
+        "Average FCT (s)",
+        ["flow size", "TCP", "PS"],
         rows=[["10 pkts", 0.51, 0.16], ["100 pkts", 1.32, 0.2]],
-        published=[[None, 0.5, 0.15], [None, None, 0.2]], published_source="paper, Table 1",
-        caption="fctlab beside the published numbers.")
+        published=[[None, 0.5, 0.15], [None, None, 0.2]],
+        published_source="paper, Table 1",
+        caption="fctlab beside the published numbers.",
+    )
     plain = Table("Runs", ["seed", "flows", "wall (s)"], [[1, 30000, 12.5]])
     return Reproduction(
-        name="demo-fig1", title="Demo: FCT vs size", source="A paper, Fig. 1",
+        name="demo-fig1",
+        title="Demo: FCT vs size",
+        source="A paper, Fig. 1",
         figures=[Figure("a.png", "Figure A, caption."), Figure("b.png", "Figure B <with> markup & stuff.")],
         tables=[published, plain],
-        params={"scenario": {"network": {"bottleneck_bps": 2.4e9}, "traffic": [{"load": 0.9}]}, "flows": 30000, "RTT": "100 ms"},
-        seed=7, wall_s=12.5, scale="quick", notes="Scaled down.", command="fctlab reproduce demo-fig1")
+        params={
+            "scenario": {"network": {"bottleneck_bps": 2.4e9}, "traffic": [{"load": 0.9}]},
+            "flows": 30000,
+            "RTT": "100 ms",
+        },
+        seed=7,
+        wall_s=12.5,
+        scale="quick",
+        notes="Scaled down.",
+        command="fctlab reproduce demo-fig1",
+    )
 
 
 def test_reproduction_pages_render_in_chromium(tmp_path):
@@ -102,8 +126,20 @@ def test_reproduction_pages_render_in_chromium(tmp_path):
     page = out / "demo-fig1.html"
     text = page.read_text()
     # every parameter, the version, the seed and the wall time are on the page
-    for s in ("scenario.network.bottleneck_bps", "2.4e9", "scenario.traffic[0].load", "0.9", "RTT", "100 ms",
-              "9.9.9", ">7<", "12.5 s", "A paper, Fig. 1", "paper, Table 1", "Figure B &lt;with&gt; markup"):
+    for s in (
+        "scenario.network.bottleneck_bps",
+        "2.4e9",
+        "scenario.traffic[0].load",
+        "0.9",
+        "RTT",
+        "100 ms",
+        "9.9.9",
+        ">7<",
+        "12.5 s",
+        "A paper, Fig. 1",
+        "paper, Table 1",
+        "Figure B &lt;with&gt; markup",
+    ):
         assert s in text, s
     c = assert_renders(page, tmp_path)
     assert c.imgs == 2 and c.tables == 3  # two tables plus the parameter table
@@ -135,30 +171,63 @@ def test_published_numbers_sit_beside_fctlabs():
 
 
 def test_number_format():
-    assert [fmt(x) for x in (0.5, 10.0, 2.4e9, 12345.6, 0.0123456, 3, None, float("nan"), True)] == \
-        ["0.5", "10", "2.4e9", "12346", "0.01235", "3", "\u2013", "\u2013", "yes"]
+    assert [fmt(x) for x in (0.5, 10.0, 2.4e9, 12345.6, 0.0123456, 3, None, float("nan"), True)] == [
+        "0.5",
+        "10",
+        "2.4e9",
+        "12346",
+        "0.01235",
+        "3",
+        "\u2013",
+        "\u2013",
+        "yes",
+    ]
 
 
 def test_store_report_renders_in_chromium(tmp_path):
     base = {
         "seed": 1,
-        "network": {"topology": "dumbbell", "senders": 2, "bottleneck_bps": 10e6, "bottleneck_delay_ms": 10.0, "buffer_pkts": 50},
+        "network": {
+            "topology": "dumbbell",
+            "senders": 2,
+            "bottleneck_bps": 10e6,
+            "bottleneck_delay_ms": 10.0,
+            "buffer_pkts": 50,
+        },
         "transport": {"scheme": "tcp-newreno"},
-        "traffic": [{"arrivals": "poisson", "load": 0.6, "sizes": {"dist": "pareto", "mean_pkts": 15, "shape": 1.4}, "count": 600}],
+        "traffic": [
+            {
+                "arrivals": "poisson",
+                "load": 0.6,
+                "sizes": {"dist": "pareto", "mean_pkts": 15, "shape": 1.4},
+                "count": 600,
+            }
+        ],
     }
     st = tmp_path / "st"
-    fctlab.sweep({"name": "loads", "base": base, "seeds": 2, "axes": {"traffic[0].load": [0.3, 0.7]}},
-                 store=st, workers=1, progress=False)
+    fctlab.sweep(
+        {"name": "loads", "base": base, "seeds": 2, "axes": {"traffic[0].load": [0.3, 0.7]}},
+        store=st,
+        workers=1,
+        progress=False,
+    )
     fctlab.sweep({"name": "replicated", "base": base, "replications": 3}, store=st, workers=1, progress=False)
     # a run outside any sweep
     one = fctlab.run({**base, "seed": 99})
     from fctlab.store import Store, run_key
 
     d = one.write(tmp_path / "one")
-    Store(st).put(run_key({**base, "seed": 99}), {n: (d / n).read_bytes() for n in ("flows.parquet", "series.parquet", "meta.json")})
+    Store(st).put(
+        run_key({**base, "seed": 99}),
+        {n: (d / n).read_bytes() for n in ("flows.parquet", "series.parquet", "meta.json")},
+    )
 
-    p = subprocess.run([sys.executable, "-m", "fctlab.cli", "report", str(st), "--out", str(tmp_path / "rep")],
-                       capture_output=True, text=True, timeout=300)
+    p = subprocess.run(
+        [sys.executable, "-m", "fctlab.cli", "report", str(st), "--out", str(tmp_path / "rep")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert p.returncode == 0, p.stderr
     pages = sorted((tmp_path / "rep").glob("*.html"))
     assert [x.name for x in pages] == ["report.html", "runs.html", "sweep-loads.html", "sweep-replicated.html"]

@@ -1,14 +1,9 @@
 """fctlab.run and its tables, as the README's "Output tables" section defines them."""
 
-import json
-import math
-import warnings
-
+import fctlab
 import numpy as np
 import pandas as pd
 import pytest
-
-import fctlab
 from fctlab.result import FLOW_COLUMNS
 
 
@@ -108,7 +103,11 @@ def test_bad_input_raises_config_error(small, mutate, field):
 
 
 def test_no_completed_flow_warns():
-    cfg = {"stop_s": 0.001, "network": {"bottleneck_bps": 1e6, "bottleneck_delay_ms": 10.0}, "flows": [{"size_pkts": 100}]}
+    cfg = {
+        "stop_s": 0.001,
+        "network": {"bottleneck_bps": 1e6, "bottleneck_delay_ms": 10.0},
+        "flows": [{"size_pkts": 100}],
+    }
     with pytest.warns(fctlab.NoCompletedFlowWarning, match="no flow completed"):
         res = fctlab.run(cfg)
     assert res.meta["flows_completed"] == 0 and not res.flows["completed"].any()
@@ -117,8 +116,12 @@ def test_no_completed_flow_warns():
 
 def test_progress_callback_can_stop_the_run():
     # A long run: the callback (called about once a second) stops it at once.
-    cfg = {"stop_s": 3600.0, "network": {"topology": "dumbbell", "senders": 4, "bottleneck_bps": 1e9, "bottleneck_delay_ms": 10.0},
-           "traffic": [{"arrivals": "long-lived"}], "metrics": {"series": False}}
+    cfg = {
+        "stop_s": 3600.0,
+        "network": {"topology": "dumbbell", "senders": 4, "bottleneck_bps": 1e9, "bottleneck_delay_ms": 10.0},
+        "traffic": [{"arrivals": "long-lived"}],
+        "metrics": {"series": False},
+    }
     calls = []
 
     def stop(p):
@@ -143,8 +146,10 @@ def test_ps_and_slowdown_columns_by_hand():
     # 10 Mb/s, 10 ms one way, handshake on. Flow 1 alone on the link (flow 0 is
     # long done): 20 packets x 1040 B = 166 400 bits = 16.64 ms at line rate;
     # PS FCT = 16.64 ms + 10 ms propagation + 20 ms handshake RTT.
-    cfg = {"network": {"bottleneck_bps": 10e6, "bottleneck_delay_ms": 10.0},
-           "flows": [{"size_pkts": 5}, {"start_s": 5.0, "size_pkts": 20}]}
+    cfg = {
+        "network": {"bottleneck_bps": 10e6, "bottleneck_delay_ms": 10.0},
+        "flows": [{"size_pkts": 5}, {"start_s": 5.0, "size_pkts": 20}],
+    }
     f = fctlab.run(cfg).flows
     assert f.loc[1, "ps_fct_ns"] == 16_640_000 + 10_000_000 + 20_000_000
     # ideal: the 20-packet train crosses the link back to back: 20 x 0.832 ms + 10 ms.
@@ -159,9 +164,14 @@ def test_ps_column_mean_matches_the_rcp_formula_on_one_link():
     # exponential sizes (rounded up to whole packets) and 20 000 flows the
     # sample mean's relative error is ~ a few percent at rho = 0.5; allow 10%.
     rho, c, rtt = 0.5, 100e6, 0.02
-    cfg = {"seed": 9, "network": {"bottleneck_bps": c, "bottleneck_delay_ms": rtt * 500},
-           "traffic": [{"arrivals": "poisson", "load": rho, "sizes": {"dist": "exponential", "mean_pkts": 20}, "count": 20000}],
-           "metrics": {"series": False}}
+    cfg = {
+        "seed": 9,
+        "network": {"bottleneck_bps": c, "bottleneck_delay_ms": rtt * 500},
+        "traffic": [
+            {"arrivals": "poisson", "load": rho, "sizes": {"dist": "exponential", "mean_pkts": 20}, "count": 20000}
+        ],
+        "metrics": {"series": False},
+    }
     f = fctlab.run(cfg).flows
     wire_bits = (f["size_bytes"] + 40 * f["size_pkts"]).astype(float) * 8
     # The load counts nominal sizes (mean 20 pkts); rounding up makes the real

@@ -6,9 +6,8 @@ recovery itself is checked against hand traces in crates/fctlab-core/tests/sack.
 import json
 import subprocess
 
-import pytest
-
 import fctlab
+import pytest
 
 # A small dumbbell with a short buffer, so flows see drops and recovery.
 DUMBBELL = """
@@ -38,11 +37,23 @@ def run(cli, *args):
 def config(scheme="tcp-sack", **transport):
     return {
         "seed": 5,
-        "network": {"topology": "dumbbell", "senders": 3, "bottleneck_bps": 10e6, "bottleneck_delay_ms": 10.0,
-                    "access_delay_ms": [1.0, 5.0, 15.0], "buffer_pkts": 12},
+        "network": {
+            "topology": "dumbbell",
+            "senders": 3,
+            "bottleneck_bps": 10e6,
+            "bottleneck_delay_ms": 10.0,
+            "access_delay_ms": [1.0, 5.0, 15.0],
+            "buffer_pkts": 12,
+        },
         "transport": {"scheme": scheme, **transport},
-        "traffic": [{"arrivals": "poisson", "load": 0.8, "sizes": {"dist": "pareto", "mean_pkts": 20, "shape": 1.3},
-                     "count": 60}],
+        "traffic": [
+            {
+                "arrivals": "poisson",
+                "load": 0.8,
+                "sizes": {"dist": "pareto", "mean_pkts": 20, "shape": 1.3},
+                "count": 60,
+            }
+        ],
         "metrics": {"cwnd_flows": [0]},
     }
 
@@ -76,7 +87,12 @@ def test_three_losses_in_a_window_hand_trace():
     ta = round(40 * 8e9 / 8.32e6)
     dd = t + 2 * d + ta
     cfg = {
-        "network": {"topology": "single-link", "bottleneck_bps": 8.32e6, "bottleneck_delay_ms": 50.0, "buffer_pkts": 1000},
+        "network": {
+            "topology": "single-link",
+            "bottleneck_bps": 8.32e6,
+            "bottleneck_delay_ms": 50.0,
+            "buffer_pkts": 1000,
+        },
         "transport": {"scheme": "tcp-sack", "init_cwnd_pkts": 10, "handshake": False},
         "flows": [{"size_pkts": 12}],
         "losses": [{"flow": 0, "seq": s} for s in (1, 3, 5)],

@@ -4,10 +4,9 @@ tables."""
 
 import math
 
+import fctlab
 import numpy as np
 import pandas as pd
-
-import fctlab
 from fctlab import sizestats
 from fctlab.result import SIZE_STATS_COLUMNS
 
@@ -18,11 +17,28 @@ def scenario(seed, flows=True, alpha=0.005):
     return {
         "seed": seed,
         "network": {"topology": "single-link", "bottleneck_bps": 20e6, "bottleneck_delay_ms": 5.0, "buffer_pkts": 40},
-        "traffic": [{"arrivals": "poisson", "load": 0.85, "count": 3000, "sizes": {"dist": "mixture", "components": [
-            {"weight": 8, "dist": "uniform", "min_pkts": 1, "max_pkts": 5},
-            {"weight": 2, "dist": "pareto", "mean_pkts": 20, "shape": 1.3}]}}],
-        "metrics": {"series": False, "ps_fct": False, "size_stats": True, "size_stats_quantiles": QS,
-                    "size_stats_alpha": alpha, "flows": flows},
+        "traffic": [
+            {
+                "arrivals": "poisson",
+                "load": 0.85,
+                "count": 3000,
+                "sizes": {
+                    "dist": "mixture",
+                    "components": [
+                        {"weight": 8, "dist": "uniform", "min_pkts": 1, "max_pkts": 5},
+                        {"weight": 2, "dist": "pareto", "mean_pkts": 20, "shape": 1.3},
+                    ],
+                },
+            }
+        ],
+        "metrics": {
+            "series": False,
+            "ps_fct": False,
+            "size_stats": True,
+            "size_stats_quantiles": QS,
+            "size_stats_alpha": alpha,
+            "flows": flows,
+        },
     }
 
 
@@ -80,5 +96,7 @@ def test_written_and_read_back_with_the_sketch(tmp_path):
     back = fctlab.Result.read(res.write(tmp_path / "r"))
     m1 = sizestats.merge([res.size_stats], alpha=0.005, quantiles=QS)
     m2 = sizestats.merge([back.size_stats], alpha=0.005, quantiles=QS)
-    pd.testing.assert_frame_equal(m1.drop(columns=["sketch_bucket", "sketch_count"]), m2.drop(columns=["sketch_bucket", "sketch_count"]))
+    pd.testing.assert_frame_equal(
+        m1.drop(columns=["sketch_bucket", "sketch_count"]), m2.drop(columns=["sketch_bucket", "sketch_count"])
+    )
     assert set(SIZE_STATS_COLUMNS) <= set(back.size_stats.columns)

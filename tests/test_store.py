@@ -5,26 +5,42 @@ import os
 import subprocess
 import sys
 
+import fctlab
 import pandas as pd
 import pytest
-
-import fctlab
 from fctlab.store import Store, StoreError, run_key
 
 
 def config(load=0.6, scheme="tcp-newreno", count=200, seed=1, iw=2):
     return {
         "seed": seed,
-        "network": {"topology": "dumbbell", "senders": 2, "bottleneck_bps": 10e6, "bottleneck_delay_ms": 10.0, "buffer_pkts": 40},
+        "network": {
+            "topology": "dumbbell",
+            "senders": 2,
+            "bottleneck_bps": 10e6,
+            "bottleneck_delay_ms": 10.0,
+            "buffer_pkts": 40,
+        },
         "transport": {"scheme": scheme, "init_cwnd_pkts": iw},
-        "traffic": [{"arrivals": "poisson", "load": load, "sizes": {"dist": "pareto", "mean_pkts": 15, "shape": 1.4}, "count": count}],
+        "traffic": [
+            {
+                "arrivals": "poisson",
+                "load": load,
+                "sizes": {"dist": "pareto", "mean_pkts": 15, "shape": 1.4},
+                "count": count,
+            }
+        ],
     }
 
 
 @pytest.fixture
 def swept(tmp_path):
     """A store holding a 2 x 2 sweep (init_cwnd x load), run in this process."""
-    spec = {"name": "small", "base": config(), "axes": {"transport.init_cwnd_pkts": [2, 10], "traffic[0].load": [0.4, 0.8]}}
+    spec = {
+        "name": "small",
+        "base": config(),
+        "axes": {"transport.init_cwnd_pkts": [2, 10], "traffic[0].load": [0.4, 0.8]},
+    }
     res = fctlab.sweep(spec, store=tmp_path / "st", workers=1, progress=False)
     return spec, res, Store(tmp_path / "st")
 
@@ -44,7 +60,7 @@ def test_key_is_config_seed_version():
 def test_layout_and_manifest(swept):
     _, res, st = swept
     assert len(st.keys()) == 4
-    for k in st.keys():
+    for k in st:
         d = st.run_dir(k)
         assert d.parent.name == k[:2]
         assert sorted(p.name for p in d.iterdir()) == ["flows.parquet", "manifest.json", "meta.json", "series.parquet"]
@@ -56,7 +72,9 @@ def test_layout_and_manifest(swept):
     assert list((st.path / "tmp").iterdir()) == []
 
 
-@pytest.mark.parametrize("damage", ["flip-byte", "truncate", "no-manifest", "bad-manifest", "missing-file", "empty-file"])
+@pytest.mark.parametrize(
+    "damage", ["flip-byte", "truncate", "no-manifest", "bad-manifest", "missing-file", "empty-file"]
+)
 def test_damaged_result_is_detected_never_read_and_rerun(swept, damage):
     spec, res, st = swept
     key = res.points[1].runs[0].key
@@ -122,12 +140,17 @@ def test_catalog_has_config_columns_beside_each_flow(swept):
     got = st.query("SELECT scheme, avg(fct_ns) AS mean_fct FROM flows GROUP BY 1")
     assert list(got["scheme"]) == ["tcp-newreno"]
     # per axis value, computed independently from the stored results
-    q = st.query("SELECT init_cwnd_pkts, load, count(*) AS n, avg(fct_ns) AS mean_fct, "
-                 "avg(transport_init_cwnd_pkts) AS iw2 FROM flows WHERE completed GROUP BY ALL ORDER BY ALL")
+    q = st.query(
+        "SELECT init_cwnd_pkts, load, count(*) AS n, avg(fct_ns) AS mean_fct, "
+        "avg(transport_init_cwnd_pkts) AS iw2 FROM flows WHERE completed GROUP BY ALL ORDER BY ALL"
+    )
     assert len(q) == 4
     for row in q.itertuples():
-        p = next(p for p in res.points if p.labels["transport.init_cwnd_pkts"] == row.init_cwnd_pkts
-                 and p.labels["traffic[0].load"] == row.load)
+        p = next(
+            p
+            for p in res.points
+            if p.labels["transport.init_cwnd_pkts"] == row.init_cwnd_pkts and p.labels["traffic[0].load"] == row.load
+        )
         f = st.get(p.runs[0].key).flows
         f = f[f["completed"]]
         assert row.n == len(f)
@@ -136,8 +159,16 @@ def test_catalog_has_config_columns_beside_each_flow(swept):
     runs = st.query("SELECT * FROM runs")
     assert len(runs) == 4
     # dotted keys become underscored columns; defaults fill keys the config did not set
-    for col in ("network_bottleneck_bps", "traffic_0_sizes_mean_pkts", "transport_scheme", "transport_mss_bytes",
-                "network_queue", "seed", "fctlab_version", "wall_s"):
+    for col in (
+        "network_bottleneck_bps",
+        "traffic_0_sizes_mean_pkts",
+        "transport_scheme",
+        "transport_mss_bytes",
+        "network_queue",
+        "seed",
+        "fctlab_version",
+        "wall_s",
+    ):
         assert col in runs.columns, col
     assert set(runs["transport_mss_bytes"]) == {1000}  # the catalog default
     assert set(runs["network_queue"]) == {"droptail"}
@@ -171,13 +202,29 @@ def test_open_missing_store_and_bad_sql(tmp_path):
 
 def test_cli_query_errors_are_one_line(tmp_path, swept):
     _, _, st = swept
-    for args, code in ((["query", "--store", str(st.path), "SELECT nope FROM flows"], 2),
-                       (["query", "--store", str(tmp_path / "missing"), "SELECT 1"], 2)):
+    for args, code in (
+        (["query", "--store", str(st.path), "SELECT nope FROM flows"], 2),
+        (["query", "--store", str(tmp_path / "missing"), "SELECT 1"], 2),
+    ):
         p = subprocess.run([sys.executable, "-m", "fctlab.cli", *args], capture_output=True, text=True, timeout=120)
         assert p.returncode == code
         assert len(p.stderr.strip().splitlines()) == 1 and "Traceback" not in p.stderr
-    p = subprocess.run([sys.executable, "-m", "fctlab.cli", "query", "--store", str(st.path), "--format", "json",
-                        "SELECT count(*) AS n FROM runs"], capture_output=True, text=True, timeout=120)
+    p = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "fctlab.cli",
+            "query",
+            "--store",
+            str(st.path),
+            "--format",
+            "json",
+            "SELECT count(*) AS n FROM runs",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert p.returncode == 0 and json.loads(p.stdout) == [{"n": 4}]
 
 

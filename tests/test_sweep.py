@@ -7,9 +7,8 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
 import fctlab
+import pytest
 from fctlab.store import Store
 from fctlab.sweep import expand, load_spec
 
@@ -19,14 +18,27 @@ ROOT = Path(__file__).resolve().parents[1]
 def base_config(count=300, seed=1):
     return {
         "seed": seed,
-        "network": {"topology": "dumbbell", "senders": 2, "bottleneck_bps": 10e6, "bottleneck_delay_ms": 10.0, "buffer_pkts": 50},
+        "network": {
+            "topology": "dumbbell",
+            "senders": 2,
+            "bottleneck_bps": 10e6,
+            "bottleneck_delay_ms": 10.0,
+            "buffer_pkts": 50,
+        },
         "transport": {"scheme": "tcp-newreno", "init_cwnd_pkts": 2},
-        "traffic": [{"arrivals": "poisson", "load": 0.6, "sizes": {"dist": "pareto", "mean_pkts": 20, "shape": 1.4}, "count": count}],
+        "traffic": [
+            {
+                "arrivals": "poisson",
+                "load": 0.6,
+                "sizes": {"dist": "pareto", "mean_pkts": 20, "shape": 1.4},
+                "count": count,
+            }
+        ],
     }
 
 
 def flows_bytes(store: Store) -> dict:
-    return {k: (store.run_dir(k) / "flows.parquet").read_bytes() for k in store.keys()}
+    return {k: (store.run_dir(k) / "flows.parquet").read_bytes() for k in store}
 
 
 # --- expansion ----------------------------------------------------------------------
@@ -41,7 +53,7 @@ def test_expand_cartesian_product_and_seeds():
     pts = expand(spec)
     assert len(pts) == 3 * 2 * 3
     seen = {(p.labels["transport.init_cwnd_pkts"], p.labels["traffic[0].load"], p.labels["seed"]) for p in pts}
-    assert seen == {(w, l, s) for w in (2, 4, 10) for l in (0.5, 0.8) for s in (10, 11, 12)}
+    assert seen == {(w, ld, s) for w in (2, 4, 10) for ld in (0.5, 0.8) for s in (10, 11, 12)}
     for p in pts:
         assert p.config["transport"]["init_cwnd_pkts"] == p.labels["transport.init_cwnd_pkts"]
         assert p.config["traffic"][0]["load"] == p.labels["traffic[0].load"]
@@ -69,7 +81,9 @@ def test_expand_linked_axes_and_seed_list():
 def test_a_scenario_file_is_a_one_point_sweep(tmp_path):
     cfg = base_config()
     (tmp_path / "s.toml").write_text(
-        "seed = 4\nreplications = 2\n[network]\nbottleneck_bps = 10e6\n[[flows]]\nsize_pkts = 10\n[[flows]]\nsize_pkts = 20\n")
+        "seed = 4\nreplications = 2\n[network]\nbottleneck_bps = 10e6\n"
+        "[[flows]]\nsize_pkts = 10\n[[flows]]\nsize_pkts = 20\n"
+    )
     s = load_spec(tmp_path / "s.toml")
     assert s["replications"] == 2 and "replications" not in s["base"] and s["name"] == "s"
     pts = expand(s)
@@ -81,7 +95,9 @@ def test_a_scenario_file_is_a_one_point_sweep(tmp_path):
 def test_base_file_relative_to_spec(tmp_path):
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "base.toml").write_text("[network]\nbottleneck_bps = 10e6\n[[flows]]\nsize_pkts = 10\n")
-    (tmp_path / "sub" / "spec.toml").write_text('base = "base.toml"\nseeds = 2\n[axes]\n"flows[0].size_pkts" = [5, 50]\n')
+    (tmp_path / "sub" / "spec.toml").write_text(
+        'base = "base.toml"\nseeds = 2\n[axes]\n"flows[0].size_pkts" = [5, 50]\n'
+    )
     pts = expand(tmp_path / "sub" / "spec.toml")
     assert sorted(p.config["flows"][0]["size_pkts"] for p in pts) == [5, 5, 50, 50]
 
@@ -100,7 +116,11 @@ def test_base_file_relative_to_spec(tmp_path):
         # an axis that is not a list
         ({"axes": {"traffic[0].load": 0.5}}, "non-empty list", "axes.traffic[0].load"),
         # linked lists of different lengths
-        ({"linked": {"g": {"transport.handshake": [True], "transport.delayed_ack": [True, False]}}}, "equal lengths", "linked.g"),
+        (
+            {"linked": {"g": {"transport.handshake": [True], "transport.delayed_ack": [True, False]}}},
+            "equal lengths",
+            "linked.g",
+        ),
         # seeds
         ({"seeds": 0}, ">= 1", "seeds"),
         ({"seeds": [1, "x"]}, "whole number", "seeds[1]"),
@@ -128,10 +148,16 @@ def test_invalid_point_runs_nothing(tmp_path):
 
 
 def test_cli_bad_spec_one_line_error(tmp_path):
-    (tmp_path / "bad.toml").write_text('[base]\n[base.network]\nbottleneck_bps = 10e6\n[[base.flows]]\nsize_pkts = 10\n'
-                                       '[axes]\n"network.bottleneck_bps" = [1e6, 0]\n')
-    p = subprocess.run([sys.executable, "-m", "fctlab.cli", "sweep", str(tmp_path / "bad.toml"), "--store", str(tmp_path / "st")],
-                       capture_output=True, text=True, timeout=120)
+    (tmp_path / "bad.toml").write_text(
+        "[base]\n[base.network]\nbottleneck_bps = 10e6\n[[base.flows]]\nsize_pkts = 10\n"
+        '[axes]\n"network.bottleneck_bps" = [1e6, 0]\n'
+    )
+    p = subprocess.run(
+        [sys.executable, "-m", "fctlab.cli", "sweep", str(tmp_path / "bad.toml"), "--store", str(tmp_path / "st")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert p.returncode == 2
     lines = p.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in p.stderr
@@ -178,7 +204,10 @@ def _sessions_alive(sid: int) -> list:
 def _start_sweep(spec_path: Path, store: Path):
     return subprocess.Popen(
         [sys.executable, "-m", "fctlab.cli", "sweep", str(spec_path), "--store", str(store), "--workers", "2", "-q"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
 
 
 def _wait_for_runs(store: Path, n: int, proc, timeout=120.0) -> int:
@@ -199,10 +228,13 @@ def test_sigkill_and_restart_gives_the_uninterrupted_results(tmp_path):
     spec = tmp_path / "spec.toml"
     spec.write_text(
         'name = "killme"\nseeds = 4\n[base]\nseed = 1\n'
-        '[base.network]\ntopology = "dumbbell"\nsenders = 2\nbottleneck_bps = 10e6\nbottleneck_delay_ms = 10.0\nbuffer_pkts = 50\n'
+        '[base.network]\ntopology = "dumbbell"\nsenders = 2\nbottleneck_bps = 10e6\n'
+        "bottleneck_delay_ms = 10.0\nbuffer_pkts = 50\n"
         '[base.transport]\nscheme = "tcp-newreno"\n'
-        '[[base.traffic]]\narrivals = "poisson"\nload = 0.7\nsizes = { dist = "pareto", mean_pkts = 20, shape = 1.4 }\ncount = 3000\n'
-        '[axes]\n"transport.init_cwnd_pkts" = [2, 4, 10]\n"traffic[0].load" = [0.5, 0.8]\n')
+        '[[base.traffic]]\narrivals = "poisson"\nload = 0.7\n'
+        'sizes = { dist = "pareto", mean_pkts = 20, shape = 1.4 }\ncount = 3000\n'
+        '[axes]\n"transport.init_cwnd_pkts" = [2, 4, 10]\n"traffic[0].load" = [0.5, 0.8]\n'
+    )
     ref = fctlab.sweep(spec, store=tmp_path / "ref", workers=2, progress=False)
     assert len(ref.ran) == n_points
     want = flows_bytes(Store(tmp_path / "ref"))
@@ -228,7 +260,7 @@ def test_sigkill_and_restart_gives_the_uninterrupted_results(tmp_path):
     p = _start_sweep(spec, store)
     assert p.wait(timeout=300) == 0, p.stderr.read().decode()
     st = Store(store)
-    assert all(st.has(k) for k in st.keys())
+    assert all(st.has(k) for k in st)
     got = flows_bytes(st)
     assert sorted(got) == sorted(want)
     assert got == want
@@ -240,10 +272,17 @@ def test_sigkill_and_restart_gives_the_uninterrupted_results(tmp_path):
 
 def test_dask_local_cluster_matches_local_pool(tmp_path):
     distributed = pytest.importorskip("distributed")
-    spec = {"name": "dask", "base": base_config(count=400), "seeds": 2, "axes": {"traffic[0].load": [0.5, 0.8]},
-            "replications": 2}
+    spec = {
+        "name": "dask",
+        "base": base_config(count=400),
+        "seeds": 2,
+        "axes": {"traffic[0].load": [0.5, 0.8]},
+        "replications": 2,
+    }
     local = fctlab.sweep(spec, store=tmp_path / "local", workers=2, progress=False)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
         dask = fctlab.sweep(spec, store=tmp_path / "dask", scheduler=cluster.scheduler_address, progress=False)
     assert len(local.ran) == len(dask.ran) == 8
     a, b = flows_bytes(Store(tmp_path / "local")), flows_bytes(Store(tmp_path / "dask"))
@@ -256,23 +295,45 @@ def test_dask_local_cluster_matches_local_pool(tmp_path):
 def test_cli_sweep_and_query(tmp_path):
     spec = ROOT / "examples" / "sweeps" / "iw-load.toml"
     env = {**os.environ, "COLUMNS": "200"}
-    p = subprocess.run([sys.executable, "-m", "fctlab.cli", "sweep", str(spec), "--store", str(tmp_path / "st")],
-                       capture_output=True, text=True, timeout=300, env=env)
+    p = subprocess.run(
+        [sys.executable, "-m", "fctlab.cli", "sweep", str(spec), "--store", str(tmp_path / "st")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
     assert p.returncode == 0, p.stderr
     assert "12 runs (12 ran now, 0 already stored)" in p.stdout
     assert "sweep iw-load: 12/12 runs done" in p.stderr  # the progress line: runs, packets/s, time left
     assert "pkts/s" in p.stderr and "left" in p.stderr
-    q = subprocess.run([sys.executable, "-m", "fctlab.cli", "query", "--store", str(tmp_path / "st"), "--format", "csv",
-                        "SELECT init_cwnd_pkts, count(*) AS n FROM flows GROUP BY 1 ORDER BY 1"],
-                       capture_output=True, text=True, timeout=120)
+    q = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "fctlab.cli",
+            "query",
+            "--store",
+            str(tmp_path / "st"),
+            "--format",
+            "csv",
+            "SELECT init_cwnd_pkts, count(*) AS n FROM flows GROUP BY 1 ORDER BY 1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert q.returncode == 0, q.stderr
     assert q.stdout.split() == ["init_cwnd_pkts,n", "2,3000", "10,3000"]  # 2 loads x 3 seeds x 500 flows each
 
 
 def test_cli_dry_run_lists_points_and_touches_nothing(tmp_path):
     spec = ROOT / "examples" / "sweeps" / "ack-policy.toml"
-    p = subprocess.run([sys.executable, "-m", "fctlab.cli", "sweep", str(spec), "--store", str(tmp_path / "st"), "--dry-run"],
-                       capture_output=True, text=True, timeout=120)
+    p = subprocess.run(
+        [sys.executable, "-m", "fctlab.cli", "sweep", str(spec), "--store", str(tmp_path / "st"), "--dry-run"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert p.returncode == 0, p.stderr
     lines = p.stdout.strip().splitlines()
     assert lines[-1].startswith("12 points, 12 runs, 0 already in")

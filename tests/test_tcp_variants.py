@@ -5,9 +5,8 @@ tables, refuse bad ones with one line naming the key, and `fctlab list` shows th
 import json
 import subprocess
 
-import pytest
-
 import fctlab
+import pytest
 
 VARIANTS = ["tcp-tahoe", "tcp-reno", "tcp-hstcp", "tcp-scalable"]
 
@@ -39,11 +38,23 @@ def run(cli, *args):
 def config(scheme, **table):
     c = {
         "seed": 5,
-        "network": {"topology": "dumbbell", "senders": 3, "bottleneck_bps": 10e6, "bottleneck_delay_ms": 10.0,
-                    "access_delay_ms": [1.0, 5.0, 15.0], "buffer_pkts": 12},
+        "network": {
+            "topology": "dumbbell",
+            "senders": 3,
+            "bottleneck_bps": 10e6,
+            "bottleneck_delay_ms": 10.0,
+            "access_delay_ms": [1.0, 5.0, 15.0],
+            "buffer_pkts": 12,
+        },
         "transport": {"scheme": scheme, **table},
-        "traffic": [{"arrivals": "poisson", "load": 0.8, "sizes": {"dist": "pareto", "mean_pkts": 20, "shape": 1.3},
-                     "count": 60}],
+        "traffic": [
+            {
+                "arrivals": "poisson",
+                "load": 0.8,
+                "sizes": {"dist": "pareto", "mean_pkts": 20, "shape": 1.3},
+                "count": 60,
+            }
+        ],
         "metrics": {"cwnd_flows": [0]},
     }
     return c
@@ -62,9 +73,12 @@ def test_each_variant_runs_from_python_and_completes(scheme):
 
 @pytest.mark.parametrize(
     "scheme, table",
-    [("tcp-tahoe", ""), ("tcp-reno", ""),
-     ("tcp-hstcp", "[transport.hstcp]\nlow_window = 10\nlow_p = 1e-3"),
-     ("tcp-scalable", "[transport.scalable]\na = 0.02\nlow_window = 4")],
+    [
+        ("tcp-tahoe", ""),
+        ("tcp-reno", ""),
+        ("tcp-hstcp", "[transport.hstcp]\nlow_window = 10\nlow_p = 1e-3"),
+        ("tcp-scalable", "[transport.scalable]\na = 0.02\nlow_window = 4"),
+    ],
 )
 def test_each_variant_runs_from_the_cli(fctlab_cli, tmp_path, scheme, table):
     p = tmp_path / "s.toml"
@@ -111,8 +125,18 @@ def test_list_shows_the_variants_and_their_parameters(fctlab_cli):
     assert r.returncode == 0
     for s in VARIANTS:
         assert s in r.stdout
-    for key in ["low_window = 38", "high_window = 83000", "high_p = 1e-7", "high_decrease = 0.1", "low_p = ",
-                "a = 0.01", "b = 0.125", "low_window = 16", "RFC 3649", "Kelly 2003"]:
+    for key in [
+        "low_window = 38",
+        "high_window = 83000",
+        "high_p = 1e-7",
+        "high_decrease = 0.1",
+        "low_p = ",
+        "a = 0.01",
+        "b = 0.125",
+        "low_window = 16",
+        "RFC 3649",
+        "Kelly 2003",
+    ]:
         assert key in r.stdout, key
     j = json.loads(run(fctlab_cli, "list", "--json").stdout)
     schemes = {s["name"]: s for s in j["schemes"]}

@@ -6,14 +6,13 @@ quantiles)."""
 
 import json
 
+import fctlab
 import numpy as np
 import pandas as pd
 import pytest
-from scipy import stats
-
-import fctlab
 from fctlab.result import PREFIX_COLUMNS, SIZE_STATS_COLUMNS
 from fctlab.store import Store
+from scipy import stats
 
 
 def measuring(count=300, **traffic):
@@ -21,7 +20,13 @@ def measuring(count=300, **traffic):
     t.update(traffic)
     return {
         "seed": 3,
-        "network": {"topology": "dumbbell", "senders": 2, "bottleneck_bps": 10e6, "bottleneck_delay_ms": 10.0, "buffer_pkts": 30},
+        "network": {
+            "topology": "dumbbell",
+            "senders": 2,
+            "bottleneck_bps": 10e6,
+            "bottleneck_delay_ms": 10.0,
+            "buffer_pkts": 30,
+        },
         "traffic": [t],
         "metrics": {"series": False},
     }
@@ -50,9 +55,12 @@ def test_a_lone_measuring_flow_in_its_first_round():
     # Initial window 4, no handshake, one 10 Mb/s link of 10 ms: packets 1..4
     # leave back to back at the start, so prefix k completes at k T + d with
     # T = 1040 B x 8 / 10 Mb/s = 832 us.
-    cfg = {"network": {"bottleneck_bps": 10e6, "bottleneck_delay_ms": 10.0, "buffer_pkts": 100},
-           "transport": {"init_cwnd_pkts": 4, "handshake": False},
-           "flows": [{"size_pkts": 12, "measure": True, "start_s": 1.5}], "metrics": {"series": False}}
+    cfg = {
+        "network": {"bottleneck_bps": 10e6, "bottleneck_delay_ms": 10.0, "buffer_pkts": 100},
+        "transport": {"init_cwnd_pkts": 4, "handshake": False},
+        "flows": [{"size_pkts": 12, "measure": True, "start_s": 1.5}],
+        "metrics": {"series": False},
+    }
     p = fctlab.run(cfg).prefixes
     assert list(p["fct_ns"][:4]) == [k * 832_000 + 10_000_000 for k in range(1, 5)]
 
@@ -60,7 +68,13 @@ def test_a_lone_measuring_flow_in_its_first_round():
 def test_files_and_round_trip(tmp_path):
     res = fctlab.run(measuring(measure_every=50, count=200) | {"metrics": {"series": False, "size_stats": True}})
     out = res.write(tmp_path / "a")
-    assert sorted(p.name for p in out.iterdir()) == ["flows.parquet", "meta.json", "prefixes.parquet", "series.parquet", "size_stats.parquet"]
+    assert sorted(p.name for p in out.iterdir()) == [
+        "flows.parquet",
+        "meta.json",
+        "prefixes.parquet",
+        "series.parquet",
+        "size_stats.parquet",
+    ]
     back = fctlab.Result.read(out)
     pd.testing.assert_frame_equal(back.prefixes, res.prefixes)
     pd.testing.assert_frame_equal(back.size_stats, res.size_stats)
@@ -72,23 +86,28 @@ def test_files_and_round_trip(tmp_path):
 
 
 def test_store_keeps_and_queries_the_new_tables(tmp_path):
-    spec = {"name": "thesis", "base": measuring(count=120, measure_every=40) | {"metrics": {"series": False, "size_stats": True}},
-            "axes": {"transport.init_cwnd_pkts": [2, 10]}}
+    spec = {
+        "name": "thesis",
+        "base": measuring(count=120, measure_every=40) | {"metrics": {"series": False, "size_stats": True}},
+        "axes": {"transport.init_cwnd_pkts": [2, 10]},
+    }
     fctlab.sweep(spec, store=tmp_path / "st", workers=1, progress=False)
     # and one run without either table
     fctlab.sweep({"name": "plain", "base": measuring(count=60)}, store=tmp_path / "st", workers=1, progress=False)
     st = Store(tmp_path / "st")
-    for k in st.keys():
+    for k in st:
         man = json.loads((st.run_dir(k) / "manifest.json").read_text())
         has = (st.run_dir(k) / "prefixes.parquet").exists()
         assert ("prefixes.parquet" in man["files"]) == has
         assert st.verify(k) is None
-    n = st.query("SELECT init_cwnd_pkts, count(DISTINCT flow_id) AS f, max(k) AS kmax FROM prefixes GROUP BY 1 ORDER BY 1")
+    n = st.query(
+        "SELECT init_cwnd_pkts, count(DISTINCT flow_id) AS f, max(k) AS kmax FROM prefixes GROUP BY 1 ORDER BY 1"
+    )
     assert list(n["init_cwnd_pkts"]) == [2, 10] and list(n["f"]) == [3, 3]
     s = st.query("SELECT init_cwnd_pkts, sum(flows_completed) AS done FROM size_stats GROUP BY 1 ORDER BY 1")
     assert list(s["done"]) == [120, 120]
     # A damaged optional file is caught like any other.
-    k = next(k for k in st.keys() if (st.run_dir(k) / "size_stats.parquet").exists())
+    k = next(k for k in st if (st.run_dir(k) / "size_stats.parquet").exists())
     (st.run_dir(k) / "size_stats.parquet").write_bytes(b"x")
     assert "size_stats.parquet" in st.verify(k)
 
@@ -103,9 +122,13 @@ def test_store_without_the_new_tables_has_empty_views(tmp_path):
 def test_mixture_and_empirical_sizes_from_python():
     # values 2, 5, 9 with weights 1, 1, 2 in a mixture with weight 3 against
     # fixed 40 with weight 1: P = 3/16, 3/16, 6/16, 4/16.
-    sizes = {"dist": "mixture", "components": [
-        {"weight": 3, "dist": "empirical", "values": [2, 5, 9], "weights": [1, 1, 2]},
-        {"weight": 1, "dist": "fixed", "pkts": 40}]}
+    sizes = {
+        "dist": "mixture",
+        "components": [
+            {"weight": 3, "dist": "empirical", "values": [2, 5, 9], "weights": [1, 1, 2]},
+            {"weight": 1, "dist": "fixed", "pkts": 40},
+        ],
+    }
     res = fctlab.run(measuring(count=4000, sizes=sizes, load=0.5))
     counts = res.flows["size_pkts"].value_counts().reindex([2, 5, 9, 40], fill_value=0).to_numpy()
     assert counts.sum() == 4000
@@ -147,11 +170,13 @@ def test_utilization_pkts_counts_as_the_thesis():
     # sender of 32-packet flows (the thesis's mice), window 32, no handshake:
     # flow i starts at i P, P = 32 T + 2 d + Ta, and its packet j arrives at
     # i P + (j + 1) T + d (T = 0.8 ms, Ta = 32 us, d = 10 ms).
-    cfg = {"stop_s": 5.0,
-           "network": {"bottleneck_bps": 10e6, "bottleneck_delay_ms": 10.0, "buffer_pkts": 100},
-           "transport": {"mss_bytes": 960, "header_bytes": 40, "init_cwnd_pkts": 32, "handshake": False},
-           "traffic": [{"arrivals": "closed-loop", "sizes": {"dist": "fixed", "pkts": 32}}],
-           "metrics": {"interval_ms": 1000.0, "utilization_pkts": True}}
+    cfg = {
+        "stop_s": 5.0,
+        "network": {"bottleneck_bps": 10e6, "bottleneck_delay_ms": 10.0, "buffer_pkts": 100},
+        "transport": {"mss_bytes": 960, "header_bytes": 40, "init_cwnd_pkts": 32, "handshake": False},
+        "traffic": [{"arrivals": "closed-loop", "sizes": {"dist": "fixed", "pkts": 32}}],
+        "metrics": {"interval_ms": 1000.0, "utilization_pkts": True},
+    }
     s = fctlab.run(cfg).series
     u = s[(s["metric"] == "utilization_pkts") & (s["element"] == "bottleneck")]
     T, Ta, d = 800_000, 32_000, 10_000_000
@@ -164,7 +189,13 @@ def test_utilization_pkts_counts_as_the_thesis():
 
 def test_size_stats_table_against_numpy():
     cfg = measuring(count=3000, sizes={"dist": "uniform", "min_pkts": 1, "max_pkts": 8}) | {
-        "metrics": {"series": False, "size_stats": True, "size_stats_quantiles": [0.5, 0.99, 0.999], "size_stats_alpha": 0.002}}
+        "metrics": {
+            "series": False,
+            "size_stats": True,
+            "size_stats_quantiles": [0.5, 0.99, 0.999],
+            "size_stats_alpha": 0.002,
+        }
+    }
     res = fctlab.run(cfg)
     t = res.size_stats
     assert list(t.columns) == SIZE_STATS_COLUMNS + ["p50_fct_ns", "p99_fct_ns", "p99_9_fct_ns"]

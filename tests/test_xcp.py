@@ -3,21 +3,34 @@
 import json
 import subprocess
 
-import pytest
-
 import fctlab
+import pytest
 
 
 def scenario(**xcp):
-    net = {"topology": "dumbbell", "senders": 3, "bottleneck_bps": 10e6, "bottleneck_delay_ms": 10.0,
-           "access_delay_ms": [1.0, 5.0, 20.0], "buffer_pkts": 30, "queue": "xcp"}
+    net = {
+        "topology": "dumbbell",
+        "senders": 3,
+        "bottleneck_bps": 10e6,
+        "bottleneck_delay_ms": 10.0,
+        "access_delay_ms": [1.0, 5.0, 20.0],
+        "buffer_pkts": 30,
+        "queue": "xcp",
+    }
     if xcp:
         net["xcp"] = xcp
     return {
         "seed": 9,
         "network": net,
         "transport": {"scheme": "xcp"},
-        "traffic": [{"arrivals": "poisson", "load": 0.8, "sizes": {"dist": "pareto", "mean_pkts": 20, "shape": 1.3}, "count": 150}],
+        "traffic": [
+            {
+                "arrivals": "poisson",
+                "load": 0.8,
+                "sizes": {"dist": "pareto", "mean_pkts": 20, "shape": 1.3},
+                "count": 150,
+            }
+        ],
         "metrics": {"interval_ms": 10.0, "cwnd_flows": [0, 1]},
     }
 

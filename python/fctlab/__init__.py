@@ -10,7 +10,7 @@ See ``fctlab list`` for every scheme, queue, topology and size distribution.
 
 from ._core import __version__ as _engine_version
 from .config import ConfigError, load_config
-from .result import Result, run, validate, describe, catalog, NoCompletedFlowWarning
+from .result import NoCompletedFlowWarning, Result, catalog, describe, run, validate
 
 __version__ = _engine_version
 

@@ -12,8 +12,6 @@ memory is its own.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 MEAN_PKTS = 25
 SHAPE = 1.2
@@ -25,11 +23,24 @@ def reference_scenario(packets: float, seed: int = 1) -> dict:
     count = max(1, int(packets / (MEAN_PKTS + 0.5)))
     return {
         "seed": seed,
-        "network": {"topology": "dumbbell", "senders": 10, "bottleneck_bps": 1e9, "bottleneck_delay_ms": 50.0,
-                    "access_bps": 10e9, "access_delay_ms": 0.0, "buffer_bdp": 1.0},
+        "network": {
+            "topology": "dumbbell",
+            "senders": 10,
+            "bottleneck_bps": 1e9,
+            "bottleneck_delay_ms": 50.0,
+            "access_bps": 10e9,
+            "access_delay_ms": 0.0,
+            "buffer_bdp": 1.0,
+        },
         "transport": {"scheme": "tcp-newreno", "mss_bytes": 1000, "header_bytes": 40, "init_cwnd_pkts": 2},
-        "traffic": [{"arrivals": "poisson", "load": 0.8, "sizes": {"dist": "pareto", "mean_pkts": MEAN_PKTS, "shape": SHAPE},
-                     "count": count}],
+        "traffic": [
+            {
+                "arrivals": "poisson",
+                "load": 0.8,
+                "sizes": {"dist": "pareto", "mean_pkts": MEAN_PKTS, "shape": SHAPE},
+                "count": count,
+            }
+        ],
         "metrics": {"series": False},
     }
 
@@ -50,10 +61,11 @@ def describe_scenario(cfg: dict) -> str:
     n, t, g = cfg["network"], cfg["transport"], cfg["traffic"][0]
     rtt_ms = 2 * (n["bottleneck_delay_ms"] + n.get("access_delay_ms", 0.0) + n.get("receiver_delay_ms", 0.0))
     scheme = {"tcp-newreno": "NewReno"}.get(t["scheme"], t["scheme"])
-    return (f"{scheme}, {n['topology']} x{n['senders']}, {_rate(n['bottleneck_bps'])}, RTT {rtt_ms:g} ms, "
-            f"{n['buffer_bdp']:g} BDP, {g['sizes']['dist'].capitalize()} {g['sizes']['mean_pkts']:g}/"
-            f"{g['sizes']['shape']:g}, load {g['load']:g}")
-
+    return (
+        f"{scheme}, {n['topology']} x{n['senders']}, {_rate(n['bottleneck_bps'])}, RTT {rtt_ms:g} ms, "
+        f"{n['buffer_bdp']:g} BDP, {g['sizes']['dist'].capitalize()} {g['sizes']['mean_pkts']:g}/"
+        f"{g['sizes']['shape']:g}, load {g['load']:g}"
+    )
 
 
 def _m(x: float) -> str:
@@ -101,9 +113,15 @@ def run_shape(shape: str, size: float, repeat: int) -> dict:
     else:
         work = [r["unique_delivered"] for r in runs]
         key = [(r["unique_delivered"], r["data_delivered"], r["events"], r["drops"]) for r in runs]
-    return {"shape": shape, "size": size, "runs": runs, "rates": [w / r["wall_s"] for w, r in zip(work, runs)],
-            "cpu_rates": [w / max(r["cpu_s"], 1e-9) for w, r in zip(work, runs)], "identical": len(set(key)) == 1,
-            "unit": "flows" if shape == "ps" else "unique delivered data packets"}
+    return {
+        "shape": shape,
+        "size": size,
+        "runs": runs,
+        "rates": [w / r["wall_s"] for w, r in zip(work, runs)],
+        "cpu_rates": [w / max(r["cpu_s"], 1e-9) for w, r in zip(work, runs)],
+        "identical": len(set(key)) == 1,
+        "unit": "flows" if shape == "ps" else "unique delivered data packets",
+    }
 
 
 def print_shape(res: dict) -> None:
@@ -117,9 +135,15 @@ def print_shape(res: dict) -> None:
         print(_row(f"flows / wall s ({n} runs)", f"min {_m(lo)} / median {_m(med)} / max {_m(hi)}"))
         print(_row("flows / CPU s (median)", _m(spread(res["cpu_rates"])[1])))
     else:
-        print(_row("simulated time", f"{r0['sim_s']:.1f} s ({r0['flows_completed']:,}/{r0['flows']:,} flows completed)"))
-        print(_row("unique data packets delivered", f"{r0['unique_delivered']:,} (copies included: {r0['data_delivered']:,}; "
-                                                    f"drops {r0['drops']:,})"))
+        print(
+            _row("simulated time", f"{r0['sim_s']:.1f} s ({r0['flows_completed']:,}/{r0['flows']:,} flows completed)")
+        )
+        print(
+            _row(
+                "unique data packets delivered",
+                f"{r0['unique_delivered']:,} (copies included: {r0['data_delivered']:,}; drops {r0['drops']:,})",
+            )
+        )
         print(_row(f"unique delivered pkts / wall s ({n} runs)", f"min {_m(lo)} / median {_m(med)} / max {_m(hi)}"))
         print(_row("unique delivered pkts / CPU s (median)", _m(spread(res["cpu_rates"])[1])))
         print(_row("events per unique delivered packet", f"{r0['events'] / max(r0['unique_delivered'], 1):.2f}"))
@@ -129,14 +153,24 @@ def print_shape(res: dict) -> None:
 
 def print_slice(s: dict) -> None:
     f, n = s["fctlab"], s["ns3"]
-    print(f"ns-3 {n['version']} beside fctlab: the reference scenario's first {s['seconds']:g} simulated s, the same "
-          f"{s['flows']:,} flows (its seed-1 draw), TCP as ns-3 runs it (fctlab: transport.preset = \"ns3\")")
+    print(
+        f"ns-3 {n['version']} beside fctlab: the reference scenario's first {s['seconds']:g} simulated s, the same "
+        f'{s["flows"]:,} flows (its seed-1 draw), TCP as ns-3 runs it (fctlab: transport.preset = "ns3")'
+    )
     for name, x in (("fctlab", f), ("ns-3", n)):
         lo, med, hi = spread(x["rates"])
         k = len(x["rates"])
-        print(_row(f"{name}: unique pkts delivered by {s['seconds']:g} s", f"{x['unique_delivered']:,} "
-                                                                       f"({x['flows_completed']:,} flows completed, {x['drops']:,} drops)"))
-        print(_row(f"{name}: per wall s ({k} run{'s' if k > 1 else ''})", f"min {_m(lo)} / median {_m(med)} / max {_m(hi)}"))
+        print(
+            _row(
+                f"{name}: unique pkts delivered by {s['seconds']:g} s",
+                f"{x['unique_delivered']:,} ({x['flows_completed']:,} flows completed, {x['drops']:,} drops)",
+            )
+        )
+        print(
+            _row(
+                f"{name}: per wall s ({k} run{'s' if k > 1 else ''})", f"min {_m(lo)} / median {_m(med)} / max {_m(hi)}"
+            )
+        )
         print(_row(f"{name}: per CPU s (median)", _m(spread(x["cpu_rates"])[1])))
     print(_row("fctlab / ns-3, wall (medians)", f"{s['ratio']:,.0f}x"))
     print(_row("fctlab / ns-3, CPU (medians)", f"{s['cpu_ratio']:,.0f}x"))
@@ -170,7 +204,6 @@ def _figure(results: list, out) -> str:
 
 
 def main(args) -> int:
-    import json
     from pathlib import Path
 
     from .benchmarks.shapes import QUICK, SINGLE
@@ -206,8 +239,11 @@ def main(args) -> int:
         from .benchmarks.ns3slice import run_slice
 
         try:
-            print(f"running the {args.ns3_seconds:g}-s slice in fctlab ({args.repeat} runs) and ns-3 "
-                  f"(installs ns-3 on first use; ns-3 takes minutes)...", flush=True)
+            print(
+                f"running the {args.ns3_seconds:g}-s slice in fctlab ({args.repeat} runs) and ns-3 "
+                f"(installs ns-3 on first use; ns-3 takes minutes)...",
+                flush=True,
+            )
             s = run_slice(args.ns3_seconds, args.repeat, progress=lambda m: print("  " + m, flush=True))
             print_slice(s)
             report["ns3_slice"] = s

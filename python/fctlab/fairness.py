@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Iterable, Mapping, Optional, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -56,12 +57,17 @@ def max_min_ratio(x: Iterable[float]) -> float:
 def summary(x: Iterable[float]) -> dict:
     """``n``, ``jain``, ``max_min``, ``min``, ``max``, ``mean`` of the rates ``x``."""
     a = _arr(x)
-    return {"n": int(a.size), "jain": jain(a), "max_min": max_min_ratio(a),
-            "min": float(a.min()) if a.size else math.nan, "max": float(a.max()) if a.size else math.nan,
-            "mean": float(a.mean()) if a.size else math.nan}
+    return {
+        "n": int(a.size),
+        "jain": jain(a),
+        "max_min": max_min_ratio(a),
+        "min": float(a.min()) if a.size else math.nan,
+        "max": float(a.max()) if a.size else math.nan,
+        "mean": float(a.mean()) if a.size else math.nan,
+    }
 
 
-def flow_id(element: Any) -> Optional[int]:
+def flow_id(element: Any) -> int | None:
     """The flow id of a series element (``"flow7"`` or ``"7"``); None for links and the network."""
     m = re.fullmatch(r"(?:flow)?(\d+)", str(element))
     return int(m.group(1)) if m else None
@@ -83,8 +89,9 @@ def flow_series(obj: Any, metric: str = "throughput_bps") -> pd.DataFrame:
     return s.pivot_table(index="t_ns", columns="flow_id", values="value", aggfunc="first").sort_index()
 
 
-def _window_means(w: pd.DataFrame, start_s: Optional[float], end_s: Optional[float],
-                  flows: Optional[Sequence[int]]) -> pd.Series:
+def _window_means(
+    w: pd.DataFrame, start_s: float | None, end_s: float | None, flows: Sequence[int] | None
+) -> pd.Series:
     t = w.index.to_numpy()
     keep = np.ones(len(t), dtype=bool)
     if start_s is not None:
@@ -98,8 +105,13 @@ def _window_means(w: pd.DataFrame, start_s: Optional[float], end_s: Optional[flo
     return w.mean(axis=0).dropna()
 
 
-def flow_rates(obj: Any, start_s: Optional[float] = None, end_s: Optional[float] = None,
-               metric: str = "throughput_bps", flows: Optional[Sequence[int]] = None) -> pd.Series:
+def flow_rates(
+    obj: Any,
+    start_s: float | None = None,
+    end_s: float | None = None,
+    metric: str = "throughput_bps",
+    flows: Sequence[int] | None = None,
+) -> pd.Series:
     """Each flow's mean ``metric`` over its samples with start_s < t <= end_s
     (a sample covers the interval that ends at it), by flow id: with the
     default metric, its mean throughput over the window in bits per second.
@@ -108,14 +120,25 @@ def flow_rates(obj: Any, start_s: Optional[float] = None, end_s: Optional[float]
     return _window_means(flow_series(obj, metric), start_s, end_s, flows)
 
 
-def window(obj: Any, start_s: Optional[float] = None, end_s: Optional[float] = None,
-           metric: str = "throughput_bps", flows: Optional[Sequence[int]] = None) -> dict:
+def window(
+    obj: Any,
+    start_s: float | None = None,
+    end_s: float | None = None,
+    metric: str = "throughput_bps",
+    flows: Sequence[int] | None = None,
+) -> dict:
     """:func:`summary` of :func:`flow_rates` over one window."""
     return summary(flow_rates(obj, start_s, end_s, metric, flows).to_numpy())
 
 
-def over_time(obj: Any, every_s: float, metric: str = "throughput_bps",
-              start_s: float = 0.0, end_s: Optional[float] = None, flows: Optional[Sequence[int]] = None) -> pd.DataFrame:
+def over_time(
+    obj: Any,
+    every_s: float,
+    metric: str = "throughput_bps",
+    start_s: float = 0.0,
+    end_s: float | None = None,
+    flows: Sequence[int] | None = None,
+) -> pd.DataFrame:
     """Jain's index and the max/min ratio in consecutive windows of ``every_s``."""
     if not every_s > 0:
         raise ValueError(f"every_s: must be positive, got {every_s}")
@@ -136,9 +159,15 @@ def from_flows(flows: pd.DataFrame) -> dict:
     return summary((f["size_bytes"] * 8 / (f["fct_ns"] / 1e9)).to_numpy(dtype=float))
 
 
-def table(runs: Mapping[str, Any], windows: Mapping[str, tuple], metric: str = "throughput_bps",
-          title: str = "Fairness", caption: str = "", published: Optional[Mapping[str, Mapping[str, Any]]] = None,
-          flows: Optional[Sequence[int]] = None):
+def table(
+    runs: Mapping[str, Any],
+    windows: Mapping[str, tuple],
+    metric: str = "throughput_bps",
+    title: str = "Fairness",
+    caption: str = "",
+    published: Mapping[str, Mapping[str, Any]] | None = None,
+    flows: Sequence[int] | None = None,
+):
     """A report table: one row per run and window with the flows counted,
     Jain's index and the max/min ratio. ``runs``: label -> Result (or series);
     ``windows``: label -> (start_s, end_s). ``published``: run label -> window
@@ -152,9 +181,15 @@ def table(runs: Mapping[str, Any], windows: Mapping[str, tuple], metric: str = "
             rows.append([name, wname, r["n"], r["jain"], r["max_min"]])
             p = (published or {}).get(name, {}).get(wname)
             pub.append([name, wname, None, None, p])
-    return Table(title=title, columns=["run", "window", "flows", "Jain's index", "max/min"], rows=rows,
-                 caption=caption, key_columns=2, published=pub if published else None,
-                 published_source="the paper" if published else "")
+    return Table(
+        title=title,
+        columns=["run", "window", "flows", "Jain's index", "max/min"],
+        rows=rows,
+        caption=caption,
+        key_columns=2,
+        published=pub if published else None,
+        published_source="the paper" if published else "",
+    )
 
 
 #: DuckDB macros installed in the store's catalog (:mod:`fctlab.store`).

@@ -35,7 +35,8 @@ from __future__ import annotations
 
 import itertools
 import numbers
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -195,7 +196,9 @@ def ps_sojourn_ns(size_bytes: Any, capacity_bps: float, load: float) -> Any:
     ``size_bytes`` may be a scalar (returns a float) or an array (same shape).
     """
     x, shape = _floats("size_bytes", size_bytes)
-    out = _vectorised("size_bytes", shape, _core.ideal_ps_sojourn_ns, x, _number("capacity_bps", capacity_bps), _number("load", load))
+    out = _vectorised(
+        "size_bytes", shape, _core.ideal_ps_sojourn_ns, x, _number("capacity_bps", capacity_bps), _number("load", load)
+    )
     return _shaped(out, shape)
 
 
@@ -220,7 +223,11 @@ def ps_fct_ns(size_bytes: Any, capacity_bps: float, load: float, rtt_ns: float, 
         "size_bytes",
         shape,
         _core.ideal_ps_fct_ns,
-        x, _number("capacity_bps", capacity_bps), _number("load", load), _number("rtt_ns", rtt_ns), bool(handshake)
+        x,
+        _number("capacity_bps", capacity_bps),
+        _number("load", load),
+        _number("rtt_ns", rtt_ns),
+        bool(handshake),
     )
     return _shaped(out, shape)
 
@@ -268,7 +275,15 @@ def srpt_sojourn_ns(size_bytes: Any, dist: Any, capacity_bps: float, load: float
     exactly. ``load`` is ``rho = lambda E[S]`` in [0, 1).
     """
     x, shape = _floats("size_bytes", size_bytes)
-    out = _vectorised("size_bytes", shape, _core.ideal_srpt_sojourn_ns, x, _law(dist), _number("capacity_bps", capacity_bps), _number("load", load))
+    out = _vectorised(
+        "size_bytes",
+        shape,
+        _core.ideal_srpt_sojourn_ns,
+        x,
+        _law(dist),
+        _number("capacity_bps", capacity_bps),
+        _number("load", load),
+    )
     return _shaped(out, shape)
 
 
@@ -277,7 +292,9 @@ def slow_start_rounds(size_pkts: Any, init_cwnd_pkts: int = 1) -> Any:
     ``init_cwnd_pkts`` that doubles every RTT: the smallest ``k >= 1`` with
     ``w (2**k - 1) >= L``, i.e. ``ceil(log2(L / w + 1))``."""
     sizes, shape = _ints("size_pkts", size_pkts)
-    out = _vectorised("size_pkts", shape, _core.ideal_slow_start_rounds, sizes, _integer("init_cwnd_pkts", init_cwnd_pkts))
+    out = _vectorised(
+        "size_pkts", shape, _core.ideal_slow_start_rounds, sizes, _integer("init_cwnd_pkts", init_cwnd_pkts)
+    )
     return _shaped(out, shape)
 
 
@@ -376,7 +393,9 @@ def maxmin_rates(links_bps: Any, routes: Any) -> np.ndarray:
     return _core.ideal_maxmin_rates(_links(links_bps), route_links, offsets)
 
 
-def optimal_transfer_ns(links_bps: Any, starts_ns: Any, sizes_bytes: Any, rtts_ns: Any, routes: Any = None) -> np.ndarray:
+def optimal_transfer_ns(
+    links_bps: Any, starts_ns: Any, sizes_bytes: Any, rtts_ns: Any, routes: Any = None
+) -> np.ndarray:
     """The 'optimal' file transfer time of the 1991 benchmark suite, in ns.
 
     Kanakia, Keshav & Mishra, section 4: the sources place each whole file in an
@@ -404,7 +423,9 @@ def optimal_transfer_ns(links_bps: Any, starts_ns: Any, sizes_bytes: Any, rtts_n
     links = _links(links_bps)
     if routes is None:
         if links.size != 1:
-            raise ValueError(f"routes: required when links_bps has {links.size} links (which links does each connection cross?)")
+            raise ValueError(
+                f"routes: required when links_bps has {links.size} links (which links does each connection cross?)"
+            )
         routes = np.zeros(len(starts), dtype=np.int64)
     route_links, offsets = _routes(routes)
     return _core.ideal_optimal_transfer_ns(links, starts, sizes, route_links, offsets, np.atleast_1d(rtts))
@@ -442,13 +463,17 @@ def _arrivals(arrivals: Any) -> list:
     try:
         sizes = [int(x) for x in arrivals]
     except (TypeError, ValueError):
-        raise ValueError("arrivals: a list of flow sizes in packets (the flows that arrive at the start of every round)") from None
+        raise ValueError(
+            "arrivals: a list of flow sizes in packets (the flows that arrive at the start of every round)"
+        ) from None
     if not sizes or any(x < 1 for x in sizes):
         raise ValueError(f"arrivals: needs at least one size, each >= 1 packet, got {list(arrivals)}")
     return sizes
 
 
-def rounds_slow_start(arrivals: Any, rounds: int, *, init_cwnd_pkts: int = 1, capacity_pkts: float | None = None) -> RoundModel:
+def rounds_slow_start(
+    arrivals: Any, rounds: int, *, init_cwnd_pkts: int = 1, capacity_pkts: float | None = None
+) -> RoundModel:
     """Flows in TCP slow start, round by round (Dukkipati & McKeown 2006, Fig. 3).
 
     At the start of every round trip the flows of sizes ``arrivals`` (packets)

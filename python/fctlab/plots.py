@@ -56,7 +56,10 @@ def slowdown_by_size(sizes, slowdown, bins_per_decade: int = 5) -> pd.DataFrame:
     """
     sizes = np.asarray(sizes, dtype=float)
     slowdown = np.asarray(slowdown, dtype=float)
-    rows = [(c, slowdown[m].mean(), np.percentile(slowdown[m], 99), int(m.sum())) for c, m in _size_buckets(sizes, bins_per_decade)]
+    rows = [
+        (c, slowdown[m].mean(), np.percentile(slowdown[m], 99), int(m.sum()))
+        for c, m in _size_buckets(sizes, bins_per_decade)
+    ]
     return pd.DataFrame(rows, columns=["size_pkts", "mean", "p99", "n"])
 
 

@@ -44,7 +44,8 @@ import hashlib
 import math
 import sys
 import types
-from typing import Any, Mapping, Optional, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -156,7 +157,7 @@ def summarize(
     percentiles: Sequence[float] = DEFAULT_PERCENTILES,
     confidence: float = 0.95,
     per_decade: int = 5,
-    edges: Optional[Sequence[float]] = None,
+    edges: Sequence[float] | None = None,
 ) -> pd.DataFrame:
     """Merge replications: per size bucket, the mean and ``percentiles`` of
     ``value`` over completed flows with Student-t confidence intervals across the
@@ -202,15 +203,18 @@ def summarize(
             if len(x):
                 per[r] = x
         row = {
-            "size_lo_pkts": lo, "size_hi_pkts": hi, "size_pkts": float(np.exp(np.log(bs).mean())),
-            "n_flows": int(m.sum()), "n_min": int(min(len(x) for x in per.values())) if len(per) == len(all_reps) else 0,
+            "size_lo_pkts": lo,
+            "size_hi_pkts": hi,
+            "size_pkts": float(np.exp(np.log(bs).mean())),
+            "n_flows": int(m.sum()),
+            "n_min": int(min(len(x) for x in per.values())) if len(per) == len(all_reps) else 0,
             "replications": len(per),
         }
-        est, l, h = t_interval([float(x.mean()) for x in per.values()], confidence)
-        row.update({"mean": est, "mean_lo": l, "mean_hi": h, "mean_pooled": float(bv.mean())})
+        est, lo, hi = t_interval([float(x.mean()) for x in per.values()], confidence)
+        row.update({"mean": est, "mean_lo": lo, "mean_hi": hi, "mean_pooled": float(bv.mean())})
         for q, s in zip(percentiles, stats[1:]):
-            est, l, h = t_interval([float(np.percentile(x, q)) for x in per.values()], confidence)
-            row.update({s: est, f"{s}_lo": l, f"{s}_hi": h, f"{s}_pooled": float(np.percentile(bv, q))})
+            est, lo, hi = t_interval([float(np.percentile(x, q)) for x in per.values()], confidence)
+            row.update({s: est, f"{s}_lo": lo, f"{s}_hi": hi, f"{s}_pooled": float(np.percentile(bv, q))})
         rows.append(row)
     return pd.DataFrame(rows, columns=cols)
 
@@ -228,7 +232,7 @@ class Replicated:
     ``replication`` column), ``metas`` (one meta dict per replication),
     ``run_keys`` (their store keys, if stored) and :meth:`summary`."""
 
-    def __init__(self, flows: pd.DataFrame, metas: list, run_keys: Optional[list] = None):
+    def __init__(self, flows: pd.DataFrame, metas: list, run_keys: list | None = None):
         self.flows = flows
         self.metas = metas
         self.run_keys = run_keys or []
@@ -252,7 +256,7 @@ class Replicated:
         return f"<Replicated: {self.replications} replications, {len(self.flows)} flows>"
 
 
-def merge(results: Sequence, run_keys: Optional[list] = None) -> Replicated:
+def merge(results: Sequence, run_keys: list | None = None) -> Replicated:
     """Concatenate results (``fctlab.Result``) as replications 0..K-1."""
     frames = []
     for i, r in enumerate(results):
@@ -263,7 +267,7 @@ def merge(results: Sequence, run_keys: Optional[list] = None) -> Replicated:
     return Replicated(flows, [r.meta for r in results], run_keys)
 
 
-def replicate(config, replications: Optional[int] = None, **kw) -> Replicated:
+def replicate(config, replications: int | None = None, **kw) -> Replicated:
     """Run ``config`` as ``replications`` independent replications and merge them:
     :func:`fctlab.sweep.replicate` (a sweep of one point executes them)."""
     from .sweep import replicate as run_replicated

@@ -23,7 +23,7 @@ import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from .plots import ci_errorbar, loglog, save
 
@@ -54,7 +54,7 @@ class Table:
     columns: list
     rows: list
     caption: str = ""
-    published: Optional[list] = None
+    published: list | None = None
     key_columns: int = 1
     published_source: str = ""
 
@@ -116,7 +116,7 @@ def fmt(v: Any) -> str:
     return str(v)
 
 
-def _num(v: Any) -> Optional[float]:
+def _num(v: Any) -> float | None:
     if isinstance(v, bool) or v is None:
         return None
     try:
@@ -221,8 +221,10 @@ window.addEventListener('load', function () {
 
 def _page(title: str, body: str, *, version: str = "", index_title: str = "fctlab report") -> str:
     now = _dt.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
-    nav = (f"<header class='top'><div class='wrap'><a href='report.html'>{_e(index_title)}</a>"
-           f"<span>fctlab {_e(version)}</span></div></header>")
+    nav = (
+        f"<header class='top'><div class='wrap'><a href='report.html'>{_e(index_title)}</a>"
+        f"<span>fctlab {_e(version)}</span></div></header>"
+    )
     return (
         "<!doctype html>\n<html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
@@ -253,24 +255,35 @@ def table_html(t: Table, ident: str = "") -> str:
     idattr = f" id='{_e(ident)}'" if ident else ""
     cap = f"<caption>{_e(t.title)}</caption>" if t.title else ""
     if t.published is None:
-        head = "<tr>" + "".join(f"<th class='{'key' if i < k else ''}'>{_e(c)}</th>" for i, c in enumerate(cols)) + "</tr>"
+        head = (
+            "<tr>" + "".join(f"<th class='{'key' if i < k else ''}'>{_e(c)}</th>" for i, c in enumerate(cols)) + "</tr>"
+        )
         body = "".join(
-            "<tr>" + "".join(_cell(v, "key" if i < k else "") for i, v in enumerate(r)) + "</tr>" for r in t.rows)
+            "<tr>" + "".join(_cell(v, "key" if i < k else "") for i, v in enumerate(r)) + "</tr>" for r in t.rows
+        )
     else:
         if len(t.published) != len(t.rows):
             raise ValueError(f"Table {t.title!r}: published has {len(t.published)} rows, rows has {len(t.rows)}")
         src = t.published_source or "paper"
-        head = ("<tr>" + "".join(f"<th class='key' rowspan='2'>{_e(c)}</th>" for c in cols[:k])
-                + "".join(f"<th class='group first-of-group' colspan='3'>{_e(c)}</th>" for c in cols[k:]) + "</tr><tr>"
-                + "".join(f"<th class='first-of-group'>fctlab</th><th>{_e(src)}</th><th>diff</th>" for _ in cols[k:])
-                + "</tr>")
+        head = (
+            "<tr>"
+            + "".join(f"<th class='key' rowspan='2'>{_e(c)}</th>" for c in cols[:k])
+            + "".join(f"<th class='group first-of-group' colspan='3'>{_e(c)}</th>" for c in cols[k:])
+            + "</tr><tr>"
+            + "".join(f"<th class='first-of-group'>fctlab</th><th>{_e(src)}</th><th>diff</th>" for _ in cols[k:])
+            + "</tr>"
+        )
         rows = []
         for r, p in zip(t.rows, t.published):
             cells = "".join(_cell(v, "key") for v in r[:k])
             for j in range(k, len(cols)):
                 ours = r[j] if j < len(r) else None
                 theirs = p[j] if p is not None and j < len(p) else None
-                cells += _cell(ours, "first-of-group") + _cell(theirs, "paper") + f"<td class='diff'>{_diff(ours, theirs)}</td>"
+                cells += (
+                    _cell(ours, "first-of-group")
+                    + _cell(theirs, "paper")
+                    + f"<td class='diff'>{_diff(ours, theirs)}</td>"
+                )
             rows.append(f"<tr>{cells}</tr>")
         body = "".join(rows)
     note = f"<p class='tnote'>{_e(t.caption)}</p>" if t.caption else ""
@@ -282,8 +295,10 @@ def _params_html(params: dict) -> str:
     if not items:
         return "<p>No parameters recorded.</p>"
     rows = "".join(f"<tr><td class='key'>{_e(k)}</td><td>{_e(fmt(v))}</td></tr>" for k, v in items)
-    return ("<div class='tablewrap'><table class='params' id='parameters'><thead><tr><th class='key'>parameter</th>"
-            f"<th class='key'>value</th></tr></thead><tbody>{rows}</tbody></table></div>")
+    return (
+        "<div class='tablewrap'><table class='params' id='parameters'><thead><tr><th class='key'>parameter</th>"
+        f"<th class='key'>value</th></tr></thead><tbody>{rows}</tbody></table></div>"
+    )
 
 
 def _seed_text(seed: Any) -> str:
@@ -295,8 +310,7 @@ def _seed_text(seed: Any) -> str:
 
 
 def _figure_html(f: Figure, alt: str) -> str:
-    return (f"<figure><img src='{_e(f.path)}' alt='{_e(f.alt or alt)}'>"
-            f"<figcaption>{_e(f.caption)}</figcaption></figure>")
+    return f"<figure><img src='{_e(f.path)}' alt='{_e(f.alt or alt)}'><figcaption>{_e(f.caption)}</figcaption></figure>"
 
 
 def _meta_html(r: Reproduction, version: str) -> str:
@@ -331,7 +345,9 @@ def _write(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-def write_report(out_dir: os.PathLike | str, reproductions: list, *, title: str = "fctlab report", version: str = "") -> Path:
+def write_report(
+    out_dir: os.PathLike | str, reproductions: list, *, title: str = "fctlab report", version: str = ""
+) -> Path:
     """Write one page per reproduction (``<name>.html``) and the index
     ``report.html`` into ``out_dir``; return the index's path. Figures' PNGs must
     already be in ``out_dir`` (their paths are relative to it)."""
@@ -342,17 +358,21 @@ def write_report(out_dir: os.PathLike | str, reproductions: list, *, title: str 
     for r in reproductions:
         _write(out / f"{r.name}.html", reproduction_html(r, version=version, index_title=title))
         total_wall += r.wall_s or 0.0
-        thumbs = "".join(f"<a href='{_e(r.name)}.html'><img src='{_e(f.path)}' alt='{_e(f.alt or r.title)}'></a>"
-                         for f in r.figures)
+        thumbs = "".join(
+            f"<a href='{_e(r.name)}.html'><img src='{_e(f.path)}' alt='{_e(f.alt or r.title)}'></a>" for f in r.figures
+        )
         scale = f"{_e(r.scale)} &middot; " if r.scale else ""
         cards.append(
             f"<li class='card'><h3><a href='{_e(r.name)}.html'>{_e(r.title)}</a></h3>"
             f"<p>{_e(r.source)}</p><p>{scale}seed {_e(_seed_text(r.seed))} &middot; {r.wall_s:.1f} s"
             f" &middot; {len(r.figures)} figure{'s' if len(r.figures) != 1 else ''},"
             f" {len(r.tables)} table{'s' if len(r.tables) != 1 else ''}</p>"
-            f"<div class='thumbs'>{thumbs}</div></li>")
-    summary = (f"<p class='source'>{len(reproductions)} page{'s' if len(reproductions) != 1 else ''}, "
-               f"{total_wall:.1f} s of wall time in all. Each page lists every parameter, the seed and the fctlab version.</p>")
+            f"<div class='thumbs'>{thumbs}</div></li>"
+        )
+    summary = (
+        f"<p class='source'>{len(reproductions)} page{'s' if len(reproductions) != 1 else ''}, "
+        f"{total_wall:.1f} s of wall time in all. Each page lists every parameter, the seed and the fctlab version.</p>"
+    )
     body = f"<h1>{_e(title)}</h1>{summary}<ul class='cards'>{''.join(cards)}</ul>"
     if not reproductions:
         body += "<p>Nothing to show yet.</p>"
@@ -426,8 +446,11 @@ def _sweep_page(store, name: str, rec: dict, out: Path, plt) -> Reproduction:
                 metas.append(res.meta)
                 wall += float(res.meta.get("wall_s", 0.0))
                 versions.add(res.meta.get("fctlab_version", ""))
-        flows = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
-            columns=["size_pkts", "fct_ns", "ideal_ns", "completed", "replication"])
+        flows = (
+            pd.concat(frames, ignore_index=True)
+            if frames
+            else pd.DataFrame(columns=["size_pkts", "fct_ns", "ideal_ns", "completed", "replication"])
+        )
         per_group.append((lab, flows, metas, n))
 
     figures, tables = [], []
@@ -436,29 +459,53 @@ def _sweep_page(store, name: str, rec: dict, out: Path, plt) -> Reproduction:
     # Figure 1: mean FCT vs flow size, one line per configuration (seeds/replications pooled, CI bars)
     if shown:
         fig, ax = plt.subplots(figsize=(7.5, 4.8))
-        for i, (lab, flows, metas, n) in enumerate(shown):
+        for lab, flows, _metas, _n in shown:
             s = summarize(flows, per_decade=4)
             if s.empty:
                 continue
             # One run has no interval: its bounds are missing and draw as no bar.
-            ci_errorbar(ax, s["size_pkts"], s["mean"], s["mean_lo"], s["mean_hi"], 1e6, fmt="o-", ms=3, lw=1.2,
-                        capsize=2 if len(metas) > 1 else 0,
-                        label=_label_text(lab) if len(shown) > 1 or lab else "all runs")
+            ci_errorbar(
+                ax,
+                s["size_pkts"],
+                s["mean"],
+                s["mean_lo"],
+                s["mean_hi"],
+                1e6,
+                fmt="o-",
+                ms=3,
+                lw=1.2,
+                capsize=2 if len(metas) > 1 else 0,
+                label=_label_text(lab) if len(shown) > 1 or lab else "all runs",
+            )
         loglog(ax, "flow size (packets)", "mean FCT (ms)", legend_size=7)
         if len(shown) > 6:
             ax.legend(fontsize=7, ncol=2)
         png = save(fig, out, f"{slug}-fct-vs-size.png")
         more = f" Only the first 12 of {len(per_group)} configurations are drawn." if len(per_group) > 12 else ""
-        ci = (" Error bars: 95% Student-t confidence intervals over the seeds/replications of each configuration."
-              if any(len(g[2]) > 1 for g in shown) else "")
-        figures.append(Figure(png, f"Sweep {name}: mean FCT of completed flows by flow size (log-spaced buckets, 4 per "
-                                   f"decade), one line per configuration, seeds and replications pooled.{ci}{more}"))
+        ci = (
+            " Error bars: 95% Student-t confidence intervals over the seeds/replications of each configuration."
+            if any(len(g[2]) > 1 for g in shown)
+            else ""
+        )
+        figures.append(
+            Figure(
+                png,
+                f"Sweep {name}: mean FCT of completed flows by flow size (log-spaced buckets, 4 per "
+                f"decade), one line per configuration, seeds and replications pooled.{ci}{more}",
+            )
+        )
     # Figure 2: mean FCT vs the first numeric axis
-    num_axis = next((k for k in rec.get("axes", {}) if all(isinstance(v, (int, float)) and not isinstance(v, bool)
-                                                             for v in rec["axes"][k])), None)
+    num_axis = next(
+        (
+            k
+            for k in rec.get("axes", {})
+            if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in rec["axes"][k])
+        ),
+        None,
+    )
     if num_axis and any(len(g[1]) for g in per_group):
         series: dict = {}
-        for lab, flows, metas, n in per_group:
+        for lab, flows, _metas, _n in per_group:
             if not len(flows):
                 continue
             rest = {k: v for k, v in lab.items() if k != num_axis}
@@ -467,7 +514,8 @@ def _sweep_page(store, name: str, rec: dict, out: Path, plt) -> Reproduction:
                 continue
             row = s.iloc[0]
             series.setdefault(json.dumps(rest, sort_keys=True), (rest, []))[1].append(
-                (lab[num_axis], row["mean"], row["mean_lo"], row["mean_hi"]))
+                (lab[num_axis], row["mean"], row["mean_lo"], row["mean_hi"])
+            )
         if series:
             fig, ax = plt.subplots(figsize=(7.5, 4.2))
             for rest, pts in list(series.values())[:12]:
@@ -483,9 +531,14 @@ def _sweep_page(store, name: str, rec: dict, out: Path, plt) -> Reproduction:
             if len(series) > 1 or list(series.values())[0][0]:
                 ax.legend(fontsize=7)
             png = save(fig, out, f"{slug}-fct-vs-axis.png")
-            figures.append(Figure(png, f"Sweep {name}: mean FCT of all completed flows against {num_axis}, one line per "
-                                       "combination of the other axes; 95% confidence intervals where there are several "
-                                       "seeds or replications."))
+            figures.append(
+                Figure(
+                    png,
+                    f"Sweep {name}: mean FCT of all completed flows against {num_axis}, one line per "
+                    "combination of the other axes; 95% confidence intervals where there are several "
+                    "seeds or replications.",
+                )
+            )
 
     # Table 1: one row per configuration
     keys = [k for k in axes_keys if any(k in g[0] for g in per_group)]
@@ -495,32 +548,66 @@ def _sweep_page(store, name: str, rec: dict, out: Path, plt) -> Reproduction:
         done = int(flows["completed"].astype(bool).sum()) if len(flows) else 0
         if len(flows) and done:
             s = summarize(flows, edges=[0.0, math.inf]).iloc[0]
-            m, p50, p99 = (_ci_text(s["mean"], s["mean_lo"], s["mean_hi"]), _ci_text(s["p50"], s["p50_lo"], s["p50_hi"]),
-                           _ci_text(s["p99"], s["p99_lo"], s["p99_hi"]))
+            m, p50, p99 = (
+                _ci_text(s["mean"], s["mean_lo"], s["mean_hi"]),
+                _ci_text(s["p50"], s["p50_lo"], s["p50_hi"]),
+                _ci_text(s["p99"], s["p99_lo"], s["p99_hi"]),
+            )
         else:
             m = p50 = p99 = "\u2013"
-        rows.append([lab.get(k) for k in keys] + [f"{len(metas)}/{n}", f"{done}/{len(flows)}", m, p50, p99,
-                                                  sum(float(x.get("wall_s", 0.0)) for x in metas)])
-    tables.append(Table(
-        f"Sweep {name}: results by configuration", cols, rows, key_columns=len(keys),
-        caption="FCT statistics over completed flows. With several seeds or replications, a value is the mean of the "
-                "per-run values \u00b1 the half-width of its 95% Student-t confidence interval (fctlab.replicate)."
-                + (f" {missing} run(s) of this sweep are not in the store (still running, failed or damaged): "
-                   "run the sweep again to complete it." if missing else "")))
+        rows.append(
+            [lab.get(k) for k in keys]
+            + [
+                f"{len(metas)}/{n}",
+                f"{done}/{len(flows)}",
+                m,
+                p50,
+                p99,
+                sum(float(x.get("wall_s", 0.0)) for x in metas),
+            ]
+        )
+    tables.append(
+        Table(
+            f"Sweep {name}: results by configuration",
+            cols,
+            rows,
+            key_columns=len(keys),
+            caption="FCT statistics over completed flows. With several seeds or replications, a value is the mean of the "
+            "per-run values \u00b1 the half-width of its 95% Student-t confidence interval (fctlab.replicate)."
+            + (
+                f" {missing} run(s) of this sweep are not in the store (still running, failed or damaged): "
+                "run the sweep again to complete it."
+                if missing
+                else ""
+            ),
+        )
+    )
     # Table 2: CI by size bucket for the first replicated configuration
     rep = next((g for g in per_group if len(g[2]) > 1 and len(g[1])), None)
     if rep:
         lab, flows, metas, n = rep
         s = summarize(flows, per_decade=2)
-        trows = [[f"{fmt(r.size_lo_pkts)}\u2013{fmt(r.size_hi_pkts)}", int(r.n_flows), int(r.n_min),
-                  _ci_text(r.mean, r.mean_lo, r.mean_hi), _ci_text(r.p50, r.p50_lo, r.p50_hi),
-                  _ci_text(r.p99, r.p99_lo, r.p99_hi)] for r in s.itertuples()]
-        tables.append(Table(
-            f"Confidence intervals by flow size ({_label_text(lab)}; {len(metas)} runs)",
-            ["size (pkts)", "flows", "fewest in a run", "mean FCT (ms)", "median FCT (ms)", "p99 FCT (ms)"], trows,
-            caption="Per bucket, each statistic is computed within each run (seed or replication); shown is their mean "
-                    "\u00b1 the 95% Student-t half-width across runs. For percentiles this is an interval for the "
-                    "per-run percentile, close to the population percentile when 'fewest in a run' is large."))
+        trows = [
+            [
+                f"{fmt(r.size_lo_pkts)}\u2013{fmt(r.size_hi_pkts)}",
+                int(r.n_flows),
+                int(r.n_min),
+                _ci_text(r.mean, r.mean_lo, r.mean_hi),
+                _ci_text(r.p50, r.p50_lo, r.p50_hi),
+                _ci_text(r.p99, r.p99_lo, r.p99_hi),
+            ]
+            for r in s.itertuples()
+        ]
+        tables.append(
+            Table(
+                f"Confidence intervals by flow size ({_label_text(lab)}; {len(metas)} runs)",
+                ["size (pkts)", "flows", "fewest in a run", "mean FCT (ms)", "median FCT (ms)", "p99 FCT (ms)"],
+                trows,
+                caption="Per bucket, each statistic is computed within each run (seed or replication); shown is their mean "
+                "\u00b1 the 95% Student-t half-width across runs. For percentiles this is an interval for the "
+                "per-run percentile, close to the population percentile when 'fewest in a run' is large.",
+            )
+        )
 
     # Figure 3: the first replicated configuration's mean and percentiles by size, with their intervals
     if rep:
@@ -528,32 +615,64 @@ def _sweep_page(store, name: str, rec: dict, out: Path, plt) -> Reproduction:
         s = summarize(flows, per_decade=4)
         fig, ax = plt.subplots(figsize=(7.5, 4.8))
         for stat, style in (("mean", "o-"), ("p50", "s--"), ("p99", "^:")):
-            ci_errorbar(ax, s["size_pkts"], s[stat], s[f"{stat}_lo"], s[f"{stat}_hi"], 1e6, fmt=style, ms=3, lw=1.1,
-                        capsize=2, label={"mean": "mean", "p50": "median", "p99": "99th percentile"}[stat])
+            ci_errorbar(
+                ax,
+                s["size_pkts"],
+                s[stat],
+                s[f"{stat}_lo"],
+                s[f"{stat}_hi"],
+                1e6,
+                fmt=style,
+                ms=3,
+                lw=1.1,
+                capsize=2,
+                label={"mean": "mean", "p50": "median", "p99": "99th percentile"}[stat],
+            )
         loglog(ax, "flow size (packets)", "FCT (ms)")
         png = save(fig, out, f"{slug}-ci.png")
-        figures.append(Figure(png, f"Sweep {name} ({_label_text(lab)}): mean, median and 99th-percentile FCT by flow "
-                                   f"size over {len(metas)} runs ({int(flows['completed'].astype(bool).sum()):,} completed "
-                                   "flows), each with its 95% Student-t confidence interval across the runs "
-                                   "(fctlab.replicate.summarize)."))
+        figures.append(
+            Figure(
+                png,
+                f"Sweep {name} ({_label_text(lab)}): mean, median and 99th-percentile FCT by flow "
+                f"size over {len(metas)} runs ({int(flows['completed'].astype(bool).sum()):,} completed "
+                "flows), each with its 95% Student-t confidence interval across the runs "
+                "(fctlab.replicate.summarize).",
+            )
+        )
 
-    params = {"base": rec.get("base", {}), "axes": rec.get("axes", {}), "linked": rec.get("linked", {}),
-              "seeds": rec.get("seeds"), "replications": rec.get("replications", 1)}
+    params = {
+        "base": rec.get("base", {}),
+        "axes": rec.get("axes", {}),
+        "linked": rec.get("linked", {}),
+        "seeds": rec.get("seeds"),
+        "replications": rec.get("replications", 1),
+    }
     base_seed = rec.get("base", {}).get("seed", 0)
     seeds = rec.get("seeds") or [base_seed]
     src = rec.get("source") or "fctlab.sweep (Python)"
     notes = rec.get("description") or ""
     if rec.get("wall_s") is not None:
-        notes += (f" The last sweep took {rec['wall_s']:.1f} s of elapsed time"
-                  f"{' on a Dask cluster' if rec.get('scheduler') else ''}; the wall time above sums the runs'.")
+        notes += (
+            f" The last sweep took {rec['wall_s']:.1f} s of elapsed time"
+            f"{' on a Dask cluster' if rec.get('scheduler') else ''}; the wall time above sums the runs'."
+        )
     if rec.get("failed"):
         notes += f" {len(rec['failed'])} run(s) failed in the last attempt."
     return Reproduction(
-        name=slug, title=f"Sweep {name}", source=f"sweep spec {src}; {_plural(len(rec.get('points', [])), 'point')}, "
-                                                 f"{_plural(sum(g[3] for g in per_group), 'run')}",
-        figures=figures, tables=tables, params=params, seed=seeds if len(seeds) > 1 else seeds[0], wall_s=wall,
-        scale="", notes=notes.strip(), version=", ".join(sorted(v for v in versions if v)),
-        command=f"fctlab sweep {src} --store {store.path}" if rec.get("source") else "")
+        name=slug,
+        title=f"Sweep {name}",
+        source=f"sweep spec {src}; {_plural(len(rec.get('points', [])), 'point')}, "
+        f"{_plural(sum(g[3] for g in per_group), 'run')}",
+        figures=figures,
+        tables=tables,
+        params=params,
+        seed=seeds if len(seeds) > 1 else seeds[0],
+        wall_s=wall,
+        scale="",
+        notes=notes.strip(),
+        version=", ".join(sorted(v for v in versions if v)),
+        command=f"fctlab sweep {src} --store {store.path}" if rec.get("source") else "",
+    )
 
 
 def _other_runs_page(store, keys: list, out: Path, plt) -> Reproduction:
@@ -571,12 +690,24 @@ def _other_runs_page(store, keys: list, out: Path, plt) -> Reproduction:
         s = summarize(f, edges=[0.0, math.inf])
         cfg = m.get("config", {})
         flat = flatten(cfg)
-        desc = ", ".join(f"{kk}={fmt(v)}" for kk, v in flat.items()
-                         if kk.startswith(("transport.scheme", "network.bottleneck_bps", "traffic[0].load", "network.queue")))
+        desc = ", ".join(
+            f"{kk}={fmt(v)}"
+            for kk, v in flat.items()
+            if kk.startswith(("transport.scheme", "network.bottleneck_bps", "traffic[0].load", "network.queue"))
+        )
         mean = s.iloc[0]["mean"] if not s.empty else None
         p99 = s.iloc[0]["p99"] if not s.empty else None
-        rows.append([k[:12], m.get("seed"), desc, f"{m.get('flows_completed')}/{m.get('flows_total')}",
-                     None if mean is None else mean / 1e6, None if p99 is None else p99 / 1e6, m.get("wall_s", 0.0)])
+        rows.append(
+            [
+                k[:12],
+                m.get("seed"),
+                desc,
+                f"{m.get('flows_completed')}/{m.get('flows_total')}",
+                None if mean is None else mean / 1e6,
+                None if p99 is None else p99 / 1e6,
+                m.get("wall_s", 0.0),
+            ]
+        )
         wall += float(m.get("wall_s", 0.0))
         seeds.append(m.get("seed"))
         versions.add(m.get("fctlab_version", ""))
@@ -586,24 +717,38 @@ def _other_runs_page(store, keys: list, out: Path, plt) -> Reproduction:
                 ax.plot(b["size_pkts"], b["mean"] / 1e6, "o-", ms=3, label=f"{k[:8]} (seed {m.get('seed')})")
     loglog(ax, "flow size (packets)", "mean FCT (ms)", legend_size=7)
     png = save(fig, out, "runs-fct-vs-size.png")
-    table = Table("Runs outside any sweep", ["run", "seed", "configuration", "flows done", "mean FCT (ms)",
-                                             "p99 FCT (ms)", "wall (s)"], rows, key_columns=3,
-                  caption="Each run's full configuration is in the store (runs/<key>/meta.json) and in the "
-                          "`runs` table of `fctlab query`.")
+    table = Table(
+        "Runs outside any sweep",
+        ["run", "seed", "configuration", "flows done", "mean FCT (ms)", "p99 FCT (ms)", "wall (s)"],
+        rows,
+        key_columns=3,
+        caption="Each run's full configuration is in the store (runs/<key>/meta.json) and in the "
+        "`runs` table of `fctlab query`.",
+    )
     params = {k[:12]: store.meta(k).get("config", {}) for k in keys[:50]}
-    return Reproduction(name="runs", title="Other runs", source=f"store {store.path}", figures=[
-        Figure(png, "Mean FCT by flow size of each run outside a sweep (first 12).")], tables=[table], params=params,
-        seed=seeds, wall_s=wall, scale="", version=", ".join(sorted(v for v in versions if v)))
+    return Reproduction(
+        name="runs",
+        title="Other runs",
+        source=f"store {store.path}",
+        figures=[Figure(png, "Mean FCT by flow size of each run outside a sweep (first 12).")],
+        tables=[table],
+        params=params,
+        seed=seeds,
+        wall_s=wall,
+        scale="",
+        version=", ".join(sorted(v for v in versions if v)),
+    )
 
 
-def write_store_report(store, out_dir: os.PathLike | str | None = None, *, title: Optional[str] = None) -> Path:
+def write_store_report(store, out_dir: os.PathLike | str | None = None, *, title: str | None = None) -> Path:
     """Write the report of a results store (``fctlab report STORE``): one page
     per sweep recorded in it, one for runs outside any sweep, and the index.
     ``store`` is a path or a :class:`fctlab.store.Store`; ``out_dir`` defaults to
     ``STORE/report``. Returns the index's path."""
     from . import __version__
     from .plots import pyplot
-    from .store import Store, open as open_store
+    from .store import Store
+    from .store import open as open_store
 
     st = store if isinstance(store, Store) else open_store(store)
     out = Path(out_dir) if out_dir is not None else st.path / "report"
@@ -615,7 +760,7 @@ def write_store_report(store, out_dir: os.PathLike | str | None = None, *, title
         pages.append(_sweep_page(st, name, rec, out, plt))
         for p in rec.get("points", []):
             in_sweeps.update(p.get("run_keys", []))
-    others = [k for k in st.keys() if k not in in_sweeps and st.has(k)]
+    others = [k for k in st if k not in in_sweeps and st.has(k)]
     if others:
         pages.append(_other_runs_page(st, others, out, plt))
     return write_report(out, pages, title=title or f"fctlab results: {st.path.name}", version=__version__)

@@ -9,7 +9,7 @@ import sys
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Callable
 
 import numpy as np
 import pandas as pd
@@ -18,8 +18,22 @@ from . import _core
 from .config import ConfigLike, load_config, to_json
 
 FLOW_COLUMNS = [
-    "flow_id", "sender", "size_bytes", "size_pkts", "start_ns", "finish_ns", "fct_ns",
-    "acked_ns", "retransmits", "delivered_pkts", "drops", "marks", "completed", "ideal_ns", "ps_fct_ns", "slowdown",
+    "flow_id",
+    "sender",
+    "size_bytes",
+    "size_pkts",
+    "start_ns",
+    "finish_ns",
+    "fct_ns",
+    "acked_ns",
+    "retransmits",
+    "delivered_pkts",
+    "drops",
+    "marks",
+    "completed",
+    "ideal_ns",
+    "ps_fct_ns",
+    "slowdown",
     "scheme",
 ]
 
@@ -30,8 +44,17 @@ PREFIX_COLUMNS = ["flow_id", "k", "fct_ns"]
 #: column per requested quantile follows them. ``sum_fct_ns`` and the sketch
 #: (``sketch_bucket``, ``sketch_count``: lists) let tables of several runs be
 #: merged exactly (:func:`fctlab.sizestats.merge`).
-SIZE_STATS_COLUMNS = ["size_pkts", "flows_started", "flows_completed", "mean_fct_ns", "min_fct_ns", "max_fct_ns",
-                      "sum_fct_ns", "sketch_bucket", "sketch_count"]
+SIZE_STATS_COLUMNS = [
+    "size_pkts",
+    "flows_started",
+    "flows_completed",
+    "mean_fct_ns",
+    "min_fct_ns",
+    "max_fct_ns",
+    "sum_fct_ns",
+    "sketch_bucket",
+    "sketch_count",
+]
 #: Columns of the ``probes`` table (``probe`` sources): one row per probe
 #: packet that reached its receiver; ``rtt_ns`` (sending to the answer's
 #: return, the 1991 benchmark's single packet delay) is null if the answer
@@ -100,7 +123,7 @@ class Result:
         return out
 
     @classmethod
-    def read(cls, out_dir: os.PathLike | str) -> "Result":
+    def read(cls, out_dir: os.PathLike | str) -> Result:
         """Read a result written by :meth:`write` (or ``fctlab run --out``)."""
         d = Path(out_dir)
         p, s, pr = d / "prefixes.parquet", d / "size_stats.parquet", d / "probes.parquet"
@@ -121,13 +144,15 @@ class Result:
         g = p.groupby("flow_id")
         rtt = p["rtt_ns"].astype("float64") / 1e6
         one = p["one_way_ns"].astype("float64") / 1e6
-        return pd.DataFrame({
-            "probes": g.size(),
-            "one_way_mean_ms": one.groupby(p["flow_id"]).mean(),
-            "one_way_std_ms": one.groupby(p["flow_id"]).std(ddof=0),
-            "delay_mean_ms": rtt.groupby(p["flow_id"]).mean(),
-            "delay_std_ms": rtt.groupby(p["flow_id"]).std(ddof=0),
-        }).reset_index()
+        return pd.DataFrame(
+            {
+                "probes": g.size(),
+                "one_way_mean_ms": one.groupby(p["flow_id"]).mean(),
+                "one_way_std_ms": one.groupby(p["flow_id"]).std(ddof=0),
+                "delay_mean_ms": rtt.groupby(p["flow_id"]).mean(),
+                "delay_std_ms": rtt.groupby(p["flow_id"]).std(ddof=0),
+            }
+        ).reset_index()
 
     @property
     def completed(self) -> pd.DataFrame:
@@ -200,7 +225,8 @@ def _flows_frame(cols: dict) -> pd.DataFrame:
             # Each flow's scheme (several when per-sender, per-entry or per-flow
             # transport settings name others).
             "scheme": np.asarray(cols["schemes"], dtype=object)[np.asarray(cols["transport"], dtype=np.int64)]
-            if len(cols["transport"]) else np.asarray([], dtype=object),
+            if len(cols["transport"])
+            else np.asarray([], dtype=object),
         }
     )
     return df[FLOW_COLUMNS]
@@ -229,7 +255,7 @@ def _probes_frame(p: dict) -> pd.DataFrame:
     return df
 
 
-def _size_stats_frame(t: Optional[dict]) -> pd.DataFrame:
+def _size_stats_frame(t: dict | None) -> pd.DataFrame:
     if t is None:
         return empty_size_stats()
     cols = {
@@ -256,7 +282,7 @@ def _keeps_flows(cfg: dict) -> bool:
     return not (isinstance(m, dict) and m.get("flows") is False)
 
 
-def run(config: ConfigLike, *, progress: Optional[Callable[[dict], Any]] = None, warn: bool = True) -> Result:
+def run(config: ConfigLike, *, progress: Callable[[dict], Any] | None = None, warn: bool = True) -> Result:
     """Run one scenario (a dict, a TOML path or TOML text) and return its :class:`Result`.
 
     ``progress`` is called about once a second of wall time with a dict (``sim_ns``,
@@ -288,7 +314,10 @@ def run(config: ConfigLike, *, progress: Optional[Callable[[dict], Any]] = None,
         "stats": stats,
     }
     if raw["size_stats"] is not None:
-        meta["size_stats"] = {"alpha": raw["size_stats"]["alpha"], "quantile_columns": list(raw["size_stats"]["quantile_columns"])}
+        meta["size_stats"] = {
+            "alpha": raw["size_stats"]["alpha"],
+            "quantile_columns": list(raw["size_stats"]["quantile_columns"]),
+        }
     if warn and meta["flows_total"] and meta["flows_completed"] == 0:
         warnings.warn(
             f"no flow completed in this run ({len(flows)} started, simulated until "
@@ -296,5 +325,11 @@ def run(config: ConfigLike, *, progress: Optional[Callable[[dict], Any]] = None,
             NoCompletedFlowWarning,
             stacklevel=2,
         )
-    return Result(flows=flows, series=series, meta=meta, prefixes=_prefixes_frame(raw["prefixes"]),
-                  size_stats=_size_stats_frame(raw["size_stats"]), probes=_probes_frame(raw["probes"]))
+    return Result(
+        flows=flows,
+        series=series,
+        meta=meta,
+        prefixes=_prefixes_frame(raw["prefixes"]),
+        size_stats=_size_stats_frame(raw["size_stats"]),
+        probes=_probes_frame(raw["probes"]),
+    )

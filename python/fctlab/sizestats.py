@@ -16,7 +16,7 @@ floor(q (n - 1)) within a relative error alpha, reported as the engine does
 from __future__ import annotations
 
 import math
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import pandas as pd

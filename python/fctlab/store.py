@@ -40,8 +40,9 @@ import os
 import shutil
 import time
 import uuid
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Optional
+from typing import Any
 
 import pandas as pd
 
@@ -55,22 +56,47 @@ MANIFEST = "manifest.json"
 
 #: Flow-table columns; config aliases never shadow them.
 _FLOW_COLS = {
-    "flow_id", "sender", "size_bytes", "size_pkts", "start_ns", "finish_ns", "fct_ns",
-    "acked_ns", "retransmits", "drops", "completed", "ideal_ns",
+    "flow_id",
+    "sender",
+    "size_bytes",
+    "size_pkts",
+    "start_ns",
+    "finish_ns",
+    "fct_ns",
+    "acked_ns",
+    "retransmits",
+    "drops",
+    "completed",
+    "ideal_ns",
 }
 _SERIES_COLS = {"t_ns", "metric", "element", "value"}
 _PREFIX_COLS = {"flow_id", "k", "fct_ns"}
 _SIZE_STATS_COLS = {"size_pkts", "flows_started", "flows_completed", "mean_fct_ns", "min_fct_ns", "max_fct_ns"}
 #: Columns of the ``runs`` table that come from meta.json rather than the config.
 _RUN_COLS = [
-    "run_key", "seed", "fctlab_version", "wall_s", "flows_total", "flows_completed",
-    "events_processed", "packets_forwarded", "data_delivered", "end_ns",
-    "replication", "replications", "group_key", "base_seed", "created", "path",
+    "run_key",
+    "seed",
+    "fctlab_version",
+    "wall_s",
+    "flows_total",
+    "flows_completed",
+    "events_processed",
+    "packets_forwarded",
+    "data_delivered",
+    "end_ns",
+    "replication",
+    "replications",
+    "group_key",
+    "base_seed",
+    "created",
+    "path",
 ]
 
 
 def _int(s: pd.Series) -> pd.Series:
-    return pd.array([None if v is None or (isinstance(v, float) and math.isnan(v)) else int(v) for v in s], dtype="Int64")
+    return pd.array(
+        [None if v is None or (isinstance(v, float) and math.isnan(v)) else int(v) for v in s], dtype="Int64"
+    )
 
 
 def _float(s: pd.Series) -> pd.Series:
@@ -82,10 +108,22 @@ def _str(s: pd.Series) -> pd.Series:
 
 
 _META_TYPES = {
-    "run_key": _str, "seed": _int, "fctlab_version": _str, "wall_s": _float, "flows_total": _int,
-    "flows_completed": _int, "events_processed": _int, "packets_forwarded": _int, "data_delivered": _int,
-    "end_ns": _int, "replication": _int, "replications": _int, "group_key": _str, "base_seed": _int,
-    "created": _str, "path": _str,
+    "run_key": _str,
+    "seed": _int,
+    "fctlab_version": _str,
+    "wall_s": _float,
+    "flows_total": _int,
+    "flows_completed": _int,
+    "events_processed": _int,
+    "packets_forwarded": _int,
+    "data_delivered": _int,
+    "end_ns": _int,
+    "replication": _int,
+    "replications": _int,
+    "group_key": _str,
+    "base_seed": _int,
+    "created": _str,
+    "path": _str,
 }
 
 
@@ -96,7 +134,7 @@ class StoreError(Exception):
 # ----------------------------------------------------------------------------- keys
 
 
-def run_key(config: Mapping[str, Any], version: Optional[str] = None) -> str:
+def run_key(config: Mapping[str, Any], version: str | None = None) -> str:
     """The store key of a run: 32 hex digits of SHA-256 over the canonical JSON of
     (engine config, seed, fctlab version). ``config`` is what the engine is given
     (no sweep-level keys such as ``replications``)."""
@@ -189,8 +227,11 @@ def _resolved(config: Mapping[str, Any]) -> dict:
         return {}
 
 
-def config_columns(config: Mapping[str, Any], defaults: Optional[Mapping[str, Any]] = None,
-                   resolved: Optional[Mapping[str, Any]] = None) -> dict:
+def config_columns(
+    config: Mapping[str, Any],
+    defaults: Mapping[str, Any] | None = None,
+    resolved: Mapping[str, Any] | None = None,
+) -> dict:
     """The flattened config with catalog defaults filled in for absent keys, and
     the buffer as the engine resolved it (``network.buffer_pkts``; ``resolved`` is
     :func:`fctlab.describe` of the config, asked of the engine if not given). Of
@@ -238,7 +279,7 @@ class Store:
         return sorted(p.name for sub in runs.iterdir() if sub.is_dir() for p in sub.iterdir() if p.is_dir())
 
     # -- integrity
-    def verify(self, key: str) -> Optional[str]:
+    def verify(self, key: str) -> str | None:
         """None if the stored run ``key`` is complete and intact, else why not
         (``"missing"``, or what failed: manifest, size, checksum, key)."""
         d = self.run_dir(key)
@@ -279,7 +320,7 @@ class Store:
         """True if run ``key`` is stored and intact."""
         return self.verify(key) is None
 
-    def quarantine(self, key: str) -> Optional[Path]:
+    def quarantine(self, key: str) -> Path | None:
         """Move a damaged run out of ``runs/`` into ``corrupt/`` (kept for inspection)."""
         d = self.run_dir(key)
         if not d.exists():
@@ -365,14 +406,14 @@ class Store:
             raise StoreError(f"store: run {key}: {why}")
         return json.loads((self.run_dir(key) / "meta.json").read_text())
 
-    def runs(self, *, keys: Optional[Iterable[str]] = None) -> pd.DataFrame:
+    def runs(self, *, keys: Iterable[str] | None = None) -> pd.DataFrame:
         """One row per intact run: key, seed, version, wall time, counts, the
         replication it belongs to, and every config key as a column (dotted keys
         with ``.``/``[i]`` turned into ``_``, e.g. ``transport_scheme``,
         ``traffic_0_load``; absent keys hold the catalog default)."""
         return self._runs_frame(self._intact(keys))
 
-    def _intact(self, keys: Optional[Iterable[str]] = None) -> list:
+    def _intact(self, keys: Iterable[str] | None = None) -> list:
         return [k for k in (self.keys() if keys is None else keys) if self.verify(k) is None]
 
     def _runs_frame(self, keys: list) -> pd.DataFrame:
@@ -428,7 +469,7 @@ class Store:
             self._con = _build_catalog(self)
         return self._con
 
-    def query(self, sql: str, params: Optional[list] = None) -> pd.DataFrame:
+    def query(self, sql: str, params: list | None = None) -> pd.DataFrame:
         """Run SQL over the catalog and return a DataFrame. Tables and views:
 
         - ``runs``: one row per intact run (see :meth:`runs`); ``run_key`` identifies it.
@@ -486,13 +527,19 @@ def _typed(s: pd.Series) -> pd.Series:
         return s.astype("string")
     if all(isinstance(v, bool) for v in vals):
         return s.astype("boolean")
-    if all(isinstance(v, int) and not isinstance(v, bool) for v in vals):
-        if all(-(2**63) <= v < 2**63 for v in vals):
-            return s.astype("Int64")
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in vals) and all(-(2**63) <= v < 2**63 for v in vals):
+        return s.astype("Int64")
     if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals):
         return s.astype("float64")
-    return s.map(lambda v: None if v is None or (isinstance(v, float) and math.isnan(v))
-                 else v if isinstance(v, str) else json.dumps(v, sort_keys=True)).astype("object")
+    return s.map(
+        lambda v: (
+            None
+            if v is None or (isinstance(v, float) and math.isnan(v))
+            else v
+            if isinstance(v, str)
+            else json.dumps(v, sort_keys=True)
+        )
+    ).astype("object")
 
 
 def _sql_str(s: str) -> str:
@@ -518,8 +565,15 @@ def _build_catalog(store: Store):
     for name, rec in store.sweeps().items():
         for pt in rec.get("points", []):
             for r, k in enumerate(pt.get("run_keys", [])):
-                sp.append({"sweep": name, "point": pt.get("index"), "replication": r if len(pt.get("run_keys", [])) > 1 else None,
-                           "run_key": k, "labels": json.dumps(pt.get("labels", {}), sort_keys=True)})
+                sp.append(
+                    {
+                        "sweep": name,
+                        "point": pt.get("index"),
+                        "replication": r if len(pt.get("run_keys", [])) > 1 else None,
+                        "run_key": k,
+                        "labels": json.dumps(pt.get("labels", {}), sort_keys=True),
+                    }
+                )
     spdf = pd.DataFrame(sp, columns=["sweep", "point", "replication", "run_key", "labels"])
     spdf["point"] = spdf["point"].astype("Int64")
     spdf["replication"] = spdf["replication"].astype("Int64")
@@ -557,7 +611,9 @@ def _build_catalog(store: Store):
             con.register(f"_{table}_empty", empty)
             con.execute(f"CREATE TABLE _{table}_e AS SELECT * FROM _{table}_empty")
             con.unregister(f"_{table}_empty")
-            con.execute(f"CREATE VIEW {table} AS SELECT t.*, {sel_runs}{sel_alias} FROM _{table}_e t JOIN runs r ON false")
+            con.execute(
+                f"CREATE VIEW {table} AS SELECT t.*, {sel_runs}{sel_alias} FROM _{table}_e t JOIN runs r ON false"
+            )
     from .fairness import SQL_MACROS
 
     for m in SQL_MACROS:
@@ -582,8 +638,14 @@ def _empty_frame(table: str) -> pd.DataFrame:
         df["completed"] = df["completed"].astype("boolean")
         df["scheme"] = df["scheme"].astype("object")
         return df
-    return pd.DataFrame({"t_ns": pd.Series([], dtype="Int64"), "metric": pd.Series([], dtype="object"),
-                         "element": pd.Series([], dtype="object"), "value": pd.Series([], dtype="float64")})
+    return pd.DataFrame(
+        {
+            "t_ns": pd.Series([], dtype="Int64"),
+            "metric": pd.Series([], dtype="object"),
+            "element": pd.Series([], dtype="object"),
+            "value": pd.Series([], dtype="float64"),
+        }
+    )
 
 
 def open(path: os.PathLike | str = "store", *, create: bool = False) -> Store:  # noqa: A001 - mirrors io.open

@@ -14,15 +14,44 @@ fn main() {
     let sack = size_of::<TcpSackSender>() + size_of::<Scoreboard>() + size_of::<TcpSackReceiver>();
     let rcp = size_of::<RcpSender>() + size_of::<RcpReceiver>();
     println!("engine slot per flow (FlowSlot)           {:>5} B", FLOW_SLOT_BYTES);
-    println!("flow record (FlowRecord)                  {:>5} B", size_of::<FlowRecord>());
-    println!("TcpSender                                 {:>5} B", size_of::<TcpSender>());
-    println!("  NewReno controller (boxed)              {:>5} B", size_of::<NewReno>());
-    println!("TcpReceiver                               {:>5} B", size_of::<TcpReceiver>());
-    println!("TcpSackSender + Scoreboard (boxed)        {:>5} B", size_of::<TcpSackSender>() + size_of::<Scoreboard>());
-    println!("TcpSackReceiver                           {:>5} B", size_of::<TcpSackReceiver>());
-    println!("RcpSender                                 {:>5} B", size_of::<RcpSender>());
-    println!("RcpReceiver                               {:>5} B", size_of::<RcpReceiver>());
-    println!("per TCP NewReno flow, endpoints           {:>5} B (+ slot {} + record {})", tcp, FLOW_SLOT_BYTES, size_of::<FlowRecord>());
+    println!(
+        "flow record (FlowRecord)                  {:>5} B",
+        size_of::<FlowRecord>()
+    );
+    println!(
+        "TcpSender                                 {:>5} B",
+        size_of::<TcpSender>()
+    );
+    println!(
+        "  NewReno controller (boxed)              {:>5} B",
+        size_of::<NewReno>()
+    );
+    println!(
+        "TcpReceiver                               {:>5} B",
+        size_of::<TcpReceiver>()
+    );
+    println!(
+        "TcpSackSender + Scoreboard (boxed)        {:>5} B",
+        size_of::<TcpSackSender>() + size_of::<Scoreboard>()
+    );
+    println!(
+        "TcpSackReceiver                           {:>5} B",
+        size_of::<TcpSackReceiver>()
+    );
+    println!(
+        "RcpSender                                 {:>5} B",
+        size_of::<RcpSender>()
+    );
+    println!(
+        "RcpReceiver                               {:>5} B",
+        size_of::<RcpReceiver>()
+    );
+    println!(
+        "per TCP NewReno flow, endpoints           {:>5} B (+ slot {} + record {})",
+        tcp,
+        FLOW_SLOT_BYTES,
+        size_of::<FlowRecord>()
+    );
     println!("per TCP SACK flow, endpoints              {:>5} B", sack);
     println!("per RCP flow, endpoints                   {:>5} B", rcp);
 }

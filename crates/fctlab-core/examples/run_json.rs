@@ -14,7 +14,18 @@ fn main() {
     // A digest of every flow record, to check that a change leaves results as they were.
     let mut h: u64 = 0xcbf29ce484222325;
     for r in &out.flows {
-        for x in [r.flow_id, r.sender as u64, r.size_bytes, r.start_ns, r.finish_ns.unwrap_or(u64::MAX), r.acked_ns.unwrap_or(u64::MAX), r.retransmits, r.drops, r.marks, r.ps_fct_ns.unwrap_or(u64::MAX)] {
+        for x in [
+            r.flow_id,
+            r.sender as u64,
+            r.size_bytes,
+            r.start_ns,
+            r.finish_ns.unwrap_or(u64::MAX),
+            r.acked_ns.unwrap_or(u64::MAX),
+            r.retransmits,
+            r.drops,
+            r.marks,
+            r.ps_fct_ns.unwrap_or(u64::MAX),
+        ] {
             h = (h ^ x).wrapping_mul(0x100000001b3);
         }
     }
@@ -24,7 +35,21 @@ fn main() {
     let mut g: u64 = 0xcbf29ce484222325;
     let mut mix = |x: u64| g = (g ^ x).wrapping_mul(0x100000001b3);
     let c = &out.counters;
-    for x in [c.packet_hops, c.data_delivered, c.data_sent, c.data_dropped, c.marks, c.packets_sent, c.packets_delivered, c.packets_dropped, c.max_queue_excess as u64, c.flows_started, c.flows_completed, out.end_ns, out.in_network] {
+    for x in [
+        c.packet_hops,
+        c.data_delivered,
+        c.data_sent,
+        c.data_dropped,
+        c.marks,
+        c.packets_sent,
+        c.packets_delivered,
+        c.packets_dropped,
+        c.max_queue_excess as u64,
+        c.flows_started,
+        c.flows_completed,
+        out.end_ns,
+        out.in_network,
+    ] {
         mix(x);
     }
     let s = &out.series;

@@ -25,7 +25,10 @@ pub struct ConfigError {
 
 impl ConfigError {
     pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
-        ConfigError { field: field.into(), message: message.into() }
+        ConfigError {
+            field: field.into(),
+            message: message.into(),
+        }
     }
 }
 
@@ -82,11 +85,20 @@ pub const MAX_FLOW_PKTS: u64 = 1_000_000_000_000;
 /// A duration in seconds: finite, >= 0 (> 0 when `nonzero`), at most [`MAX_SECONDS`].
 pub fn duration_s(field: &str, v: f64, nonzero: bool) -> Result<f64, ConfigError> {
     if !(v.is_finite() && v >= 0.0 && (v > 0.0 || !nonzero)) {
-        let what = if nonzero { "a positive number of seconds" } else { "a number of seconds >= 0" };
+        let what = if nonzero {
+            "a positive number of seconds"
+        } else {
+            "a number of seconds >= 0"
+        };
         return err(field, format!("must be {what}, got {v}"));
     }
     if v > MAX_SECONDS {
-        return err(field, format!("must be at most {MAX_SECONDS:e} s (the simulated time fctlab can hold with room to spare), got {v}"));
+        return err(
+            field,
+            format!(
+                "must be at most {MAX_SECONDS:e} s (the simulated time fctlab can hold with room to spare), got {v}"
+            ),
+        );
     }
     Ok(v)
 }
@@ -94,11 +106,21 @@ pub fn duration_s(field: &str, v: f64, nonzero: bool) -> Result<f64, ConfigError
 /// A duration in milliseconds: finite, >= 0 (> 0 when `nonzero`), at most [`MAX_SECONDS`].
 pub fn duration_ms(field: &str, v: f64, nonzero: bool) -> Result<f64, ConfigError> {
     if !(v.is_finite() && v >= 0.0 && (v > 0.0 || !nonzero)) {
-        let what = if nonzero { "a positive number of milliseconds" } else { "a number of milliseconds >= 0" };
+        let what = if nonzero {
+            "a positive number of milliseconds"
+        } else {
+            "a number of milliseconds >= 0"
+        };
         return err(field, format!("must be {what}, got {v}"));
     }
     if v > MAX_SECONDS * 1e3 {
-        return err(field, format!("must be at most {:e} ms (the simulated time fctlab can hold with room to spare), got {v}", MAX_SECONDS * 1e3));
+        return err(
+            field,
+            format!(
+                "must be at most {:e} ms (the simulated time fctlab can hold with room to spare), got {v}",
+                MAX_SECONDS * 1e3
+            ),
+        );
     }
     Ok(v)
 }
@@ -109,7 +131,10 @@ pub fn rate_bps(field: &str, v: f64) -> Result<f64, ConfigError> {
         return err(field, format!("must be a positive number, got {v}"));
     }
     if !(MIN_RATE_BPS..=MAX_RATE_BPS).contains(&v) {
-        return err(field, format!("must be between {MIN_RATE_BPS} and {MAX_RATE_BPS:e} bits/s, got {v}"));
+        return err(
+            field,
+            format!("must be between {MIN_RATE_BPS} and {MAX_RATE_BPS:e} bits/s, got {v}"),
+        );
     }
     Ok(v)
 }
@@ -162,8 +187,15 @@ impl<'a> Table<'a> {
             Some(v) => serde_path_to_error::deserialize(v).map_err(|e| {
                 let path = e.path().to_string();
                 let msg = e.into_inner().to_string();
-                let field = if path == "." { self.field.to_string() } else { format!("{}.{path}", self.field) };
-                let msg = msg.strip_prefix("unknown field ").map(|r| format!("unknown key {r}")).unwrap_or(msg);
+                let field = if path == "." {
+                    self.field.to_string()
+                } else {
+                    format!("{}.{path}", self.field)
+                };
+                let msg = msg
+                    .strip_prefix("unknown field ")
+                    .map(|r| format!("unknown key {r}"))
+                    .unwrap_or(msg);
                 ConfigError { field, message: msg }
             })?,
         };
@@ -190,7 +222,11 @@ pub struct ParamDoc {
 
 impl ParamDoc {
     pub const fn new(key: &'static str, source: &'static str) -> Self {
-        ParamDoc { key, source, derived: "" }
+        ParamDoc {
+            key,
+            source,
+            derived: "",
+        }
     }
 
     /// A parameter whose default stands for a value derived at run time.
@@ -259,13 +295,28 @@ pub fn documented<T: Params>() -> Vec<ParamInfo> {
     let d = serde_json::to_value(T::default()).unwrap_or(Value::Null);
     let keys: Vec<&String> = d.as_object().map(|o| o.keys().collect()).unwrap_or_default();
     for k in &keys {
-        assert!(T::DOCS.iter().any(|p| p.key == k.as_str()), "parameter {k} of {} is not documented", std::any::type_name::<T>());
+        assert!(
+            T::DOCS.iter().any(|p| p.key == k.as_str()),
+            "parameter {k} of {} is not documented",
+            std::any::type_name::<T>()
+        );
     }
     T::DOCS
         .iter()
         .map(|p| {
-            let default = d.get(p.key).cloned().unwrap_or_else(|| panic!("documented parameter {} is not a key of {}", p.key, std::any::type_name::<T>()));
-            ParamInfo { key: p.key, default, derived: p.derived, source: p.source }
+            let default = d.get(p.key).cloned().unwrap_or_else(|| {
+                panic!(
+                    "documented parameter {} is not a key of {}",
+                    p.key,
+                    std::any::type_name::<T>()
+                )
+            });
+            ParamInfo {
+                key: p.key,
+                default,
+                derived: p.derived,
+                source: p.source,
+            }
         })
         .collect()
 }
@@ -299,5 +350,10 @@ pub fn names<F>(registry: &'static [Entry<F>]) -> Vec<&'static str> {
 
 /// Look `name` up in `registry`, or refuse it at `field`, listing the allowed names.
 pub fn find<F>(registry: &'static [Entry<F>], field: &str, name: &str) -> Result<&'static Entry<F>, ConfigError> {
-    lookup(registry, name).ok_or_else(|| ConfigError::new(field, format!("unknown value {name:?}; allowed: {}", names(registry).join(", "))))
+    lookup(registry, name).ok_or_else(|| {
+        ConfigError::new(
+            field,
+            format!("unknown value {name:?}; allowed: {}", names(registry).join(", ")),
+        )
+    })
 }

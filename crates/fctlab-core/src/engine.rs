@@ -84,7 +84,12 @@ impl FlowStore {
 
     /// Drop the older half's finished flows; move the others to `old`.
     fn compact(&mut self) {
-        for (k, (slot, rec)) in self.slots.drain(..FLOW_WINDOW).zip(self.records.drain(..FLOW_WINDOW)).enumerate() {
+        for (k, (slot, rec)) in self
+            .slots
+            .drain(..FLOW_WINDOW)
+            .zip(self.records.drain(..FLOW_WINDOW))
+            .enumerate()
+        {
             if slot.snd.is_some() || slot.rcv.is_some() {
                 self.old.insert(self.base + k as u32, (slot, rec));
             }
@@ -209,7 +214,13 @@ impl Engine {
             .map(|l| {
                 // Router ports get the scenario's discipline; host NICs are plain FIFOs.
                 let queue: Box<dyn Queue> = match l.limit_pkts.filter(|_| l.router_port) {
-                    Some(limit) => (plan.queue_builder)(PortParams { limit_pkts: limit, rate_bps: l.rate_bps, delay_ns: l.delay_ns, seed: plan.seed, stream: PortParams::stream_of(&l.name) }),
+                    Some(limit) => (plan.queue_builder)(PortParams {
+                        limit_pkts: limit,
+                        rate_bps: l.rate_bps,
+                        delay_ns: l.delay_ns,
+                        seed: plan.seed,
+                        stream: PortParams::stream_of(&l.name),
+                    }),
                     None => Box::new(DropTail::unlimited()),
                 };
                 Link::new(l.name.clone(), l.rate_bps, l.delay_ns, queue)
@@ -222,13 +233,20 @@ impl Engine {
         let mut sender_links = Vec::new();
         let sender_rtt = (0..topo.senders.len()).map(|i| topo.base_rtt_ns(i)).collect();
         for i in 0..topo.senders.len() {
-            for (a, b) in [(topo.senders[i], topo.receivers[i]), (topo.receivers[i], topo.senders[i])] {
+            for (a, b) in [
+                (topo.senders[i], topo.receivers[i]),
+                (topo.receivers[i], topo.senders[i]),
+            ] {
                 let p = topo.route(a, b).expect("topologies are connected");
                 path_start.push(path_links.len() as u32);
                 path_len.push(p.len() as u16);
                 if a == topo.senders[i] {
                     sender_links.push(p.clone());
-                    sender_hops.push(p.iter().map(|&l| (topo.links[l as usize].rate_bps, topo.links[l as usize].delay_ns)).collect());
+                    sender_hops.push(
+                        p.iter()
+                            .map(|&l| (topo.links[l as usize].rate_bps, topo.links[l as usize].delay_ns))
+                            .collect(),
+                    );
                 }
                 path_links.extend(p);
             }
@@ -249,7 +267,10 @@ impl Engine {
             sender_hops,
             sender_links,
             sender_rtt,
-            flows: FlowStore { keep: keep_flows, ..Default::default() },
+            flows: FlowStore {
+                keep: keep_flows,
+                ..Default::default()
+            },
             sources,
             out: Vec::with_capacity(64),
             counters: Counters::default(),
@@ -275,14 +296,32 @@ impl Engine {
     }
 
     /// Create a flow that starts at `start_ns`.
-    fn add_flow(&mut self, sender: u32, start_ns: Time, size: FlowSize, generator: Option<u32>, measure: bool, transport: u16) {
+    fn add_flow(
+        &mut self,
+        sender: u32,
+        start_ns: Time,
+        size: FlowSize,
+        generator: Option<u32>,
+        measure: bool,
+        transport: u16,
+    ) {
         let id = self.flows.next_id();
         let tp = &self.plan.transport;
         let (bytes, pkts) = match size {
             FlowSize::Finite { bytes, pkts } => (bytes, pkts),
             FlowSize::LongLived => (0, 0),
         };
-        let ideal_ns = if size.is_long_lived() { 0 } else { line_rate_fct_ns(&self.sender_hops[sender as usize], bytes, pkts, tp.mss_bytes, tp.header_bytes) };
+        let ideal_ns = if size.is_long_lived() {
+            0
+        } else {
+            line_rate_fct_ns(
+                &self.sender_hops[sender as usize],
+                bytes,
+                pkts,
+                tp.mss_bytes,
+                tp.header_bytes,
+            )
+        };
         let rec = FlowRecord {
             flow_id: id as u64,
             sender,
@@ -327,7 +366,13 @@ impl Engine {
     /// keep the run going.
     fn add_open_loop(&mut self, sender: u32, start_ns: Time, endpoints: crate::transport::EndpointBuilder) {
         let id = self.flows.next_id();
-        let rec = FlowRecord { flow_id: id as u64, sender, long_lived: true, start_ns, ..Default::default() };
+        let rec = FlowRecord {
+            flow_id: id as u64,
+            sender,
+            long_lived: true,
+            start_ns,
+            ..Default::default()
+        };
         let (snd, rcv) = endpoints(id, FlowSize::LongLived);
         let slot = FlowSlot {
             sender,
@@ -349,7 +394,13 @@ impl Engine {
     }
 
     fn setup(&mut self) {
-        self.only_open_loop = self.plan.flows.is_empty() && !self.plan.generators.is_empty() && self.plan.generators.iter().all(|g| matches!(g.arrivals, Arrivals::OpenLoop(_)));
+        self.only_open_loop = self.plan.flows.is_empty()
+            && !self.plan.generators.is_empty()
+            && self
+                .plan
+                .generators
+                .iter()
+                .all(|g| matches!(g.arrivals, Arrivals::OpenLoop(_)));
         let flows = self.plan.flows.clone();
         for f in flows {
             self.add_flow(f.sender, f.start_ns, f.size, None, f.measure, f.transport);
@@ -375,7 +426,8 @@ impl Engine {
                 }
                 Arrivals::OpenLoop(ref src) => {
                     for &s in &gen.senders {
-                        let rng = crate::sim::stream_rng(self.plan.seed, OPEN_LOOP_STREAM + ((g as u64) << 24) + s as u64);
+                        let rng =
+                            crate::sim::stream_rng(self.plan.seed, OPEN_LOOP_STREAM + ((g as u64) << 24) + s as u64);
                         self.add_open_loop(s, gen.start_ns, src.endpoints(gen.stop_ns, rng));
                     }
                 }
@@ -397,7 +449,9 @@ impl Engine {
     }
 
     fn generate(&mut self, g: u32, now: Time) {
-        let Some(a) = self.sources.poisson(g, now, self.plan.stop_ns) else { return };
+        let Some(a) = self.sources.poisson(g, now, self.plan.stop_ns) else {
+            return;
+        };
         let size = FlowSize::of_pkts(a.pkts, self.plan.transport.mss_bytes);
         let tr = self.plan.generator_transport(g as usize, a.sender);
         self.add_flow(a.sender, now, size, None, a.measure, tr);
@@ -472,7 +526,7 @@ impl Engine {
         }
         if let Some(t) = link.queue.next_ready(now) {
             let t = t.max(now + 1);
-            if link.wake_at.map_or(true, |w| w <= now || t < w) {
+            if link.wake_at.is_none_or(|w| w <= now || t < w) {
                 link.wake_at = Some(t);
                 self.q.schedule(t, Event::Wake(l as u32));
             }
@@ -611,7 +665,8 @@ impl Engine {
                 if slot.measure {
                     let upto = rcv.in_order_pkts();
                     if upto > slot.prefix_done {
-                        self.prefixes.record(f as u64, slot.prefix_done, upto, now - rec.start_ns);
+                        self.prefixes
+                            .record(f as u64, slot.prefix_done, upto, now - rec.start_ns);
                         slot.prefix_done = upto;
                     }
                 }
@@ -630,8 +685,12 @@ impl Engine {
                 let Some(slot) = self.flows.slot(f) else { return };
                 let mut pkt = pkt;
                 if slot.path_delay {
-                    let (links, routes) = (&self.links, (&self.path_links[..], &self.path_start[..], &self.path_len[..]));
-                    pkt.hdr[PATH_QUEUE_WORD] = path_queue_ns(links, routes, slot.fwd_path) + path_queue_ns(links, routes, slot.rev_path);
+                    let (links, routes) = (
+                        &self.links,
+                        (&self.path_links[..], &self.path_start[..], &self.path_len[..]),
+                    );
+                    pkt.hdr[PATH_QUEUE_WORD] =
+                        path_queue_ns(links, routes, slot.fwd_path) + path_queue_ns(links, routes, slot.rev_path);
                 }
                 let Some(snd) = slot.snd.as_mut() else { return };
                 snd.on_packet(now, &pkt, &mut self.out);
@@ -758,7 +817,8 @@ impl Engine {
             if now > 0 {
                 self.series.push(now, m.utilization, el, util);
                 if self.plan.utilization_pkts {
-                    self.series.push(now, m.utilization_pkts, el, delivered as f64 / line_pkts);
+                    self.series
+                        .push(now, m.utilization_pkts, el, delivered as f64 / line_pkts);
                 }
                 if self.plan.utilization_retx {
                     self.series.push(now, m.utilization_retx, el, retx);
@@ -770,8 +830,12 @@ impl Engine {
         let mss = self.plan.transport.mss_bytes as f64;
         for i in 0..self.plan.cwnd_flows.len() {
             let f = self.plan.cwnd_flows[i] as usize;
-            let Some((slot, rec)) = self.flows.get(f as u32) else { continue };
-            let (Some(snd), Some(rcv)) = (slot.snd.as_ref(), slot.rcv.as_ref()) else { continue };
+            let Some((slot, rec)) = self.flows.get(f as u32) else {
+                continue;
+            };
+            let (Some(snd), Some(rcv)) = (slot.snd.as_ref(), slot.rcv.as_ref()) else {
+                continue;
+            };
             if rec.start_ns > now {
                 continue;
             }
@@ -784,8 +848,18 @@ impl Engine {
             let since = prev_t.max(rec.start_ns);
             if now > since {
                 let secs = (now - since) as f64 / 1e9;
-                self.series.push(now, m.throughput_bps, el, delivered.saturating_sub(prev_delivered) as f64 * mss * 8.0 / secs);
-                self.series.push(now, m.send_rate_bps, el, sent.saturating_sub(prev_sent) as f64 * 8.0 / secs);
+                self.series.push(
+                    now,
+                    m.throughput_bps,
+                    el,
+                    delivered.saturating_sub(prev_delivered) as f64 * mss * 8.0 / secs,
+                );
+                self.series.push(
+                    now,
+                    m.send_rate_bps,
+                    el,
+                    sent.saturating_sub(prev_sent) as f64 * 8.0 / secs,
+                );
             }
             if let Some(r) = srtt {
                 self.series.push(now, m.rtt_ms, el, r as f64 / 1e6);
@@ -848,7 +922,12 @@ impl Engine {
         }
         // Record retransmissions and in-order deliveries of flows still running.
         let fl = &mut self.flows;
-        for (s, r) in fl.slots.iter().zip(fl.records.iter_mut()).chain(fl.old.values_mut().map(|(s, r)| (&*s, r))) {
+        for (s, r) in fl
+            .slots
+            .iter()
+            .zip(fl.records.iter_mut())
+            .chain(fl.old.values_mut().map(|(s, r)| (&*s, r)))
+        {
             if let Some(snd) = &s.snd {
                 r.retransmits = snd.retransmits();
             }
@@ -864,7 +943,11 @@ impl Engine {
         let links = self.links.iter().map(|l| l.totals()).collect();
         self.prefixes.sort();
         RunOutput {
-            flows: if self.flows.keep { self.flows.records } else { Vec::new() },
+            flows: if self.flows.keep {
+                self.flows.records
+            } else {
+                Vec::new()
+            },
             series: self.series,
             counters: self.counters,
             end_ns,
@@ -884,7 +967,14 @@ impl Engine {
         let caps: Vec<f64> = self.links.iter().map(|l| l.rate_bps).collect();
         let one_way: Vec<Time> = self.sender_hops.iter().map(|h| h.iter().map(|x| x.1).sum()).collect();
         let tp = &self.plan.transport;
-        let inputs = PsInputs { caps: &caps, sender_links: &self.sender_links, one_way_ns: &one_way, rtt_ns: &self.sender_rtt, header_bytes: tp.header_bytes, handshake: tp.handshake };
+        let inputs = PsInputs {
+            caps: &caps,
+            sender_links: &self.sender_links,
+            one_way_ns: &one_way,
+            rtt_ns: &self.sender_rtt,
+            header_bytes: tp.header_bytes,
+            handshake: tp.handshake,
+        };
         fill_ps_fct(&mut self.flows.records, &inputs, end_ns);
     }
 

@@ -10,8 +10,8 @@ use crate::net::queue::{self, QueueEntry};
 use crate::net::topology::{self, TopologyEntry};
 use crate::protocols::{e2e_ef, hbh, rcp, xcp};
 use crate::transport::cc::{decbit, dual, hstcp, libra, newreno, reno, scalable, srf, tahoe, tarheel, tri_s};
-use crate::transport::sack;
 use crate::transport::packet_pair;
+use crate::transport::sack;
 use crate::transport::SchemeEntry;
 use crate::workload::arrivals::{self, ArrivalEntry};
 use crate::workload::sizes::{self, SizeEntry};
@@ -53,13 +53,32 @@ pub const QUEUES: &[QueueEntry] = &[
 ];
 
 /// `network.topology`.
-pub const TOPOLOGIES: &[TopologyEntry] = &[topology::SINGLE_LINK, topology::DUMBBELL, topology::HALF_DUMBBELL, topology::GRAPH];
+pub const TOPOLOGIES: &[TopologyEntry] = &[
+    topology::SINGLE_LINK,
+    topology::DUMBBELL,
+    topology::HALF_DUMBBELL,
+    topology::GRAPH,
+];
 
 /// `traffic[i].sizes.dist`.
-pub const SIZES: &[SizeEntry] = &[sizes::PARETO, sizes::FIXED, sizes::UNIFORM, sizes::EXPONENTIAL, mixture::ENTRY, empirical::ENTRY];
+pub const SIZES: &[SizeEntry] = &[
+    sizes::PARETO,
+    sizes::FIXED,
+    sizes::UNIFORM,
+    sizes::EXPONENTIAL,
+    mixture::ENTRY,
+    empirical::ENTRY,
+];
 
 /// `traffic[i].arrivals`.
-pub const ARRIVALS: &[ArrivalEntry] = &[arrivals::POISSON, arrivals::CLOSED_LOOP, arrivals::LONG_LIVED, open_loop::POISSON_PACKETS, open_loop::ON_OFF, open_loop::PROBE];
+pub const ARRIVALS: &[ArrivalEntry] = &[
+    arrivals::POISSON,
+    arrivals::CLOSED_LOOP,
+    arrivals::LONG_LIVED,
+    open_loop::POISSON_PACKETS,
+    open_loop::ON_OFF,
+    open_loop::PROBE,
+];
 
 /// A set of registries a scenario is resolved against: [`Registries::BUILTIN`]
 /// (the lists above), or those extended by a program that embeds the engine
@@ -75,40 +94,72 @@ pub struct Registries {
 
 fn extended<T: Copy>(list: &'static [T], e: T) -> &'static [T] {
     // Registries live for the whole program, as the built-in ones do.
-    Box::leak(list.iter().copied().chain(std::iter::once(e)).collect::<Vec<T>>().into_boxed_slice())
+    Box::leak(
+        list.iter()
+            .copied()
+            .chain(std::iter::once(e))
+            .collect::<Vec<T>>()
+            .into_boxed_slice(),
+    )
 }
 
 impl Registries {
-    pub const BUILTIN: Registries = Registries { schemes: SCHEMES, queues: QUEUES, topologies: TOPOLOGIES, sizes: SIZES, arrivals: ARRIVALS };
+    pub const BUILTIN: Registries = Registries {
+        schemes: SCHEMES,
+        queues: QUEUES,
+        topologies: TOPOLOGIES,
+        sizes: SIZES,
+        arrivals: ARRIVALS,
+    };
 
     /// These registries plus one scheme.
     pub fn with_scheme(self, e: SchemeEntry) -> Self {
-        Registries { schemes: extended(self.schemes, e), ..self }
+        Registries {
+            schemes: extended(self.schemes, e),
+            ..self
+        }
     }
 
     /// These registries plus one queue discipline.
     pub fn with_queue(self, e: QueueEntry) -> Self {
-        Registries { queues: extended(self.queues, e), ..self }
+        Registries {
+            queues: extended(self.queues, e),
+            ..self
+        }
     }
 
     /// These registries plus one topology.
     pub fn with_topology(self, e: TopologyEntry) -> Self {
-        Registries { topologies: extended(self.topologies, e), ..self }
+        Registries {
+            topologies: extended(self.topologies, e),
+            ..self
+        }
     }
 
     /// These registries plus one size distribution.
     pub fn with_sizes(self, e: SizeEntry) -> Self {
-        Registries { sizes: extended(self.sizes, e), ..self }
+        Registries {
+            sizes: extended(self.sizes, e),
+            ..self
+        }
     }
 
     /// These registries plus one arrival process.
     pub fn with_arrivals(self, e: ArrivalEntry) -> Self {
-        Registries { arrivals: extended(self.arrivals, e), ..self }
+        Registries {
+            arrivals: extended(self.arrivals, e),
+            ..self
+        }
     }
 
     /// Table names that may appear under `[network]`.
     pub fn network_tables(&self) -> Vec<&'static str> {
-        let mut v: Vec<&'static str> = self.queues.iter().filter_map(|e| e.table).chain(self.topologies.iter().filter_map(|e| e.table)).collect();
+        let mut v: Vec<&'static str> = self
+            .queues
+            .iter()
+            .filter_map(|e| e.table)
+            .chain(self.topologies.iter().filter_map(|e| e.table))
+            .collect();
         v.sort_unstable();
         v.dedup();
         v
@@ -128,12 +179,22 @@ mod tests {
     #[test]
     fn names_are_unique_and_every_table_is_documented() {
         let r = Registries::BUILTIN;
-        let lists: [(&str, Vec<(&str, Option<&str>, fn() -> Vec<crate::config::ParamInfo>)>); 5] = [
-            ("schemes", r.schemes.iter().map(|e| (e.name, e.table, e.params)).collect()),
+        type Row<'a> = (&'a str, Option<&'a str>, fn() -> Vec<crate::config::ParamInfo>);
+        let lists: [(&str, Vec<Row>); 5] = [
+            (
+                "schemes",
+                r.schemes.iter().map(|e| (e.name, e.table, e.params)).collect(),
+            ),
             ("queues", r.queues.iter().map(|e| (e.name, e.table, e.params)).collect()),
-            ("topologies", r.topologies.iter().map(|e| (e.name, e.table, e.params)).collect()),
+            (
+                "topologies",
+                r.topologies.iter().map(|e| (e.name, e.table, e.params)).collect(),
+            ),
             ("sizes", r.sizes.iter().map(|e| (e.name, e.table, e.params)).collect()),
-            ("arrivals", r.arrivals.iter().map(|e| (e.name, e.table, e.params)).collect()),
+            (
+                "arrivals",
+                r.arrivals.iter().map(|e| (e.name, e.table, e.params)).collect(),
+            ),
         ];
         for (kind, list) in lists {
             let mut seen = HashSet::new();
@@ -150,7 +211,11 @@ mod tests {
         // A scheme's required queue exists.
         for s in r.schemes {
             if let Some(q) = s.requires {
-                assert!(crate::config::lookup(r.queues, q).is_some(), "{} requires unknown queue {q}", s.name);
+                assert!(
+                    crate::config::lookup(r.queues, q).is_some(),
+                    "{} requires unknown queue {q}",
+                    s.name
+                );
             }
         }
     }

@@ -26,8 +26,15 @@ fn single_flow_red(queue: &str, tcp_ecn: bool) -> Value {
 /// (time, cwnd) samples of flow 0.
 fn cwnd_samples(out: &fctlab_core::RunOutput) -> Vec<(u64, f64)> {
     let s = &out.series;
-    let m = s.metric_names.iter().position(|n| n == "cwnd_pkts").expect("cwnd series") as u16;
-    (0..s.len()).filter(|&i| s.metric[i] == m).map(|i| (s.t_ns[i], s.value[i])).collect()
+    let m = s
+        .metric_names
+        .iter()
+        .position(|n| n == "cwnd_pkts")
+        .expect("cwnd series") as u16;
+    (0..s.len())
+        .filter(|&i| s.metric[i] == m)
+        .map(|i| (s.t_ns[i], s.value[i]))
+        .collect()
 }
 
 #[test]
@@ -41,15 +48,27 @@ fn red_ecn_marks_instead_of_dropping_and_the_window_falls_at_most_once_per_rtt()
     assert_eq!(f.retransmits, 0);
     // ... and yet the window came down, repeatedly: only ECE can do that.
     let cw = cwnd_samples(&out);
-    let falls: Vec<u64> = cw.windows(2).filter(|w| w[1].1 < w[0].1 - 1e-9).map(|w| w[1].0).collect();
+    let falls: Vec<u64> = cw
+        .windows(2)
+        .filter(|w| w[1].1 < w[0].1 - 1e-9)
+        .map(|w| w[1].0)
+        .collect();
     assert!(falls.len() >= 10, "only {} window reductions in 20 s", falls.len());
     // A reduction waits for the ACK of a packet sent after the previous one,
     // at least one base RTT (30 ms) later; 1 ms sampling blurs each by < 1 ms.
     for w in falls.windows(2) {
-        assert!(w[1] - w[0] >= 29_000_000, "reductions {} ms apart", (w[1] - w[0]) as f64 / 1e6);
+        assert!(
+            w[1] - w[0] >= 29_000_000,
+            "reductions {} ms apart",
+            (w[1] - w[0]) as f64 / 1e6
+        );
     }
     // Each reduction answers an ECE, which answers a CE mark the receiver saw.
-    assert!(f.marks >= falls.len() as u64 && out.counters.marks == f.marks, "{} marks", f.marks);
+    assert!(
+        f.marks >= falls.len() as u64 && out.counters.marks == f.marks,
+        "{} marks",
+        f.marks
+    );
     // RED keeps the link busy and the queue short: at 10 Mb/s the automatic
     // thresholds are 5 and 15 packets (5 ms target < 5 packets).
     let delivered_bits = out.counters.data_delivered as f64 * 1040.0 * 8.0;
@@ -85,7 +104,10 @@ fn four_flows(queue: &str, buffer: u64) -> Vec<f64> {
     // FCT over the fair finishing time: 4 flows sharing the link equally all
     // finish at 4 × SIZE × 1040 B × 8 / 10 Mb/s = 33.28 s.
     let fair_s = 4.0 * SIZE as f64 * 1040.0 * 8.0 / 10e6;
-    out.flows.iter().map(|f| f.fct_ns().expect("completed") as f64 / 1e9 / fair_s).collect()
+    out.flows
+        .iter()
+        .map(|f| f.fct_ns().expect("completed") as f64 / 1e9 / fair_s)
+        .collect()
 }
 
 #[test]
@@ -100,7 +122,10 @@ fn fair_queueing_removes_rtt_bias() {
     // separate the flows: every FCT within 10% of the fair time.
     let fq = four_flows("fq", 200);
     for (i, r) in fq.iter().enumerate() {
-        assert!((0.9..1.1).contains(r), "fq: flow {i} finished at {r} of the fair time ({fq:?})");
+        assert!(
+            (0.9..1.1).contains(r),
+            "fq: flow {i} finished at {r} of the fair time ({fq:?})"
+        );
     }
     // DropTail with the same buffer: TCP's throughput goes as 1/RTT. With the
     // queue's delay (up to 200 × 0.83 ms = 166 ms, about half on average)
@@ -108,9 +133,18 @@ fn fair_queueing_removes_rtt_bias() {
     // 1/143 + 1/213) = 1/3 of the link, so it finishes near 0.75 of the fair
     // time and the 130 ms flow well after it. Ask for a clear gap.
     let dt = four_flows("droptail", 200);
-    assert!(dt[0] < 0.85, "droptail: the shortest-RTT flow finished at {} of the fair time ({dt:?})", dt[0]);
+    assert!(
+        dt[0] < 0.85,
+        "droptail: the shortest-RTT flow finished at {} of the fair time ({dt:?})",
+        dt[0]
+    );
     let spread = |v: &[f64]| v.iter().cloned().fold(0.0, f64::max) / v.iter().cloned().fold(f64::MAX, f64::min);
-    assert!(spread(&dt) > 1.3 && spread(&fq) < 1.2, "spread droptail {} fq {}", spread(&dt), spread(&fq));
+    assert!(
+        spread(&dt) > 1.3 && spread(&fq) < 1.2,
+        "spread droptail {} fq {}",
+        spread(&dt),
+        spread(&fq)
+    );
 }
 
 fn random_scenario(r: &mut rand_pcg::Pcg64Mcg, seed: u64, queue: &str) -> Value {
@@ -148,7 +182,10 @@ fn randomised_scenarios_keep_the_invariants_under_each_queue() {
                 assert_eq!(run_json(&v).flows, out.flows, "{queue} case {case} not deterministic");
             }
         }
-        assert!(drops > 50, "{queue}: only {drops} drops; the cases must exercise overflow");
+        assert!(
+            drops > 50,
+            "{queue}: only {drops} drops; the cases must exercise overflow"
+        );
     }
 }
 
@@ -198,7 +235,11 @@ fn bad_queue_tables_are_refused_naming_the_key() {
     assert_eq!(field, "network.fq.classify");
     assert!(msg.contains("flow") && msg.contains("path"), "{msg}");
     // Good tables are accepted, and red-ecn shares red's table.
-    for (q, t, v) in [("red", "red", json!({"adaptive": true, "ecn": true})), ("red-ecn", "red", json!({"max_p": 0.2})), ("fq", "fq", json!({"classify": "path"}))] {
+    for (q, t, v) in [
+        ("red", "red", json!({"adaptive": true, "ecn": true})),
+        ("red-ecn", "red", json!({"max_p": 0.2})),
+        ("fq", "fq", json!({"classify": "path"})),
+    ] {
         from_json(&with(q, t, v).to_string()).unwrap_or_else(|e| panic!("{q}: {e}"));
     }
 }

@@ -39,7 +39,11 @@ fn decbit_sends_windows_1_1_2_2_3_3_on_an_idle_path() {
         let t = f.acked_ns.unwrap() - f.start_ns;
         assert_eq!(t / (44 * MS), rounds, "{pkts} packets: {t} ns");
         assert!(t % (44 * MS) < MS, "{pkts} packets: {t} ns");
-        assert_eq!((f.marks, f.drops, f.retransmits), (0, 0, 0), "an idle path averages well below one packet");
+        assert_eq!(
+            (f.marks, f.drops, f.retransmits),
+            (0, 0, 0),
+            "an idle path averages well below one packet"
+        );
     }
 }
 
@@ -117,7 +121,10 @@ fn poisson_packet_count_is_within_its_derived_bound() {
         let out = run_json(&sc);
         let n = out.counters.data_delivered as i64;
         assert!((n - 10_000).abs() < 500, "seed {seed}: {n} packets");
-        assert_eq!(out.counters.packets_delivered as i64, n, "open-loop packets are not acknowledged");
+        assert_eq!(
+            out.counters.packets_delivered as i64, n,
+            "open-loop packets are not acknowledged"
+        );
     }
     // `load` is the entry's aggregate: load 0.5 of a 1 Gb/s core with
     // 1040-byte packets over two senders is 60 096 packets/s in all.
@@ -154,14 +161,32 @@ fn on_off_sources_send_their_deterministic_count() {
 fn open_loop_sources_refuse_bad_keys() {
     let bad = |traffic: Value| {
         let sc = json!({"network": chain(1e9, 1e9, "droptail", 10), "traffic": [traffic]});
-        fctlab_core::from_json(&sc.to_string()).err().map(|e| e.field).unwrap_or_default()
+        fctlab_core::from_json(&sc.to_string())
+            .err()
+            .map(|e| e.field)
+            .unwrap_or_default()
     };
     assert_eq!(bad(json!({"arrivals": "probe"})), "traffic[0].stop_s");
-    assert_eq!(bad(json!({"arrivals": "probe", "stop_s": 1.0, "interval_ms": 0})), "traffic[0].interval_ms");
-    assert_eq!(bad(json!({"arrivals": "probe", "stop_s": 1.0, "load": 0.5})), "traffic[0].load");
-    assert_eq!(bad(json!({"arrivals": "on-off", "stop_s": 1.0, "load": 0.5})), "traffic[0].on_ms");
-    assert_eq!(bad(json!({"arrivals": "poisson-packets", "stop_s": 1.0})), "traffic[0].load");
-    assert_eq!(bad(json!({"arrivals": "poisson-packets", "stop_s": 1.0, "load": 0.5, "pkt_bytes": 0})), "traffic[0].pkt_bytes");
+    assert_eq!(
+        bad(json!({"arrivals": "probe", "stop_s": 1.0, "interval_ms": 0})),
+        "traffic[0].interval_ms"
+    );
+    assert_eq!(
+        bad(json!({"arrivals": "probe", "stop_s": 1.0, "load": 0.5})),
+        "traffic[0].load"
+    );
+    assert_eq!(
+        bad(json!({"arrivals": "on-off", "stop_s": 1.0, "load": 0.5})),
+        "traffic[0].on_ms"
+    );
+    assert_eq!(
+        bad(json!({"arrivals": "poisson-packets", "stop_s": 1.0})),
+        "traffic[0].load"
+    );
+    assert_eq!(
+        bad(json!({"arrivals": "poisson-packets", "stop_s": 1.0, "load": 0.5, "pkt_bytes": 0})),
+        "traffic[0].pkt_bytes"
+    );
 }
 
 #[test]
@@ -171,7 +196,13 @@ fn the_1991_schemes_keep_the_invariants_on_random_scenarios() {
     // router, with a probe and a Poisson packet stream beside the flows.
     use rand::SeedableRng;
     let mut r = rand_pcg::Pcg64Mcg::seed_from_u64(1991);
-    let schemes = [("decbit", "decbit"), ("tri-s", "droptail"), ("dual", "droptail"), ("packet-pair", "fq"), ("e2e-ef", "fq-ef")];
+    let schemes = [
+        ("decbit", "decbit"),
+        ("tri-s", "droptail"),
+        ("dual", "droptail"),
+        ("packet-pair", "fq"),
+        ("e2e-ef", "fq-ef"),
+    ];
     for case in 0..30 {
         let (scheme, queue) = schemes[case % schemes.len()];
         let mut v = common::random_scenario(&mut r, case as u64, 60);
@@ -179,8 +210,14 @@ fn the_1991_schemes_keep_the_invariants_on_random_scenarios() {
         v["network"]["queue"] = json!(queue);
         if case % 2 == 0 {
             let last = v["network"]["senders"].as_u64().unwrap_or(1) as u32 - 1;
-            v["traffic"].as_array_mut().unwrap().push(json!({"arrivals": "probe", "senders": [last], "stop_s": 5.0}));
-            v["traffic"].as_array_mut().unwrap().push(json!({"arrivals": "poisson-packets", "load": 0.1, "senders": [0], "stop_s": 2.0}));
+            v["traffic"]
+                .as_array_mut()
+                .unwrap()
+                .push(json!({"arrivals": "probe", "senders": [last], "stop_s": 5.0}));
+            v["traffic"]
+                .as_array_mut()
+                .unwrap()
+                .push(json!({"arrivals": "poisson-packets", "load": 0.1, "senders": [0], "stop_s": 2.0}));
         }
         let out = run_json(&v);
         let what = format!("case {case} ({scheme})");
@@ -189,13 +226,27 @@ fn the_1991_schemes_keep_the_invariants_on_random_scenarios() {
         } else {
             // The open-loop rows never complete: the same checks on the finite flows.
             let c = &out.counters;
-            assert_eq!(c.packets_sent, c.packets_delivered + c.packets_dropped + out.in_network, "{what}: conservation");
+            assert_eq!(
+                c.packets_sent,
+                c.packets_delivered + c.packets_dropped + out.in_network,
+                "{what}: conservation"
+            );
             assert!(c.max_queue_excess <= 0, "{what}: queue above its limit");
             for f in out.flows.iter().filter(|f| !f.long_lived) {
-                let fct = f.fct_ns().unwrap_or_else(|| panic!("{what}: flow {} did not complete: {v}", f.flow_id));
-                assert!(fct >= f.ideal_ns && f.acked_ns.unwrap() > f.finish_ns.unwrap(), "{what}: flow {}", f.flow_id);
+                let fct = f
+                    .fct_ns()
+                    .unwrap_or_else(|| panic!("{what}: flow {} did not complete: {v}", f.flow_id));
+                assert!(
+                    fct >= f.ideal_ns && f.acked_ns.unwrap() > f.finish_ns.unwrap(),
+                    "{what}: flow {}",
+                    f.flow_id
+                );
             }
-            assert_eq!(out.flows.iter().filter(|f| f.long_lived).count(), 2, "{what}: one row per open-loop source");
+            assert_eq!(
+                out.flows.iter().filter(|f| f.long_lived).count(),
+                2,
+                "{what}: one row per open-loop source"
+            );
             assert!(!out.probes.is_empty(), "{what}: the probe ran");
         }
         assert_eq!(out.flows, run_json(&v).flows, "{what}: deterministic");

@@ -75,26 +75,50 @@ pub fn random_scenario(r: &mut rand_pcg::Pcg64Mcg, seed: u64, max_buffer: u64) -
 /// series samples in time order. Returns (packets dropped, retransmissions).
 pub fn assert_invariants(v: &Value, out: &RunOutput, label: &str) -> (u64, u64) {
     let c = &out.counters;
-    assert_eq!(c.packets_sent, c.packets_delivered + c.packets_dropped + out.in_network, "{label}: conservation: {v}");
+    assert_eq!(
+        c.packets_sent,
+        c.packets_delivered + c.packets_dropped + out.in_network,
+        "{label}: conservation: {v}"
+    );
     assert!(c.max_queue_excess <= 0, "{label}: queue above its limit: {v}");
     let handshake = v["transport"]["handshake"].as_bool().unwrap_or(true);
     let rate = v["network"]["bottleneck_bps"].as_f64().unwrap();
     let d_bn = (v["network"]["bottleneck_delay_ms"].as_f64().unwrap() * 1e6).round() as u64;
     for f in &out.flows {
-        let fct = f.fct_ns().unwrap_or_else(|| panic!("{label}: flow {} did not complete: {v}", f.flow_id));
-        assert!(fct >= f.ideal_ns, "{label}: FCT {fct} below ideal {} (flow {})", f.ideal_ns, f.flow_id);
-        assert!(f.ideal_ns >= ser(f.size_bytes + 40 * f.size_pkts, rate) + d_bn, "{label}");
+        let fct = f
+            .fct_ns()
+            .unwrap_or_else(|| panic!("{label}: flow {} did not complete: {v}", f.flow_id));
+        assert!(
+            fct >= f.ideal_ns,
+            "{label}: FCT {fct} below ideal {} (flow {})",
+            f.ideal_ns,
+            f.flow_id
+        );
+        assert!(
+            f.ideal_ns >= ser(f.size_bytes + 40 * f.size_pkts, rate) + d_bn,
+            "{label}"
+        );
         if handshake {
             assert!(fct >= f.ideal_ns + 2 * d_bn, "{label}: flow {}", f.flow_id);
         }
         assert!(f.acked_ns.unwrap() > f.finish_ns.unwrap(), "{label}");
         // Every packet of a completed flow was delivered in order, once.
-        assert_eq!(f.delivered_pkts, f.size_pkts, "{label}: flow {} delivered in order", f.flow_id);
+        assert_eq!(
+            f.delivered_pkts, f.size_pkts,
+            "{label}: flow {} delivered in order",
+            f.flow_id
+        );
     }
     assert_eq!(c.flows_completed as usize, out.flows.len(), "{label}");
     // Unique deliveries never exceed arrivals (which count copies too).
-    assert!(out.flows.iter().map(|f| f.delivered_pkts).sum::<u64>() <= c.data_delivered, "{label}");
-    assert!(out.series.t_ns.windows(2).all(|w| w[0] <= w[1]), "{label}: series out of order");
+    assert!(
+        out.flows.iter().map(|f| f.delivered_pkts).sum::<u64>() <= c.data_delivered,
+        "{label}"
+    );
+    assert!(
+        out.series.t_ns.windows(2).all(|w| w[0] <= w[1]),
+        "{label}: series out of order"
+    );
     (c.packets_dropped, out.flows.iter().map(|f| f.retransmits).sum())
 }
 
@@ -124,7 +148,11 @@ pub fn slow_start_arrivals(n: u64, w: u64, fwd: &Path, rev: &Path, handshake: bo
     let mut arrive = vec![0u64; n as usize];
     let mut ack_at = vec![0u64; n as usize];
     for k in 0..n as usize {
-        let release = if (k as u64) < w { t0 } else { ack_at[(k - w as usize) / 2] };
+        let release = if (k as u64) < w {
+            t0
+        } else {
+            ack_at[(k - w as usize) / 2]
+        };
         let bytes = if k as u64 == n - 1 { last_payload + 40 } else { 1040 };
         arrive[k] = hop(release, bytes, fwd, &mut ffree);
         ack_at[k] = hop(arrive[k], 40, rev, &mut rfree);
@@ -241,5 +269,8 @@ pub fn assert_chi_square(observed: &[u64], p: &[f64], what: &str) {
     assert!((total - 1.0).abs() < 1e-9, "{what}: probabilities sum to {total}");
     let (stat, df) = chi_square(observed, p);
     let crit = chi2_critical(df, 0.001);
-    assert!(stat < crit, "{what}: chi-square {stat:.1} >= {crit:.1} (df {df}, significance 0.001)");
+    assert!(
+        stat < crit,
+        "{what}: chi-square {stat:.1} >= {crit:.1} (df {df}, significance 0.001)"
+    );
 }

@@ -67,9 +67,18 @@ fn a_slot_freed_at_the_arrival_instant() {
 #[test]
 fn full_wake_is_checked() {
     let mut v = scenario("later");
-    let err = fctlab_core::from_json(&v.to_string()).err().expect("refused").to_string();
-    assert!(err.contains("network.droptail.full_wake") && err.contains("\"deferred\""), "{err}");
+    let err = fctlab_core::from_json(&v.to_string())
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(
+        err.contains("network.droptail.full_wake") && err.contains("\"deferred\""),
+        "{err}"
+    );
     v["network"]["droptail"] = json!({"wake": "deferred"});
-    let err = fctlab_core::from_json(&v.to_string()).err().expect("refused").to_string();
+    let err = fctlab_core::from_json(&v.to_string())
+        .err()
+        .expect("refused")
+        .to_string();
     assert!(err.contains("network.droptail") && err.contains("wake"), "{err}");
 }

@@ -34,15 +34,27 @@ fn explicit(params: &[ParamInfo]) -> Value {
 /// (router-assisted schemes keep the queue short instead).
 fn same_run(a: &Value, b: &Value, what: &str, lossy: bool) {
     let (x, y) = (run_json(a), run_json(b));
-    assert!(!lossy || x.counters.packets_dropped + x.counters.marks > 0, "{what}: the workload should congest the bottleneck");
-    assert!(x.flows.iter().all(|f| f.completed()), "{what}: every flow should complete");
-    assert_eq!(x.flows, y.flows, "{what}: documented defaults written out change the run");
+    assert!(
+        !lossy || x.counters.packets_dropped + x.counters.marks > 0,
+        "{what}: the workload should congest the bottleneck"
+    );
+    assert!(
+        x.flows.iter().all(|f| f.completed()),
+        "{what}: every flow should complete"
+    );
+    assert_eq!(
+        x.flows, y.flows,
+        "{what}: documented defaults written out change the run"
+    );
 }
 
 #[test]
 fn queue_defaults_are_in_effect() {
     for q in QUEUES.iter().filter(|q| q.table.is_some()) {
-        let scheme = SCHEMES.iter().find(|s| s.requires == Some(q.name)).map_or("tcp-newreno", |s| s.name);
+        let scheme = SCHEMES
+            .iter()
+            .find(|s| s.requires == Some(q.name))
+            .map_or("tcp-newreno", |s| s.name);
         let params = (q.params)();
         assert!(!params.is_empty(), "{} has a table but documents no parameter", q.name);
         let a = scenario(scheme, q.name);

@@ -48,7 +48,11 @@ fn slow_start_model(n: u64, w: u64, fwd: &Path, rev: &Path, handshake: bool, las
     // Packets are released in order, and a packet's release depends only on
     // earlier packets' ACKs, so one pass in sequence order is exact.
     for k in 0..n as usize {
-        release[k] = if (k as u64) < w { t0 } else { ack_at[(k - w as usize) / 2] };
+        release[k] = if (k as u64) < w {
+            t0
+        } else {
+            ack_at[(k - w as usize) / 2]
+        };
         let bytes = if k as u64 == n - 1 { last_payload + 40 } else { 1040 };
         arrive[k] = tandem(&[release[k]], &[bytes], fwd, &mut ffree)[0];
         ack_at[k] = tandem(&[arrive[k]], &[40], rev, &mut rfree)[0];
@@ -68,7 +72,12 @@ fn single_link(rate: f64, delay_ms: f64, iw: u64, size_pkts: u64, handshake: boo
 #[test]
 fn one_window_closed_form() {
     // n <= w: t0 + n T + d, with t0 = 2 (Ta + d).
-    for &(rate, delay_ms, iw, n) in &[(10e6f64, 10.0f64, 2u64, 1u64), (10e6, 10.0, 4, 4), (1e9, 50.0, 10, 7), (2.4e9, 50.0, 10, 10)] {
+    for &(rate, delay_ms, iw, n) in &[
+        (10e6f64, 10.0f64, 2u64, 1u64),
+        (10e6, 10.0, 4, 4),
+        (1e9, 50.0, 10, 7),
+        (2.4e9, 50.0, 10, 10),
+    ] {
         let d = (delay_ms * 1e6) as u64;
         let (t, ta) = (ser(1040, rate), ser(40, rate));
         let expect = 2 * (ta + d) + n * t + d;

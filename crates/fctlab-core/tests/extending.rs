@@ -34,10 +34,16 @@ impl Default for FixedCfg {
 }
 
 impl Params for FixedCfg {
-    const DOCS: &'static [ParamDoc] = &[ParamDoc::new("window_pkts", "a window that never grows (a teaching example)")];
+    const DOCS: &'static [ParamDoc] = &[ParamDoc::new(
+        "window_pkts",
+        "a window that never grows (a teaching example)",
+    )];
     fn validate(&self, field: &str) -> Result<(), ConfigError> {
         if !(self.window_pkts.is_finite() && self.window_pkts >= 1.0) {
-            return Err(ConfigError::new(format!("{field}.window_pkts"), format!("must be >= 1, got {}", self.window_pkts)));
+            return Err(ConfigError::new(
+                format!("{field}.window_pkts"),
+                format!("must be >= 1, got {}", self.window_pkts),
+            ));
         }
         Ok(())
     }
@@ -56,7 +62,10 @@ impl CongestionControl for Fixed {
 fn factory(t: Table, p: &TransportParams) -> Result<EndpointBuilder, ConfigError> {
     let c: FixedCfg = t.parse()?;
     // The window starts at window_pkts, whatever the transport's initial window.
-    let p = TransportParams { init_cwnd_pkts: c.window_pkts, ..p.clone() };
+    let p = TransportParams {
+        init_cwnd_pkts: c.window_pkts,
+        ..p.clone()
+    };
     Ok(tcp::endpoints(&p, || Box::new(Fixed)))
 }
 
@@ -99,7 +108,11 @@ fn a_registered_scheme_runs_and_matches_the_hand_derived_fct() {
     let (t, ta) = (ser(1040, rate), ser(40, rate));
     for n in [4u64, 8, 16] {
         let expect = 2 * (ta + d) + n * t + d;
-        assert_eq!(fct(&scenario("tcp-fixed", n, Some(json!({"window_pkts": n})))), expect, "n = {n}");
+        assert_eq!(
+            fct(&scenario("tcp-fixed", n, Some(json!({"window_pkts": n})))),
+            expect,
+            "n = {n}"
+        );
         // NewReno (initial window 2) needs more round trips for the same flow.
         assert!(fct(&scenario("tcp-newreno", n, None)) > expect + d, "n = {n}");
     }
@@ -114,17 +127,28 @@ fn its_table_is_checked_and_listed() {
     assert_eq!(e.field, "transport.fixed.window_pkts");
     let e = refused(scenario("tcp-fixed", 4, Some(json!({"window": 4}))));
     assert_eq!(e.field, "transport.fixed.window");
-    assert!(e.message.contains("unknown key") && e.message.contains("window_pkts"), "{}", e.message);
+    assert!(
+        e.message.contains("unknown key") && e.message.contains("window_pkts"),
+        "{}",
+        e.message
+    );
     // Its table given to another scheme is refused, naming the scheme in use.
     let e = refused(scenario("tcp-newreno", 4, Some(json!({"window_pkts": 4}))));
     assert_eq!(e.field, "transport.fixed");
     assert!(e.message.contains("tcp-newreno"), "{}", e.message);
     // The built-in registries do not know it.
-    let e = fctlab_core::from_json(&scenario("tcp-fixed", 4, None).to_string()).err().expect("refused");
+    let e = fctlab_core::from_json(&scenario("tcp-fixed", 4, None).to_string())
+        .err()
+        .expect("refused");
     assert_eq!(e.field, "transport.scheme");
     // `fctlab list` of these registries shows it, with its default.
     let cat = catalog_with(&registries());
-    let s = cat["schemes"].as_array().unwrap().iter().find(|s| s["name"] == "tcp-fixed").expect("listed");
+    let s = cat["schemes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "tcp-fixed")
+        .expect("listed");
     assert_eq!(s["table"], "transport.fixed");
     assert_eq!(s["params"][0]["key"], "window_pkts");
     assert_eq!(s["params"][0]["value"], 4.0);

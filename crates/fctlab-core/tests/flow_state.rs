@@ -17,16 +17,28 @@ fn readme_states_the_per_flow_state_in_bytes() {
     let rows = [
         ("engine slot (`FlowSlot`)", FLOW_SLOT_BYTES),
         ("flow record (`FlowRecord`)", size_of::<FlowRecord>()),
-        ("TCP sender (`TcpSender`; the NewReno controller is zero-sized)", size_of::<TcpSender>() + size_of::<NewReno>()),
+        (
+            "TCP sender (`TcpSender`; the NewReno controller is zero-sized)",
+            size_of::<TcpSender>() + size_of::<NewReno>(),
+        ),
         ("TCP receiver (`TcpReceiver`)", size_of::<TcpReceiver>()),
-        ("TCP SACK sender with its scoreboard", size_of::<TcpSackSender>() + size_of::<Scoreboard>()),
+        (
+            "TCP SACK sender with its scoreboard",
+            size_of::<TcpSackSender>() + size_of::<Scoreboard>(),
+        ),
         ("TCP SACK receiver", size_of::<TcpSackReceiver>()),
         ("RCP sender (`RcpSender`)", size_of::<RcpSender>()),
         ("RCP receiver (`RcpReceiver`)", size_of::<RcpReceiver>()),
-        ("a TCP NewReno flow in all (slot, record, endpoints)", FLOW_SLOT_BYTES + size_of::<FlowRecord>() + tcp),
+        (
+            "a TCP NewReno flow in all (slot, record, endpoints)",
+            FLOW_SLOT_BYTES + size_of::<FlowRecord>() + tcp,
+        ),
     ];
     for (name, bytes) in rows {
         let row = format!("| {name} | {bytes} |");
-        assert!(readme.contains(&row), "the README's Speed section should have the row\n{row}");
+        assert!(
+            readme.contains(&row),
+            "the README's Speed section should have the row\n{row}"
+        );
     }
 }

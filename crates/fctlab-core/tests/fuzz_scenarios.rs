@@ -62,10 +62,39 @@ fn bases() -> Vec<Value> {
 /// Values a mutation may write: extremes, wrong types, and near-edge numbers.
 fn wild(r: &mut rand_pcg::Pcg64Mcg) -> Value {
     let choices = [
-        json!(0), json!(-1), json!(1), json!(0.5), json!(-0.0), json!(1e-300), json!(1e-9), json!(1e9), json!(1e15), json!(1e16),
-        json!(1e30), json!(1e300), json!(-1e30), json!(u64::MAX), json!(u32::MAX), json!(u32::MAX as u64 + 1), json!(18446744073709551615.0),
-        json!(4294967296.0), json!(65536), json!(1e6), json!("x"), json!(""), json!(true), json!(false), Value::Null, json!([]), json!({}),
-        json!([1.0, 2.0]), json!({"dist": "pareto"}), json!("pareto"), json!("all"), json!("red"), json!("tcp-newreno"),
+        json!(0),
+        json!(-1),
+        json!(1),
+        json!(0.5),
+        json!(-0.0),
+        json!(1e-300),
+        json!(1e-9),
+        json!(1e9),
+        json!(1e15),
+        json!(1e16),
+        json!(1e30),
+        json!(1e300),
+        json!(-1e30),
+        json!(u64::MAX),
+        json!(u32::MAX),
+        json!(u32::MAX as u64 + 1),
+        json!(18446744073709551615.0),
+        json!(4294967296.0),
+        json!(65536),
+        json!(1e6),
+        json!("x"),
+        json!(""),
+        json!(true),
+        json!(false),
+        Value::Null,
+        json!([]),
+        json!({}),
+        json!([1.0, 2.0]),
+        json!({"dist": "pareto"}),
+        json!("pareto"),
+        json!("all"),
+        json!("red"),
+        json!("tcp-newreno"),
     ];
     choices[r.random_range(0..choices.len())].clone()
 }
@@ -159,7 +188,10 @@ fn mutated_scenarios_are_refused_or_run_to_an_end() {
             let c = case.load(Ordering::SeqCst);
             let t0 = started.load(Ordering::SeqCst);
             if c != u64::MAX && epoch.elapsed().as_millis() as u64 > t0 + HANG.as_millis() as u64 {
-                eprintln!("case {c} has run for over {HANG:?}, a hang: {}", current.lock().map(|s| s.clone()).unwrap_or_default());
+                eprintln!(
+                    "case {c} has run for over {HANG:?}, a hang: {}",
+                    current.lock().map(|s| s.clone()).unwrap_or_default()
+                );
                 std::process::exit(1);
             }
         });
@@ -193,7 +225,9 @@ fn mutated_scenarios_are_refused_or_run_to_an_end() {
         match outcome {
             Ok(Err(e)) => {
                 refused += 1;
-                if std::env::var("FUZZ_DEBUG").is_ok() { eprintln!("REFUSED {}: {}", e.field, e.message); }
+                if std::env::var("FUZZ_DEBUG").is_ok() {
+                    eprintln!("REFUSED {}: {}", e.field, e.message);
+                }
                 if e.message.is_empty() {
                     failures.push(format!("refused without a message: {text}"));
                 }
@@ -203,13 +237,22 @@ fn mutated_scenarios_are_refused_or_run_to_an_end() {
                 budget_stops += interrupted as u64;
             }
             Err(p) => {
-                let msg = p.downcast_ref::<String>().cloned().or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default();
+                let msg = p
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default();
                 failures.push(format!("panic {msg:?} on {text}"));
             }
         }
     }
     eprintln!("{cases} mutated scenarios: {refused} refused, {ran} ran ({budget_stops} stopped by the wall budget)");
-    assert!(failures.is_empty(), "{} failures, first: {}", failures.len(), failures[0]);
+    assert!(
+        failures.is_empty(),
+        "{} failures, first: {}",
+        failures.len(),
+        failures[0]
+    );
     // The mix must exercise both halves: most mutations break a scenario, and
     // some hundreds still run.
     assert!(refused > cases / 2 && ran > cases / 40, "refused {refused}, ran {ran}");
@@ -226,8 +269,14 @@ fn scenarios_the_fuzzer_found_hanging_now_end() {
     // 2. An initial window of 2^32 packets on long-lived flows: the window
     //    leaves in one event (now refused: at most 1e6 packets).
     let found: [(&str, Result<u64, &str>); 2] = [
-        (r#"{"flows":[{"size_pkts":50},{"sender":1,"size_bytes":12345,"start_s":0.01}],"metrics":{"cwnd_flows":[0,1],"interval_ms":1.0,"links":["all"]},"network":{"bottleneck_bps":20000.0,"bottleneck_delay_ms":3.0,"buffer_pkts":30,"queue":"xcp","senders":2,"topology":"dumbbell","xcp":{"alpha":0.4,"beta":0.226,"gamma":0.1,"init_interval_ms":5.0000000000000004e-8,"max_rtt_ms":1000,"min_interval_ms":1,"min_tq_ms":2e-9}},"seed":5,"transport":{"init_cwnd_pkts":4,"scheme":"xcp"}}"#, Ok(2)),
-        (r#"{"flows":[{"size_pkts":30},{"long_lived":true,"sender":1},{"long_lived":true,"sender":2},{"long_lived":true,"sender":0,"transport":{"tarheel":{"queue_delay":"end-to-end"}}}],"metrics":{"cwnd_flows":[0,1,2,3],"interval_ms":5.0},"network":{"access_delay_ms":1e-9,"bottleneck_bps":10000000.0,"buffer_pkts":40,"queue":"sync-drop","senders":3,"sync_drop":{"rearm":0.5,"threshold":0.9},"topology":"dumbbell"},"seed":7,"stop_s":0.5,"transport":{"init_cwnd_pkts":4294967296.0,"init_ssthresh_pkts":64,"per_sender":[{},{"scheme":"tcp-srf","srf":{"ref_rtt_ms":50}},{"libra":{"k1":110,"k2":2,"t1_ms":1000},"scheme":"tcp-libra"}],"scheme":"tcp-tarheel","tarheel":{"base_rtt_ms":20,"queue_delay":"oracle","ref_rtt_ms":30,"ssthresh_ref_pkts":50}}}"#, Err("transport.init_cwnd_pkts")),
+        (
+            r#"{"flows":[{"size_pkts":50},{"sender":1,"size_bytes":12345,"start_s":0.01}],"metrics":{"cwnd_flows":[0,1],"interval_ms":1.0,"links":["all"]},"network":{"bottleneck_bps":20000.0,"bottleneck_delay_ms":3.0,"buffer_pkts":30,"queue":"xcp","senders":2,"topology":"dumbbell","xcp":{"alpha":0.4,"beta":0.226,"gamma":0.1,"init_interval_ms":5.0000000000000004e-8,"max_rtt_ms":1000,"min_interval_ms":1,"min_tq_ms":2e-9}},"seed":5,"transport":{"init_cwnd_pkts":4,"scheme":"xcp"}}"#,
+            Ok(2),
+        ),
+        (
+            r#"{"flows":[{"size_pkts":30},{"long_lived":true,"sender":1},{"long_lived":true,"sender":2},{"long_lived":true,"sender":0,"transport":{"tarheel":{"queue_delay":"end-to-end"}}}],"metrics":{"cwnd_flows":[0,1,2,3],"interval_ms":5.0},"network":{"access_delay_ms":1e-9,"bottleneck_bps":10000000.0,"buffer_pkts":40,"queue":"sync-drop","senders":3,"sync_drop":{"rearm":0.5,"threshold":0.9},"topology":"dumbbell"},"seed":7,"stop_s":0.5,"transport":{"init_cwnd_pkts":4294967296.0,"init_ssthresh_pkts":64,"per_sender":[{},{"scheme":"tcp-srf","srf":{"ref_rtt_ms":50}},{"libra":{"k1":110,"k2":2,"t1_ms":1000},"scheme":"tcp-libra"}],"scheme":"tcp-tarheel","tarheel":{"base_rtt_ms":20,"queue_delay":"oracle","ref_rtt_ms":30,"ssthresh_ref_pkts":50}}}"#,
+            Err("transport.init_cwnd_pkts"),
+        ),
     ];
     for (text, expect) in found {
         let plan = match (from_json(text), expect) {
@@ -244,7 +293,9 @@ fn scenarios_the_fuzzer_found_hanging_now_end() {
             let _ = tx.send(out.counters.flows_completed);
         });
         // Not a speed bound: a run that ends does so in well under a second.
-        let done = rx.recv_timeout(Duration::from_secs(60)).unwrap_or_else(|_| panic!("still running after 60 s: {text}"));
+        let done = rx
+            .recv_timeout(Duration::from_secs(60))
+            .unwrap_or_else(|_| panic!("still running after 60 s: {text}"));
         assert_eq!(Ok(done), expect, "flows completed");
     }
 }

@@ -34,7 +34,10 @@ fn a_dumbbell_written_as_a_graph_runs_exactly_as_the_built_in_one() {
             "traffic": workload(), "metrics": {"series": false}
         });
         let (a, b) = (flows(&builtin), flows(&graph));
-        assert!(a.iter().map(|f| f.drops).sum::<u64>() > 0, "{queue}: the workload should drop packets");
+        assert!(
+            a.iter().map(|f| f.drops).sum::<u64>() > 0,
+            "{queue}: the workload should drop packets"
+        );
         assert_eq!(a, b, "{queue}");
     }
 }
@@ -79,12 +82,16 @@ fn the_bottleneck_sets_load_and_the_buffer() {
     let plan = from_json(&v.to_string()).expect("accepted");
     assert_eq!(plan.buffer_pkts, 20);
     assert_eq!(plan.topology.links[plan.topology.bottleneck as usize].name, "r-b");
-    let fctlab_core::workload::Arrivals::Poisson { mean_gap_ns } = plan.generators[0].arrivals else { panic!("poisson") };
+    let fctlab_core::workload::Arrivals::Poisson { mean_gap_ns } = plan.generators[0].arrivals else {
+        panic!("poisson")
+    };
     assert!((1e9 / mean_gap_ns - 10e6 * 0.5 / (8.0 * 20.0 * 1040.0)).abs() < 1e-9);
 }
 
 fn refused(v: Value) -> (String, String) {
-    let e = from_json(&v.to_string()).err().unwrap_or_else(|| panic!("accepted: {v}"));
+    let e = from_json(&v.to_string())
+        .err()
+        .unwrap_or_else(|| panic!("accepted: {v}"));
     (e.field, e.message)
 }
 

@@ -39,10 +39,19 @@ fn hbh_keeps_the_bottleneck_queue_within_twice_its_set_point_and_loses_nothing()
     assert_eq!(f.retransmits, 0);
     let t = f.acked_ns.unwrap() - f.start_ns;
     assert!(t >= 444_000_000, "{t}");
-    assert!(t < 444_000_000 + 4 * 44_000_000, "the source finds the rate within a few round trips: {t}");
+    assert!(
+        t < 444_000_000 + 4 * 44_000_000,
+        "the source finds the rate within a few round trips: {t}"
+    );
     let s = &out.series;
-    let (qm, core) = (s.metric_names.iter().position(|m| m == "queue_pkts").unwrap(), s.element_names.iter().position(|e| e == "core").unwrap());
-    let q: Vec<f64> = (0..s.t_ns.len()).filter(|&i| s.metric[i] as usize == qm && s.element[i] as usize == core).map(|i| s.value[i]).collect();
+    let (qm, core) = (
+        s.metric_names.iter().position(|m| m == "queue_pkts").unwrap(),
+        s.element_names.iter().position(|e| e == "core").unwrap(),
+    );
+    let q: Vec<f64> = (0..s.t_ns.len())
+        .filter(|&i| s.metric[i] as usize == qm && s.element[i] as usize == core)
+        .map(|i| s.value[i])
+        .collect();
     assert!(q.len() > 400);
     let max = q.iter().cloned().fold(0.0, f64::max);
     assert!(max <= 10.0, "core queue {max} above 2 B");
@@ -72,7 +81,9 @@ fn random_two_way(r: &mut rand_pcg::Pcg64Mcg, seed: u64, scheme: &str, queue: &s
     let mut links = Vec::new();
     for i in 1..k {
         let rate = [2e6, 10e6, 40e6][r.random_range(0..3)];
-        links.push(json!({"a": routers[i - 1], "b": routers[i], "rate_bps": rate, "delay_ms": r.random_range(0.0..10.0)}));
+        links.push(
+            json!({"a": routers[i - 1], "b": routers[i], "rate_bps": rate, "delay_ms": r.random_range(0.0..10.0)}),
+        );
     }
     let pairs = r.random_range(1..4);
     let mut paths = Vec::new();
@@ -105,19 +116,39 @@ fn with_fq_quantum(mut v: Value) -> Value {
 fn every_1991_scheme_keeps_the_invariants_on_random_graphs_with_two_way_traffic() {
     use rand::SeedableRng;
     let mut r = rand_pcg::Pcg64Mcg::seed_from_u64(6);
-    let schemes = [("hbh", "hbh"), ("tcp-tahoe", "droptail"), ("tcp-reno", "red"), ("decbit", "decbit"), ("tri-s", "droptail"),
-                   ("dual", "droptail"), ("packet-pair", "fq"), ("e2e-ef", "fq-ef")];
+    let schemes = [
+        ("hbh", "hbh"),
+        ("tcp-tahoe", "droptail"),
+        ("tcp-reno", "red"),
+        ("decbit", "decbit"),
+        ("tri-s", "droptail"),
+        ("dual", "droptail"),
+        ("packet-pair", "fq"),
+        ("e2e-ef", "fq-ef"),
+    ];
     for case in 0..40 {
         let (scheme, queue) = schemes[case % schemes.len()];
         let v = with_fq_quantum(random_two_way(&mut r, case as u64, scheme, queue));
         let out = run_json(&v);
         let what = format!("case {case} ({scheme}): {v}");
         let c = &out.counters;
-        assert_eq!(c.packets_sent, c.packets_delivered + c.packets_dropped + out.in_network, "{what}: conservation");
+        assert_eq!(
+            c.packets_sent,
+            c.packets_delivered + c.packets_dropped + out.in_network,
+            "{what}: conservation"
+        );
         assert!(c.max_queue_excess <= 0, "{what}: queue above its limit");
-        assert_eq!(c.flows_completed as usize, out.flows.len(), "{what}: every flow completes");
+        assert_eq!(
+            c.flows_completed as usize,
+            out.flows.len(),
+            "{what}: every flow completes"
+        );
         for f in &out.flows {
-            assert!(f.fct_ns().unwrap() >= f.ideal_ns, "{what}: flow {} below its ideal", f.flow_id);
+            assert!(
+                f.fct_ns().unwrap() >= f.ideal_ns,
+                "{what}: flow {} below its ideal",
+                f.flow_id
+            );
         }
         assert_eq!(out.flows, run_json(&v).flows, "{what}: deterministic");
     }

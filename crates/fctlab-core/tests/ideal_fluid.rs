@@ -21,15 +21,24 @@ fn three_flows_ps_and_srpt_by_hand() {
     //      => A 5.5 ms, B 3.5 ms, C 6.5 ms.
     let starts = [0, MS, 2 * MS];
     let sizes = [3000.0, 1000.0, 2500.0];
-    assert_eq!(fluid_ps(&starts, &sizes, 8e6).unwrap(), vec![5_500_000, 3_500_000, 6_500_000]);
+    assert_eq!(
+        fluid_ps(&starts, &sizes, 8e6).unwrap(),
+        vec![5_500_000, 3_500_000, 6_500_000]
+    );
     //
     // SRPT: 0-1 ms A alone (2000 left); at 1 ms B (1000) < 2000 preempts and ends
     //       at 2 ms; at 2 ms A (2000 left) < C (2500): A ends at 4 ms, then C at 6.5.
     //      => A 4 ms, B 2 ms, C 6.5 ms.
-    assert_eq!(fluid_srpt(&starts, &sizes, 8e6).unwrap(), vec![4 * MS, 2 * MS, 6_500_000]);
+    assert_eq!(
+        fluid_srpt(&starts, &sizes, 8e6).unwrap(),
+        vec![4 * MS, 2 * MS, 6_500_000]
+    );
     // The general max-min simulator on one link is PS.
     let routes = vec![vec![0]; 3];
-    assert_eq!(fluid_maxmin_general(&[8e6], &starts, &sizes, &routes).unwrap(), vec![5_500_000, 3_500_000, 6_500_000]);
+    assert_eq!(
+        fluid_maxmin_general(&[8e6], &starts, &sizes, &routes).unwrap(),
+        vec![5_500_000, 3_500_000, 6_500_000]
+    );
 }
 
 #[test]
@@ -142,14 +151,27 @@ fn random_topologies_satisfy_the_maxmin_definition() {
             })
             .collect();
         let rates = maxmin_rates(&links, &routes).unwrap();
-        let load: Vec<f64> = (0..8).map(|l| routes.iter().zip(&rates).filter(|(r, _)| r.contains(&l)).map(|(_, x)| x).sum()).collect();
+        let load: Vec<f64> = (0..8)
+            .map(|l| {
+                routes
+                    .iter()
+                    .zip(&rates)
+                    .filter(|(r, _)| r.contains(&l))
+                    .map(|(_, x)| x)
+                    .sum()
+            })
+            .collect();
         for l in 0..8 {
             assert!(load[l] <= links[l] * (1.0 + 1e-9), "link {l} over capacity");
         }
         for (f, r) in routes.iter().enumerate() {
             let has_bottleneck = r.iter().any(|&l| {
                 let saturated = load[l] >= links[l] * (1.0 - 1e-9);
-                let largest = routes.iter().zip(&rates).filter(|(q, _)| q.contains(&l)).all(|(_, &x)| x <= rates[f] * (1.0 + 1e-9));
+                let largest = routes
+                    .iter()
+                    .zip(&rates)
+                    .filter(|(q, _)| q.contains(&l))
+                    .all(|(_, &x)| x <= rates[f] * (1.0 + 1e-9));
                 saturated && largest
             });
             assert!(has_bottleneck, "flow {f} has no bottleneck link");
@@ -175,15 +197,25 @@ fn speed_of_a_million_flows() {
         starts.push(t as u64);
         sizes.push(mean * (shape - 1.0) / shape / (1.0 - rng.random::<f64>()).powf(1.0 / shape));
     }
-    for (name, f) in [("fluid_ps", fluid_ps as fn(&[u64], &[f64], f64) -> _), ("fluid_srpt", fluid_srpt)] {
+    for (name, f) in [
+        ("fluid_ps", fluid_ps as fn(&[u64], &[f64], f64) -> _),
+        ("fluid_srpt", fluid_srpt),
+    ] {
         let t0 = std::time::Instant::now();
         let out = f(&starts, &sizes, c).unwrap();
-        eprintln!("{name}: {n} flows in {:.3} s (last finish {} ns)", t0.elapsed().as_secs_f64(), out.iter().max().unwrap());
+        eprintln!(
+            "{name}: {n} flows in {:.3} s (last finish {} ns)",
+            t0.elapsed().as_secs_f64(),
+            out.iter().max().unwrap()
+        );
     }
     let routes = vec![vec![0]; n];
     let t0 = std::time::Instant::now();
     fluid_maxmin(&[c], &starts, &sizes, &routes).unwrap();
-    eprintln!("fluid_maxmin (one-link routes): {n} flows in {:.3} s", t0.elapsed().as_secs_f64());
+    eprintln!(
+        "fluid_maxmin (one-link routes): {n} flows in {:.3} s",
+        t0.elapsed().as_secs_f64()
+    );
     // A dumbbell: 100 access links of 100 Mb/s into the 1 Gb/s bottleneck, the
     // first 10⁵ flows spread over the senders: progressive filling at every event.
     let m = 100_000;
@@ -192,5 +224,8 @@ fn speed_of_a_million_flows() {
     let routes: Vec<Vec<usize>> = (0..m).map(|i| vec![i % 100, 100]).collect();
     let t0 = std::time::Instant::now();
     fluid_maxmin(&links, &starts[..m], &sizes[..m], &routes).unwrap();
-    eprintln!("fluid_maxmin (dumbbell, 101 links): {m} flows in {:.3} s", t0.elapsed().as_secs_f64());
+    eprintln!(
+        "fluid_maxmin (dumbbell, 101 links): {m} flows in {:.3} s",
+        t0.elapsed().as_secs_f64()
+    );
 }

@@ -1,6 +1,8 @@
 //! Analytic baselines against values derived by hand or from closed forms.
 
-use fctlab_core::ideal::{ps_fct_ns, ps_sojourn_ns, slow_start_fct_ns, srpt_sojourn_many_ns, srpt_sojourn_ns, Handshake, SizeLaw};
+use fctlab_core::ideal::{
+    ps_fct_ns, ps_sojourn_ns, slow_start_fct_ns, srpt_sojourn_many_ns, srpt_sojourn_ns, Handshake, SizeLaw,
+};
 
 fn close(a: f64, b: f64, rel: f64) -> bool {
     (a - b).abs() <= rel * b.abs().max(1e-300)
@@ -17,7 +19,11 @@ fn ps_fct_of_the_rcp_figure() {
     let t = ps_fct_ns(25_000.0, 2.4e9, 0.9, 100e6, Handshake::Off).unwrap();
     assert!(close(t, 50e6 + 200_000.0 / 2.4e9 / 0.1 * 1e9, 1e-12), "{t}");
     // The sojourn alone at load 0: the line-rate time.
-    assert!(close(ps_sojourn_ns(25_000.0, 2.4e9, 0.0).unwrap(), 200_000.0 / 2.4e9 * 1e9, 1e-12));
+    assert!(close(
+        ps_sojourn_ns(25_000.0, 2.4e9, 0.0).unwrap(),
+        200_000.0 / 2.4e9 * 1e9,
+        1e-12
+    ));
 }
 
 #[test]
@@ -129,7 +135,10 @@ fn continuous_laws_agree_with_their_quantile_samples() {
     let exp_sample: Vec<f64> = (0..n).map(|i| -m * (1.0 - q(i)).ln()).collect();
     let (a, xm) = (2.5, m * 1.5 / 2.5);
     let par_sample: Vec<f64> = (0..n).map(|i| xm / (1.0 - q(i)).powf(1.0 / a)).collect();
-    let cases = [(SizeLaw::exponential(m).unwrap(), exp_sample), (SizeLaw::pareto(m, a).unwrap(), par_sample)];
+    let cases = [
+        (SizeLaw::exponential(m).unwrap(), exp_sample),
+        (SizeLaw::pareto(m, a).unwrap(), par_sample),
+    ];
     let xs = [1_000.0, 7_000.0, 10_000.0, 25_000.0, 60_000.0];
     for (law, sample) in &cases {
         let emp = SizeLaw::empirical(sample).unwrap();
@@ -139,7 +148,13 @@ fn continuous_laws_agree_with_their_quantile_samples() {
         let a_ = srpt_sojourn_many_ns(&xs, law, 1e8, rho).unwrap();
         let b_ = srpt_sojourn_many_ns(&xs, &emp, 1e8, rho_emp).unwrap();
         for k in 0..xs.len() {
-            assert!(close(b_[k], a_[k], 2e-3), "{law:?} x = {}: closed {} vs sample {}", xs[k], a_[k], b_[k]);
+            assert!(
+                close(b_[k], a_[k], 2e-3),
+                "{law:?} x = {}: closed {} vs sample {}",
+                xs[k],
+                a_[k],
+                b_[k]
+            );
         }
     }
 }

@@ -54,7 +54,9 @@ fn service_ns(bytes: f64) -> f64 {
 fn batch_mean(values: &[f64]) -> (f64, f64) {
     let b = 25;
     let len = values.len() / b;
-    let means: Vec<f64> = (0..b).map(|k| values[k * len..(k + 1) * len].iter().sum::<f64>() / len as f64).collect();
+    let means: Vec<f64> = (0..b)
+        .map(|k| values[k * len..(k + 1) * len].iter().sum::<f64>() / len as f64)
+        .collect();
     let m = means.iter().sum::<f64>() / b as f64;
     let var = means.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (b - 1) as f64;
     (m, (var / b as f64).sqrt())
@@ -100,9 +102,18 @@ fn check_ps(law: Law, rho: f64, seed: u64) {
             .map(|i| (finish[i] - starts[i]) as f64 / service_ns(sizes[i]))
             .collect();
         let (m, se) = batch_mean(&slowdown);
-        eprintln!("PS rho={rho} bucket [{lo:.0},{hi:.0}) mean T/x = {m:.4} target {target:.4} se {se:.4} dev {:.2} se", (m - target) / se);
-        assert!(se < 0.03 * target, "standard error {se} too large to judge against {target}");
-        assert!((m - target).abs() < 5.0 * se, "mean slowdown {m} vs 1/(1-rho) = {target} (se {se})");
+        eprintln!(
+            "PS rho={rho} bucket [{lo:.0},{hi:.0}) mean T/x = {m:.4} target {target:.4} se {se:.4} dev {:.2} se",
+            (m - target) / se
+        );
+        assert!(
+            se < 0.03 * target,
+            "standard error {se} too large to judge against {target}"
+        );
+        assert!(
+            (m - target).abs() < 5.0 * se,
+            "mean slowdown {m} vs 1/(1-rho) = {target} (se {se})"
+        );
     }
 }
 
@@ -134,10 +145,16 @@ fn check_srpt(law: Law, rho: f64, seed: u64) {
     let expected = srpt_sojourn_many_ns(&sizes, &size_law, CAPACITY_BPS, rho).unwrap();
     let keep = steady_state(n);
     for (lo, hi) in terciles(&sizes[keep.clone()]) {
-        let ratio: Vec<f64> =
-            keep.clone().filter(|&i| sizes[i] >= lo && sizes[i] < hi).map(|i| (finish[i] - starts[i]) as f64 / expected[i]).collect();
+        let ratio: Vec<f64> = keep
+            .clone()
+            .filter(|&i| sizes[i] >= lo && sizes[i] < hi)
+            .map(|i| (finish[i] - starts[i]) as f64 / expected[i])
+            .collect();
         let (m, se) = batch_mean(&ratio);
-        eprintln!("SRPT rho={rho} bucket [{lo:.0},{hi:.0}) mean T/E[T(x)] = {m:.4} se {se:.4} dev {:.2} se", (m - 1.0) / se);
+        eprintln!(
+            "SRPT rho={rho} bucket [{lo:.0},{hi:.0}) mean T/E[T(x)] = {m:.4} se {se:.4} dev {:.2} se",
+            (m - 1.0) / se
+        );
         assert!(se < 0.03, "standard error {se} too large to judge");
         assert!((m - 1.0).abs() < 5.0 * se, "mean T / E[T(x)] = {m} (se {se})");
     }

@@ -21,7 +21,14 @@ fn two_connections_by_hand() {
     // 100-200 ms: both at 2500 B/ms: 2 finishes its 250 kB at 200 ms; 1 has 250 kB left.
     // 200-250 ms: 1 alone: finishes at 250 ms.
     // Optimal: 1: 250 − 0 + 44 = 294 ms; 2: 200 − 100 + 82 = 182 ms.
-    let t = optimal_transfer_ns(&[SLOW_BPS], &[0, 100 * MS], &[1e6, 250e3], &[vec![0], vec![0]], &[44 * MS, 82 * MS]).unwrap();
+    let t = optimal_transfer_ns(
+        &[SLOW_BPS],
+        &[0, 100 * MS],
+        &[1e6, 250e3],
+        &[vec![0], vec![0]],
+        &[44 * MS, 82 * MS],
+    )
+    .unwrap();
     assert_ns(t[0], 294 * MS);
     assert_ns(t[1], 182 * MS);
 }

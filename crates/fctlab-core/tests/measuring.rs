@@ -12,7 +12,10 @@ use serde_json::{json, Value};
 /// The prefix rows of flow `f`: (k, fct_ns), in k order.
 fn prefixes(out: &RunOutput, f: u64) -> Vec<(u64, u64)> {
     let p = &out.prefixes;
-    (0..p.len()).filter(|&i| p.flow_id[i] == f).map(|i| (p.k[i], p.fct_ns[i])).collect()
+    (0..p.len())
+        .filter(|&i| p.flow_id[i] == f)
+        .map(|i| (p.k[i], p.fct_ns[i]))
+        .collect()
 }
 
 /// What the hand model says: prefix k completes when the latest of packets
@@ -95,9 +98,15 @@ fn a_lost_packet_holds_every_later_prefix_until_it_is_repaired() {
     assert_eq!(&got[..5], &clean[..5]);
     assert_eq!(got.len(), 40);
     let repaired = got[5].1;
-    assert!(repaired > clean[5].1 + 2 * 10_000_000, "the repair takes at least a round trip");
+    assert!(
+        repaired > clean[5].1 + 2 * 10_000_000,
+        "the repair takes at least a round trip"
+    );
     let held = got.iter().filter(|r| r.1 == repaired).count();
-    assert!(held > 1, "packets received out of order complete together with the hole");
+    assert!(
+        held > 1,
+        "packets received out of order complete together with the hole"
+    );
     assert!(got.windows(2).all(|w| w[0].1 <= w[1].1 && w[1].0 == w[0].0 + 1));
     assert_eq!(Some(got[39].1), out.flows[0].fct_ns());
 }
@@ -122,7 +131,11 @@ fn measured(out: &RunOutput) -> Vec<u64> {
     for &f in &ids {
         let rows = prefixes(out, f);
         let n = out.flows[f as usize].size_pkts;
-        assert_eq!(rows.iter().map(|r| r.0).collect::<Vec<_>>(), (1..=n).collect::<Vec<_>>(), "flow {f}");
+        assert_eq!(
+            rows.iter().map(|r| r.0).collect::<Vec<_>>(),
+            (1..=n).collect::<Vec<_>>(),
+            "flow {f}"
+        );
         assert_eq!(Some(rows[n as usize - 1].1), out.flows[f as usize].fct_ns(), "flow {f}");
     }
     ids
@@ -152,7 +165,11 @@ fn a_fraction_of_flows_is_marked_from_a_stream_of_its_own() {
     let out = run_json(&v);
     let mut base = v.clone();
     base["traffic"][0].as_object_mut().unwrap().remove("measure_fraction");
-    assert_eq!(out.flows, run_json(&base).flows, "the draws do not touch the workload's stream");
+    assert_eq!(
+        out.flows,
+        run_json(&base).flows,
+        "the draws do not touch the workload's stream"
+    );
     // Binomial(2000, 0.3): mean 600, sd sqrt(2000 x 0.3 x 0.7) = 20.49; two-sided
     // significance 0.001 allows 3.29 sd.
     let m = measured(&out).len() as f64;
@@ -175,13 +192,22 @@ fn closed_loop_and_long_lived_measuring_flows() {
     });
     let out = run_json(&v);
     let closed: Vec<u64> = out.flows.iter().filter(|f| !f.long_lived).map(|f| f.flow_id).collect();
-    let long = out.flows.iter().find(|f| f.long_lived).expect("long-lived flow").flow_id;
+    let long = out
+        .flows
+        .iter()
+        .find(|f| f.long_lived)
+        .expect("long-lived flow")
+        .flow_id;
     let mut ids = out.prefixes.flow_id.clone();
     ids.dedup();
     // Every third closed-loop flow, and the long-lived one.
     let marked: Vec<u64> = closed.iter().copied().skip(2).step_by(3).collect();
     assert!(ids.iter().all(|f| *f == long || marked.contains(f)), "{ids:?}");
-    let want: Vec<u64> = marked.iter().copied().filter(|&f| out.flows[f as usize].completed()).collect();
+    let want: Vec<u64> = marked
+        .iter()
+        .copied()
+        .filter(|&f| out.flows[f as usize].completed())
+        .collect();
     assert!(want.len() >= 5, "{} completed measuring flows", want.len());
     for f in &want {
         assert!(ids.contains(f), "flow {f}");
@@ -201,9 +227,14 @@ fn measuring_keys_are_checked() {
     for (extra, field) in [
         (json!({"measure_every": 0}), "traffic[0].measure_every"),
         (json!({"measure_fraction": 1.5}), "traffic[0].measure_fraction"),
-        (json!({"measure_fraction": 0.5, "measure_every": 2}), "traffic[0].measure_fraction"),
+        (
+            json!({"measure_fraction": 0.5, "measure_every": 2}),
+            "traffic[0].measure_fraction",
+        ),
     ] {
-        let e = fctlab_core::from_json(&poisson(extra).to_string()).err().expect("refused");
+        let e = fctlab_core::from_json(&poisson(extra).to_string())
+            .err()
+            .expect("refused");
         assert_eq!(e.field, field, "{e}");
     }
 }

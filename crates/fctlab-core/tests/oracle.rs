@@ -39,7 +39,10 @@ impl CongestionControl for Listener {
 
 fn factory(t: Table, p: &TransportParams) -> Result<EndpointBuilder, ConfigError> {
     t.parse::<NoParams>()?;
-    let p = TransportParams { init_cwnd_pkts: 20.0, ..p.clone() };
+    let p = TransportParams {
+        init_cwnd_pkts: 20.0,
+        ..p.clone()
+    };
     Ok(tcp::endpoints(&p, || Box::new(Listener)))
 }
 

@@ -37,18 +37,39 @@ fn alone(global: Value, i: usize) -> fctlab_core::metrics::FlowRecord {
 }
 
 fn same(a: &fctlab_core::metrics::FlowRecord, b: &fctlab_core::metrics::FlowRecord) {
-    assert_eq!((a.start_ns, a.finish_ns, a.acked_ns, a.retransmits, a.drops), (b.start_ns, b.finish_ns, b.acked_ns, b.retransmits, b.drops));
+    assert_eq!(
+        (a.start_ns, a.finish_ns, a.acked_ns, a.retransmits, a.drops),
+        (b.start_ns, b.finish_ns, b.acked_ns, b.retransmits, b.drops)
+    );
 }
 
 #[test]
 fn a_flows_override_gives_the_record_of_a_run_with_that_setting() {
     // Flow 1 with IW 10 and flow 3 with Reno, the others as [transport] says.
     let base = json!({"scheme": "tcp-newreno", "init_cwnd_pkts": 2});
-    let mixed = flows(&apart(base.clone(), None, [None, Some(json!({"init_cwnd_pkts": 10})), None, Some(json!({"scheme": "tcp-tahoe", "dupack_threshold": 2}))]));
+    let mixed = flows(&apart(
+        base.clone(),
+        None,
+        [
+            None,
+            Some(json!({"init_cwnd_pkts": 10})),
+            None,
+            Some(json!({"scheme": "tcp-tahoe", "dupack_threshold": 2})),
+        ],
+    ));
     same(&mixed[0], &alone(base.clone(), 0));
-    same(&mixed[1], &alone(json!({"scheme": "tcp-newreno", "init_cwnd_pkts": 10}), 1));
+    same(
+        &mixed[1],
+        &alone(json!({"scheme": "tcp-newreno", "init_cwnd_pkts": 10}), 1),
+    );
     same(&mixed[2], &alone(base.clone(), 2));
-    same(&mixed[3], &alone(json!({"scheme": "tcp-tahoe", "init_cwnd_pkts": 2, "dupack_threshold": 2}), 3));
+    same(
+        &mixed[3],
+        &alone(
+            json!({"scheme": "tcp-tahoe", "init_cwnd_pkts": 2, "dupack_threshold": 2}),
+            3,
+        ),
+    );
     // IW 10 really differs from IW 2 here (the test can fail).
     assert!(mixed[1].finish_ns.unwrap() - mixed[1].start_ns < alone(base, 1).finish_ns.unwrap() - mixed[1].start_ns);
     assert_eq!(mixed.iter().map(|r| r.transport).collect::<Vec<_>>(), vec![0, 1, 0, 2]);
@@ -59,10 +80,17 @@ fn per_sender_settings_apply_under_a_flows_own() {
     let base = json!({"init_cwnd_pkts": 2});
     let per = json!([{}, {"init_cwnd_pkts": 4}, {"init_cwnd_pkts": 4, "scheme": "tcp-hstcp"}]);
     // Flow 2's own table overrides its sender's window but keeps its scheme.
-    let mixed = flows(&apart(base.clone(), Some(per), [None, None, Some(json!({"init_cwnd_pkts": 3})), None]));
+    let mixed = flows(&apart(
+        base.clone(),
+        Some(per),
+        [None, None, Some(json!({"init_cwnd_pkts": 3})), None],
+    ));
     same(&mixed[0], &alone(base.clone(), 0));
     same(&mixed[1], &alone(json!({"init_cwnd_pkts": 4}), 1));
-    same(&mixed[2], &alone(json!({"init_cwnd_pkts": 3, "scheme": "tcp-hstcp"}), 2));
+    same(
+        &mixed[2],
+        &alone(json!({"init_cwnd_pkts": 3, "scheme": "tcp-hstcp"}), 2),
+    );
     same(&mixed[3], &alone(base, 3)); // beyond per_sender's entries: [transport]
 }
 
@@ -88,13 +116,23 @@ fn a_traffic_entrys_override_applies_to_its_flows_only() {
         assert_eq!(b.transport, if b.sender == 0 { 1 } else { 0 });
     }
     let mean = |o: &fctlab_core::RunOutput, s: u32| {
-        let v: Vec<f64> = o.flows.iter().filter(|r| r.sender == s).map(|r| r.fct_ns().unwrap() as f64).collect();
+        let v: Vec<f64> = o
+            .flows
+            .iter()
+            .filter(|r| r.sender == s)
+            .map(|r| r.fct_ns().unwrap() as f64)
+            .collect();
         v.iter().sum::<f64>() / v.len() as f64
     };
     // At load 0.2, 30 packets take 4 rounds from IW 2 (2+4+8+16) and 2 from
     // IW 10 (10+20); the mean FCT of sender 0's flows must drop by at least
     // one base RTT (10 ms), and sender 1's stays about the same.
-    assert!(mean(&iw10, 0) < mean(&plain, 0) - 10e6, "{} vs {}", mean(&iw10, 0), mean(&plain, 0));
+    assert!(
+        mean(&iw10, 0) < mean(&plain, 0) - 10e6,
+        "{} vs {}",
+        mean(&iw10, 0),
+        mean(&plain, 0)
+    );
 }
 
 fn refusal(v: Value) -> (String, String) {
@@ -107,21 +145,49 @@ fn refusal(v: Value) -> (String, String) {
 #[test]
 fn bad_overrides_are_refused_naming_the_field() {
     let base = json!({"init_cwnd_pkts": 2});
-    let (f, _) = refusal(apart(base.clone(), None, [None, Some(json!({"init_cwnd_pkts": 0})), None, None]));
+    let (f, _) = refusal(apart(
+        base.clone(),
+        None,
+        [None, Some(json!({"init_cwnd_pkts": 0})), None, None],
+    ));
     assert_eq!(f, "flows[1].transport.init_cwnd_pkts");
-    let (f, m) = refusal(apart(base.clone(), None, [None, Some(json!({"mss_bytes": 500})), None, None]));
+    let (f, m) = refusal(apart(
+        base.clone(),
+        None,
+        [None, Some(json!({"mss_bytes": 500})), None, None],
+    ));
     assert_eq!(f, "flows[1].transport.mss_bytes");
     assert!(m.contains("run-wide"), "{m}");
-    let (f, _) = refusal(apart(base.clone(), None, [None, None, Some(json!({"scheme": "rcp"})), None]));
+    let (f, _) = refusal(apart(
+        base.clone(),
+        None,
+        [None, None, Some(json!({"scheme": "rcp"})), None],
+    ));
     assert_eq!(f, "flows[2].transport.scheme");
-    let (f, _) = refusal(apart(base.clone(), None, [None, None, Some(json!({"scheme": "no-such"})), None]));
+    let (f, _) = refusal(apart(
+        base.clone(),
+        None,
+        [None, None, Some(json!({"scheme": "no-such"})), None],
+    ));
     assert_eq!(f, "flows[2].transport.scheme");
-    let (f, m) = refusal(apart(base.clone(), None, [Some(json!({"windowinit": 3})), None, None, None]));
+    let (f, m) = refusal(apart(
+        base.clone(),
+        None,
+        [Some(json!({"windowinit": 3})), None, None, None],
+    ));
     assert_eq!(f, "flows[0].transport.windowinit");
     assert!(m.starts_with("unknown key"), "{m}");
-    let (f, _) = refusal(apart(base.clone(), Some(json!([{}, {"hstcp": {"low_window": 38}}])), [None, None, None, None]));
+    let (f, _) = refusal(apart(
+        base.clone(),
+        Some(json!([{}, {"hstcp": {"low_window": 38}}])),
+        [None, None, None, None],
+    ));
     assert_eq!(f, "transport.per_sender[1].hstcp");
-    let (f, _) = refusal(apart(base.clone(), Some(json!([{}, {}, {}, {}, {}])), [None, None, None, None]));
+    let (f, _) = refusal(apart(
+        base.clone(),
+        Some(json!([{}, {}, {}, {}, {}])),
+        [None, None, None, None],
+    ));
     assert_eq!(f, "transport.per_sender");
     let (f, _) = refusal(apart(base, None, [Some(json!(3)), None, None, None]));
     assert_eq!(f, "flows[0].transport");
@@ -141,8 +207,15 @@ fn lone(interval_ms: f64) -> Value {
 
 fn metric(o: &fctlab_core::RunOutput, name: &str) -> Vec<(u64, f64)> {
     let s = &o.series;
-    let id = s.metric_names.iter().position(|m| m == name).expect("metric registered") as u16;
-    (0..s.len()).filter(|&i| s.metric[i] == id).map(|i| (s.t_ns[i], s.value[i])).collect()
+    let id = s
+        .metric_names
+        .iter()
+        .position(|m| m == name)
+        .expect("metric registered") as u16;
+    (0..s.len())
+        .filter(|&i| s.metric[i] == id)
+        .map(|i| (s.t_ns[i], s.value[i]))
+        .collect()
 }
 
 #[test]
@@ -165,7 +238,10 @@ fn per_flow_series_add_up_and_saturate_the_bottleneck() {
     let delivered: f64 = tput.iter().map(|&(_, v)| v * 0.05 / 8.0).sum();
     let sent: f64 = send.iter().map(|&(_, v)| v * 0.05 / 8.0).sum();
     assert!((sent - delivered * 1040.0 / 1000.0) >= -1.0);
-    assert!(sent - delivered * 1040.0 / 1000.0 <= 60.0 * 1040.0 + 1.0, "{sent} {delivered}");
+    assert!(
+        sent - delivered * 1040.0 / 1000.0 <= 60.0 * 1040.0 + 1.0,
+        "{sent} {delivered}"
+    );
     // The smoothed RTT never falls below the base RTT (2 x 11 ms plus a
     // packet's serialisation), and the standing queue of ~35 packets shows.
     for &(_, r) in &rtt {

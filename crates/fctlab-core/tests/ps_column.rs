@@ -43,9 +43,17 @@ fn dumbbell_equals_general_maxmin_over_full_routes() {
     let out = run_json(&v);
     // Full routes of the dumbbell: access i (link 2 + 4i), bottleneck (0), egress i (4 + 4i).
     let caps: Vec<f64> = (0..18).map(|l| if l < 2 { 20e6 } else { 30e6 }).collect();
-    let routes: Vec<Vec<usize>> = out.flows.iter().map(|f| vec![2 + 4 * f.sender as usize, 0, 4 + 4 * f.sender as usize]).collect();
+    let routes: Vec<Vec<usize>> = out
+        .flows
+        .iter()
+        .map(|f| vec![2 + 4 * f.sender as usize, 0, 4 + 4 * f.sender as usize])
+        .collect();
     let starts: Vec<u64> = out.flows.iter().map(|f| f.start_ns).collect();
-    let sizes: Vec<f64> = out.flows.iter().map(|f| (f.size_bytes + 40 * f.size_pkts) as f64).collect();
+    let sizes: Vec<f64> = out
+        .flows
+        .iter()
+        .map(|f| (f.size_bytes + 40 * f.size_pkts) as f64)
+        .collect();
     let fin = fluid_maxmin_general(&caps, &starts, &sizes, &routes).unwrap();
     for (f, t) in out.flows.iter().zip(fin) {
         let one_way = [1, 2, 3, 4][f.sender as usize] * 1_000_000 + 5_000_000;

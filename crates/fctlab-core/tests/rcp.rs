@@ -27,6 +27,7 @@ fn rcp(network: Value, traffic: Value) -> Value {
 ///   no probes; data 1 leaves at 36.704 ms, before the first ACK (due at
 ///   20.064 + 0.832 + 10 + 0.032 + 10 = 40.928 ms) can change the rate.
 /// - Data 1 reaches the receiver at 36.704 + 0.832 + 10 = 47.536 ms = FCT.
+///
 /// (This is the released patch's router and hosts, `mode = "ns2"`.)
 #[test]
 fn a_new_flow_starts_at_the_stamped_initial_rate() {
@@ -47,7 +48,10 @@ fn a_new_flow_starts_at_the_stamped_initial_rate() {
     // R0·RTT/(1040·8) = 5e5 · 0.020064 / 8320.
     let s = &out.series;
     let m = s.metric_names.iter().position(|n| n == "cwnd_pkts").unwrap() as u16;
-    let w: Vec<f64> = (0..s.len()).filter(|&i| s.metric[i] == m && s.t_ns[i] > 21_000_000 && s.t_ns[i] < 40_000_000).map(|i| s.value[i]).collect();
+    let w: Vec<f64> = (0..s.len())
+        .filter(|&i| s.metric[i] == m && s.t_ns[i] > 21_000_000 && s.t_ns[i] < 40_000_000)
+        .map(|i| s.value[i])
+        .collect();
     assert!(!w.is_empty());
     for x in w {
         assert!((x - 5e5 * 0.020064 / 8320.0).abs() < 1e-9, "{x}");
@@ -72,16 +76,27 @@ fn long_lived_flows_converge_to_c_over_n_with_a_small_queue() {
         let late = |i: usize| s.t_ns[i] >= 30_000_000_000;
         let (cw, q, u) = (id("cwnd_pkts"), id("queue_pkts"), id("utilization"));
         let mean = |m: u16| {
-            let v: Vec<f64> = (0..s.len()).filter(|&i| late(i) && s.metric[i] == m).map(|i| s.value[i]).collect();
+            let v: Vec<f64> = (0..s.len())
+                .filter(|&i| late(i) && s.metric[i] == m)
+                .map(|i| s.value[i])
+                .collect();
             v.iter().sum::<f64>() / v.len() as f64
         };
         // Base RTT: 2·(5 + 10 + 5 egress? no: dumbbell egress delay 0) ms plus serialisation.
         let rtt = 0.030;
         let per_flow = mean(cw); // averaged over all flows and samples
         let expect = 10e6 / n as f64 * rtt / 8320.0;
-        assert!((per_flow - expect).abs() / expect < 0.05, "n {n}: window {per_flow} vs {expect}");
+        assert!(
+            (per_flow - expect).abs() / expect < 0.05,
+            "n {n}: window {per_flow} vs {expect}"
+        );
         for f in 0..n as usize {
-            let v: Vec<f64> = (0..s.len()).filter(|&i| late(i) && s.metric[i] == cw && s.element_names[s.element[i] as usize].ends_with(&format!("{f}"))).map(|i| s.value[i]).collect();
+            let v: Vec<f64> = (0..s.len())
+                .filter(|&i| {
+                    late(i) && s.metric[i] == cw && s.element_names[s.element[i] as usize].ends_with(&format!("{f}"))
+                })
+                .map(|i| s.value[i])
+                .collect();
             let m = v.iter().sum::<f64>() / v.len() as f64;
             assert!((m - expect).abs() / expect < 0.05, "n {n} flow {f}: {m} vs {expect}");
         }
@@ -118,7 +133,13 @@ fn poisson_pareto_at_load_0_9_is_close_to_ps_and_beats_tcp() {
         })
     };
     let tcp = run_json(&base("tcp-newreno", "droptail", 38));
-    let tfct: f64 = tcp.flows.iter().filter_map(|f| f.fct_ns()).map(|x| x as f64).sum::<f64>() / tcp.flows.len() as f64;
+    let tfct: f64 = tcp
+        .flows
+        .iter()
+        .filter_map(|f| f.fct_ns())
+        .map(|x| x as f64)
+        .sum::<f64>()
+        / tcp.flows.len() as f64;
     // Both parameter sets (DESIGN: ambiguous parameters shown both ways):
     // the patch's ns-default.tcl α = β = 0.4, and the paper's α = 0.1, β = 1.
     for (alpha, beta, bound) in [(0.4, 0.4, 1.5), (0.1, 1.0, 2.5)] {
@@ -129,7 +150,12 @@ fn poisson_pareto_at_load_0_9_is_close_to_ps_and_beats_tcp() {
         let n = out.flows.len() as f64;
         let fct: f64 = out.flows.iter().map(|f| f.fct_ns().unwrap() as f64).sum::<f64>() / n;
         let ps: f64 = out.flows.iter().map(|f| f.ps_fct_ns.unwrap() as f64).sum::<f64>() / n;
-        eprintln!("alpha {alpha} beta {beta}: mean FCT rcp {:.1} ms, ps {:.1} ms, tcp {:.1} ms", fct / 1e6, ps / 1e6, tfct / 1e6);
+        eprintln!(
+            "alpha {alpha} beta {beta}: mean FCT rcp {:.1} ms, ps {:.1} ms, tcp {:.1} ms",
+            fct / 1e6,
+            ps / 1e6,
+            tfct / 1e6
+        );
         assert!(fct < bound * ps, "rcp {fct} vs ps {ps}");
         assert!(tfct > 1.25 * fct, "tcp {tfct} vs rcp {fct}");
     }
@@ -166,7 +192,14 @@ fn rcp_needs_its_router_and_bad_tables_are_refused() {
     let mut v = ok.clone();
     v["network"]["queue"] = json!("droptail");
     assert_eq!(refused(&v).field, "network.queue");
-    for (k, x) in [("alpha", json!(-0.1)), ("gamma", json!(2.0)), ("upd_timeslot_ms", json!(0)), ("min_rate_bps", json!(-1)), ("init_rate_fact", json!("a")), ("bogus", json!(1))] {
+    for (k, x) in [
+        ("alpha", json!(-0.1)),
+        ("gamma", json!(2.0)),
+        ("upd_timeslot_ms", json!(0)),
+        ("min_rate_bps", json!(-1)),
+        ("init_rate_fact", json!("a")),
+        ("bogus", json!(1)),
+    ] {
         let mut v = ok.clone();
         v["network"]["rcp"] = json!({k: x});
         let e = refused(&v);

@@ -34,14 +34,23 @@ fn size_rule(n: u64, rtt_ms: f64, c: f64) -> u64 {
 /// both RCP tables' `mode`. Returns (mean, max) of fct / ps_fct.
 fn cell(n: u64, rtt_ms: f64, c: f64, start_s: f64, mode: &str) -> (f64, f64) {
     let size = size_rule(n, rtt_ms, c);
-    let flows: Vec<Value> = (0..n).map(|i| json!({"sender": i, "start_s": start_s, "size_pkts": size})).collect();
+    let flows: Vec<Value> = (0..n)
+        .map(|i| json!({"sender": i, "start_s": start_s, "size_pkts": size}))
+        .collect();
     let v = json!({"seed": 1,
         "network": {"topology": "single-link", "senders": n, "bottleneck_bps": c, "bottleneck_delay_ms": rtt_ms / 2.0,
                     "buffer_pkts": buffer_rule(n, rtt_ms, c), "queue": "rcp", "rcp": {"mode": mode}},
         "transport": {"scheme": "rcp", "rcp": {"mode": mode}}, "flows": flows, "metrics": {"series": false}});
     let out = run_json(&v);
-    let r: Vec<f64> = out.flows.iter().map(|f| f.fct_ns().expect("every flow completes") as f64 / f.ps_fct_ns.unwrap() as f64).collect();
-    (r.iter().sum::<f64>() / r.len() as f64, r.iter().cloned().fold(0.0, f64::max))
+    let r: Vec<f64> = out
+        .flows
+        .iter()
+        .map(|f| f.fct_ns().expect("every flow completes") as f64 / f.ps_fct_ns.unwrap() as f64)
+        .collect();
+    (
+        r.iter().sum::<f64>() / r.len() as f64,
+        r.iter().cloned().fold(0.0, f64::max),
+    )
 }
 
 /// The corners of N in {1, 10, 100, 1000}, RTT in {1 ms, 100 ms, 1 s}, C in
@@ -59,9 +68,14 @@ fn equal_flows_started_together_finish_within_10_percent_of_ps() {
             for c in [1e6, 1e8, 1e11] {
                 for start in [0.0, 10.0] {
                     let (mean, max) = cell(n, rtt, c, start, "ps");
-                    eprintln!("N {n:4} RTT {rtt:5} ms C {c:.0e} start {start:2} s size {:5}: mean {mean:.3} max {max:.3}", size_rule(n, rtt, c));
+                    eprintln!(
+                        "N {n:4} RTT {rtt:5} ms C {c:.0e} start {start:2} s size {:5}: mean {mean:.3} max {max:.3}",
+                        size_rule(n, rtt, c)
+                    );
                     if mean > 1.1 || max > 1.1 {
-                        bad.push(format!("N {n} RTT {rtt} ms C {c:e} start {start}: mean {mean:.3} max {max:.3}"));
+                        bad.push(format!(
+                            "N {n} RTT {rtt} ms C {c:e} start {start}: mean {mean:.3} max {max:.3}"
+                        ));
                     }
                 }
             }
@@ -102,15 +116,22 @@ fn a_load_step_converges_within_a_few_rtts() {
     let out = run_json(&v);
     assert!(out.flows.iter().all(|f| f.completed()));
     let mean = |a: f64, b: f64| {
-        let r: Vec<f64> = out.flows.iter().filter(|f| f.start_ns as f64 >= a * 1e9 && (f.start_ns as f64) < b * 1e9)
-            .map(|f| f.fct_ns().unwrap() as f64 / f.ps_fct_ns.unwrap() as f64).collect();
+        let r: Vec<f64> = out
+            .flows
+            .iter()
+            .filter(|f| f.start_ns as f64 >= a * 1e9 && (f.start_ns as f64) < b * 1e9)
+            .map(|f| f.fct_ns().unwrap() as f64 / f.ps_fct_ns.unwrap() as f64)
+            .collect();
         assert!(r.len() >= 10, "[{a}, {b}): {} flows", r.len());
         r.iter().sum::<f64>() / r.len() as f64
     };
     let (before, early, late) = (mean(0.0, 20.0), mean(20.0, 20.5), mean(20.5, 30.0));
     eprintln!("fct/ps: load 0.3 {before:.3}; after the step: first 0.5 s {early:.3}, then {late:.3}");
     assert!(before < 1.25, "load 0.3: {before}");
-    assert!(early < 1.25 * late, "first 25 RTTs after the step {early} vs later {late}");
+    assert!(
+        early < 1.25 * late,
+        "first 25 RTTs after the step {early} vs later {late}"
+    );
     assert!(late < 2.0, "load 0.95: {late}");
 }
 
@@ -137,12 +158,29 @@ fn flows_in_their_handshake_do_not_hold_the_rate_down() {
     let out = run_json(&v);
     assert!(out.flows.iter().all(|f| f.completed()));
     for (lo, hi) in [(3u64, 10u64), (10, 100), (100, 1000)] {
-        let fl: Vec<_> = out.flows.iter().filter(|f| f.size_pkts >= lo && f.size_pkts < hi).collect();
+        let fl: Vec<_> = out
+            .flows
+            .iter()
+            .filter(|f| f.size_pkts >= lo && f.size_pkts < hi)
+            .collect();
         assert!(fl.len() >= 300, "class {lo}-{}: {} flows", hi - 1, fl.len());
         let n = fl.len() as f64;
         let fct = fl.iter().map(|f| f.fct_ns().unwrap() as f64 / 1e9).sum::<f64>() / n;
-        let ps = fl.iter().map(|f| 1.5 * rtt + f.size_pkts as f64 * pkt_bits / (c * (1.0 - rho))).sum::<f64>() / n;
-        eprintln!("class {lo}-{}: {} flows, mean FCT / PS {:.3}", hi - 1, fl.len(), fct / ps);
-        assert!(fct <= 1.15 * ps, "class {lo}-{}: mean FCT {fct:.3} s vs PS {ps:.3} s", hi - 1);
+        let ps = fl
+            .iter()
+            .map(|f| 1.5 * rtt + f.size_pkts as f64 * pkt_bits / (c * (1.0 - rho)))
+            .sum::<f64>()
+            / n;
+        eprintln!(
+            "class {lo}-{}: {} flows, mean FCT / PS {:.3}",
+            hi - 1,
+            fl.len(),
+            fct / ps
+        );
+        assert!(
+            fct <= 1.15 * ps,
+            "class {lo}-{}: mean FCT {fct:.3} s vs PS {ps:.3} s",
+            hi - 1
+        );
     }
 }

@@ -28,9 +28,14 @@ fn scenario(interval_ms: f64, retx_series: bool) -> serde_json::Value {
 
 fn series(out: &fctlab_core::RunOutput, metric: &str) -> Vec<(u64, f64)> {
     let s = &out.series;
-    let Some(m) = s.metric_names.iter().position(|x| x == metric) else { return vec![] };
+    let Some(m) = s.metric_names.iter().position(|x| x == metric) else {
+        return vec![];
+    };
     let e = s.element_names.iter().position(|x| x == "bottleneck").unwrap() as u32;
-    (0..s.len()).filter(|&i| s.metric[i] == m as u16 && s.element[i] == e).map(|i| (s.t_ns[i], s.value[i])).collect()
+    (0..s.len())
+        .filter(|&i| s.metric[i] == m as u16 && s.element[i] == e)
+        .map(|i| (s.t_ns[i], s.value[i]))
+        .collect()
 }
 
 #[test]
@@ -39,7 +44,11 @@ fn link_totals_count_the_one_retransmission() {
     assert_eq!(t, 1_000_000);
     let out = run_json(&scenario(10.0, false));
     assert_eq!(out.flows[0].retransmits, 1);
-    let b = out.links.iter().find(|l| l.name == "bottleneck").expect("bottleneck totals");
+    let b = out
+        .links
+        .iter()
+        .find(|l| l.name == "bottleneck")
+        .expect("bottleneck totals");
     assert_eq!((b.pkts_sent, b.retx_pkts_sent), (13, 1));
     assert_eq!((b.busy_ns, b.retx_busy_ns), (13 * t, t));
     // The ACK link carries no retransmission.
@@ -110,5 +119,9 @@ fn drops_at_the_port_are_not_counted_and_totals_match_the_series() {
     assert!(b.retx_pkts_sent <= sent);
     assert_eq!(b.retx_busy_ns, b.retx_pkts_sent * t);
     let total: f64 = series(&out, "utilization_retx").iter().map(|x| x.1).sum::<f64>() * 7e6;
-    assert!((total - b.retx_busy_ns as f64).abs() < 1.0, "{total} vs {}", b.retx_busy_ns);
+    assert!(
+        (total - b.retx_busy_ns as f64).abs() < 1.0,
+        "{total} vs {}",
+        b.retx_busy_ns
+    );
 }

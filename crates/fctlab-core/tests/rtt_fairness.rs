@@ -9,14 +9,29 @@ use serde_json::json;
 /// cwnd of `flow` at each sample time, from the run's series.
 fn cwnd(out: &RunOutput, flow: u32) -> Vec<(u64, f64)> {
     let s = &out.series;
-    let m = s.metric_names.iter().position(|n| n == "cwnd_pkts").expect("cwnd series") as u16;
+    let m = s
+        .metric_names
+        .iter()
+        .position(|n| n == "cwnd_pkts")
+        .expect("cwnd series") as u16;
     let names = [format!("flow{flow}"), format!("{flow}")];
-    let el = s.element_names.iter().position(|n| names.contains(n)).expect("flow's series") as u32;
-    (0..s.len()).filter(|&i| s.metric[i] == m && s.element[i] == el).map(|i| (s.t_ns[i], s.value[i])).collect()
+    let el = s
+        .element_names
+        .iter()
+        .position(|n| names.contains(n))
+        .expect("flow's series") as u32;
+    (0..s.len())
+        .filter(|&i| s.metric[i] == m && s.element[i] == el)
+        .map(|i| (s.t_ns[i], s.value[i]))
+        .collect()
 }
 
 fn at(series: &[(u64, f64)], t_ns: u64) -> f64 {
-    series.iter().find(|x| x.0 == t_ns).unwrap_or_else(|| panic!("no sample at {t_ns}")).1
+    series
+        .iter()
+        .find(|x| x.0 == t_ns)
+        .unwrap_or_else(|| panic!("no sample at {t_ns}"))
+        .1
 }
 
 /// Two flows from time 0 on a dumbbell whose bottleneck never queues (10 Gb/s
@@ -43,7 +58,12 @@ fn two_flows(rtt_ms: [f64; 2], transport: serde_json::Value, stop_s: f64, interv
 #[test]
 fn newreno_slow_start_ratio_is_equation_3_up_to_whole_rounds() {
     let (ra, rb) = (20.0f64, 60.0f64);
-    let out = run_json(&two_flows([ra, rb], json!({"scheme": "tcp-newreno", "init_cwnd_pkts": 2}), 0.25, 1.0));
+    let out = run_json(&two_flows(
+        [ra, rb],
+        json!({"scheme": "tcp-newreno", "init_cwnd_pkts": 2}),
+        0.25,
+        1.0,
+    ));
     assert_eq!(out.counters.data_dropped, 0);
     let (a, b) = (cwnd(&out, 0), cwnd(&out, 1));
     let mut checked = 0;
@@ -60,8 +80,14 @@ fn newreno_slow_start_ratio_is_equation_3_up_to_whole_rounds() {
         let measured = (wa / ra) / (wb / rb);
         let discrete = rb / ra * ((t / ra).floor() - (t / rb).floor()).exp2();
         let eq3 = rb / ra * (t / ra - t / rb).exp2();
-        assert!((measured / discrete - 1.0).abs() < 1e-9, "t = {t_ms}: {measured} vs {discrete}");
-        assert!(measured / eq3 < 2.0 && eq3 / measured < 2.0, "t = {t_ms}: {measured} vs eq. 3 {eq3}");
+        assert!(
+            (measured / discrete - 1.0).abs() < 1e-9,
+            "t = {t_ms}: {measured} vs {discrete}"
+        );
+        assert!(
+            measured / eq3 < 2.0 && eq3 / measured < 2.0,
+            "t = {t_ms}: {measured} vs eq. 3 {eq3}"
+        );
         checked += 1;
     }
     assert!(checked > 30, "{checked} sample times checked");
@@ -92,8 +118,14 @@ fn tarheel_flows_with_different_rtts_get_equal_throughput() {
         let ta = at(&a, t_ms * 1_000_000) / (ra / 1e3);
         let tb = at(&b, t_ms * 1_000_000) / (rb / 1e3);
         let reference = (32.0 + (t_ms as f64 / 1e3 - 0.2) / (rref / 1e3)) / (rref / 1e3);
-        assert!((ta - tb).abs() <= bound, "t = {t_ms} ms: {ta:.1} vs {tb:.1} pkts/s (bound {bound:.1})");
-        assert!((ta / reference - 1.0).abs() < 0.1 && (tb / reference - 1.0).abs() < 0.1, "REF {reference:.1}");
+        assert!(
+            (ta - tb).abs() <= bound,
+            "t = {t_ms} ms: {ta:.1} vs {tb:.1} pkts/s (bound {bound:.1})"
+        );
+        assert!(
+            (ta / reference - 1.0).abs() < 0.1 && (tb / reference - 1.0).abs() < 0.1,
+            "REF {reference:.1}"
+        );
     }
     let newreno = json!({"scheme": "tcp-newreno", "init_cwnd_pkts": 4, "init_ssthresh_pkts": 32});
     let out = run_json(&two_flows([ra, rb], newreno, 3.0, 10.0));
@@ -108,15 +140,23 @@ fn tarheel_flows_with_different_rtts_get_equal_throughput() {
 /// both complete, and the run is deterministic.
 #[test]
 fn oracle_and_end_to_end_runs_differ_and_repeat() {
-    let sc = |mode: &str| json!({
-        "seed": 1,
-        "network": {"topology": "dumbbell", "senders": 3, "bottleneck_bps": 20e6, "bottleneck_delay_ms": 5,
-                    "access_delay_ms": [5, 20, 60], "buffer_pkts": 200, "queue": "sync-drop"},
-        "transport": {"scheme": "tcp-tarheel", "tarheel": {"ref_rtt_ms": 50, "queue_delay": mode}},
-        "flows": [{"sender": 0, "size_pkts": 3000}, {"sender": 1, "size_pkts": 3000}, {"sender": 2, "size_pkts": 3000}],
-        "metrics": {"series": false}
-    });
-    let fcts = |mode: &str| run_json(&sc(mode)).flows.iter().map(|f| f.fct_ns().expect("completed")).collect::<Vec<_>>();
+    let sc = |mode: &str| {
+        json!({
+            "seed": 1,
+            "network": {"topology": "dumbbell", "senders": 3, "bottleneck_bps": 20e6, "bottleneck_delay_ms": 5,
+                        "access_delay_ms": [5, 20, 60], "buffer_pkts": 200, "queue": "sync-drop"},
+            "transport": {"scheme": "tcp-tarheel", "tarheel": {"ref_rtt_ms": 50, "queue_delay": mode}},
+            "flows": [{"sender": 0, "size_pkts": 3000}, {"sender": 1, "size_pkts": 3000}, {"sender": 2, "size_pkts": 3000}],
+            "metrics": {"series": false}
+        })
+    };
+    let fcts = |mode: &str| {
+        run_json(&sc(mode))
+            .flows
+            .iter()
+            .map(|f| f.fct_ns().expect("completed"))
+            .collect::<Vec<_>>()
+    };
     let (o, e) = (fcts("oracle"), fcts("end-to-end"));
     assert_eq!(o, fcts("oracle"));
     assert_ne!(o, e);

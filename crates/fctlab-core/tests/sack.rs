@@ -29,7 +29,10 @@ const D_ONE_WAY: u64 = 50_000_000;
 
 /// `lost`: (seq, transmission) pairs.
 fn scenario(scheme: &str, lost: &[(u64, u32)], sack: Option<serde_json::Value>) -> serde_json::Value {
-    let losses: Vec<_> = lost.iter().map(|&(s, n)| json!({"flow": 0, "seq": s, "transmission": n})).collect();
+    let losses: Vec<_> = lost
+        .iter()
+        .map(|&(s, n)| json!({"flow": 0, "seq": s, "transmission": n}))
+        .collect();
     let mut v = json!({
         "network": {"topology": "single-link", "bottleneck_bps": RATE, "bottleneck_delay_ms": 50.0, "buffer_pkts": 1000},
         "transport": {"scheme": scheme, "init_cwnd_pkts": 10, "handshake": false, "min_rto_ms": 200.0},
@@ -202,7 +205,10 @@ fn router_assisted_queues_leave_sack_acks_alone() {
         })
     };
     let base = run_json(&v("droptail"));
-    assert!(base.counters.packets_dropped > 50, "the run should exercise SACK recovery");
+    assert!(
+        base.counters.packets_dropped > 50,
+        "the run should exercise SACK recovery"
+    );
     for q in ["rcp", "xcp"] {
         assert_eq!(run_json(&v(q)).flows, base.flows, "{q}");
     }
@@ -227,7 +233,10 @@ fn its_table_is_checked() {
         assert_eq!(field, "transport.sack.blocks");
         assert!(msg.contains("1 to 3") && msg.contains(&b.to_string()), "{msg}");
     }
-    assert_eq!(refused(with("tcp-sack", json!({"rescue": "yes"}))).0, "transport.sack.rescue");
+    assert_eq!(
+        refused(with("tcp-sack", json!({"rescue": "yes"}))).0,
+        "transport.sack.rescue"
+    );
     let (field, msg) = refused(with("tcp-sack", json!({"block": 2})));
     assert!(field.starts_with("transport.sack"), "{field}");
     assert!(msg.contains("unknown key") && msg.contains("blocks"), "{msg}");

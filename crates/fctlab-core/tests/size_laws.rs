@@ -25,7 +25,9 @@ fn scenario(sizes: Value) -> Value {
 }
 
 fn refused(sizes: Value) -> fctlab_core::ConfigError {
-    fctlab_core::from_json(&scenario(sizes).to_string()).err().expect("refused")
+    fctlab_core::from_json(&scenario(sizes).to_string())
+        .err()
+        .expect("refused")
 }
 
 /// `n` draws with the stream generator 0 uses.
@@ -47,7 +49,13 @@ fn counts(xs: &[u64], bins: usize, bin: impl Fn(u64) -> usize) -> Vec<u64> {
 fn chi_square_critical_values_match_the_tables() {
     // Upper 0.1% points of the chi-square distribution (e.g. NIST/SEMATECH
     // e-Handbook of Statistical Methods, table 1.3.6.7.4).
-    for &(df, c) in &[(1usize, 10.828), (2, 13.816), (10, 29.588), (50, 86.661), (100, 149.449)] {
+    for &(df, c) in &[
+        (1usize, 10.828),
+        (2, 13.816),
+        (10, 29.588),
+        (50, 86.661),
+        (100, 149.449),
+    ] {
         let x = chi2_critical(df, 0.001);
         assert!((x - c).abs() < 0.002 * c, "df {df}: {x} vs {c}");
     }
@@ -71,10 +79,16 @@ fn the_thesis_mixture_has_the_stated_frequencies_and_mean() {
     let d = law(sizes.clone());
     let (wp, wm) = (499.0 / 500.0, 1.0 / 500.0);
     // Its mean: 0.998 x 25 + 0.002 x 587.5 = 26.125 packets.
-    assert!((d.mean_pkts() - (wp * 25.0 + wm * 587.5)).abs() < 1e-12, "mean {}", d.mean_pkts());
+    assert!(
+        (d.mean_pkts() - (wp * 25.0 + wm * 587.5)).abs() < 1e-12,
+        "mean {}",
+        d.mean_pkts()
+    );
     // The Poisson rate of load 0.5 on 10 Mb/s with 1040 B packets follows from it.
     let plan = fctlab_core::from_json(&scenario(sizes).to_string()).unwrap();
-    let Arrivals::Poisson { mean_gap_ns } = plan.generators[0].arrivals else { panic!("poisson") };
+    let Arrivals::Poisson { mean_gap_ns } = plan.generators[0].arrivals else {
+        panic!("poisson")
+    };
     let lambda = 0.5 * 10e6 / (8.0 * 26.125 * 1040.0);
     assert!((mean_gap_ns - 1e9 / lambda).abs() < 1e-6 * mean_gap_ns);
 
@@ -85,7 +99,7 @@ fn the_thesis_mixture_has_the_stated_frequencies_and_mean() {
     let bin = |s: u64| match s {
         5..=40 => (s - 5) as usize,
         41..=99 => 36,
-        100..=1075 if (s - 100) % 25 == 0 => 37 + ((s - 100) / 25) as usize,
+        100..=1075 if (s - 100).is_multiple_of(25) => 37 + ((s - 100) / 25) as usize,
         101..=1074 => 77,
         _ if s > 1075 => 78,
         _ => panic!("size {s} below the Pareto scale"),
@@ -117,9 +131,19 @@ fn stepped_uniform_is_uniform_on_its_lattice() {
     assert_eq!(d.mean_pkts(), 587.5);
     let xs = draws(&d, 200_000);
     assert!(xs.iter().all(|&x| (100..=1075).contains(&x) && (x - 100) % 25 == 0));
-    assert_chi_square(&counts(&xs, 40, |s| ((s - 100) / 25) as usize), &[1.0 / 40.0; 40], "uniform step 25");
+    assert_chi_square(
+        &counts(&xs, 40, |s| ((s - 100) / 25) as usize),
+        &[1.0 / 40.0; 40],
+        "uniform step 25",
+    );
     // Step 1 is the plain law, drawn exactly as before.
-    assert_eq!(law(json!({"dist": "uniform", "min_pkts": 3, "max_pkts": 9, "step_pkts": 1})), SizeDist::Uniform { min_pkts: 3, max_pkts: 9 });
+    assert_eq!(
+        law(json!({"dist": "uniform", "min_pkts": 3, "max_pkts": 9, "step_pkts": 1})),
+        SizeDist::Uniform {
+            min_pkts: 3,
+            max_pkts: 9
+        }
+    );
     let e = refused(json!({"dist": "uniform", "min_pkts": 100, "max_pkts": 1070, "step_pkts": 25}));
     assert_eq!(e.field, "traffic[0].sizes.max_pkts");
     let e = refused(json!({"dist": "uniform", "min_pkts": 1, "max_pkts": 9, "step_pkts": 0}));
@@ -142,7 +166,11 @@ fn empirical_values_with_weights() {
     let d = law(json!({"dist": "empirical", "values": [1500, 2000, 2001, 40], "unit": "bytes"}));
     assert_eq!(d.mean_pkts(), (2.0 + 2.0 + 3.0 + 1.0) / 4.0);
     let xs = draws(&d, 100_000);
-    assert_chi_square(&counts(&xs, 3, |s| (s - 1) as usize), &[0.25, 0.5, 0.25], "values in bytes");
+    assert_chi_square(
+        &counts(&xs, 3, |s| (s - 1) as usize),
+        &[0.25, 0.5, 0.25],
+        "values in bytes",
+    );
 }
 
 /// A small CDF, as the web-search and data-mining files are written, and the
@@ -157,16 +185,12 @@ fn empirical_cdf_interpolated_as_ns2() {
     // with 0.4 / 7 each; u in [0.9, 1): ceil of x on [10, 20), 11..20 with
     // 0.01 each.
     let d = law(json!({"dist": "empirical", "cdf": ROWS}));
-    let mut p = vec![0.0; 21];
+    let mut p = [0.0; 21];
     p[1] = 0.2;
     p[2] = 0.15;
     p[3] = 0.15;
-    for s in 4..=10 {
-        p[s] = 0.4 / 7.0;
-    }
-    for s in 11..=20 {
-        p[s] = 0.01;
-    }
+    p[4..=10].fill(0.4 / 7.0);
+    p[11..=20].fill(0.01);
     let mean: f64 = p.iter().enumerate().map(|(s, q)| s as f64 * q).sum();
     assert!((d.mean_pkts() - mean).abs() < 1e-12, "mean {} vs {mean}", d.mean_pkts());
     let xs = draws(&d, 400_000);
@@ -208,29 +232,77 @@ fn empirical_cdf_as_steps() {
     assert_chi_square(&counts(&xs, 4, bin), &[0.2, 0.3, 0.4, 0.1], "step cdf");
     // In bytes: rows of 1000-byte packets, the same law.
     let bytes: Vec<[f64; 2]> = ROWS.iter().map(|r| [r[0] * 1000.0, r[1]]).collect();
-    assert_eq!(law(json!({"dist": "empirical", "cdf": bytes, "interpolate": false, "unit": "bytes"})), d);
+    assert_eq!(
+        law(json!({"dist": "empirical", "cdf": bytes, "interpolate": false, "unit": "bytes"})),
+        d
+    );
 }
 
 #[test]
 fn empirical_and_mixture_refusals_name_the_key() {
     let cases = [
         (json!({"dist": "empirical"}), "traffic[0].sizes.values"),
-        (json!({"dist": "empirical", "values": [1], "cdf": [[1, 1]]}), "traffic[0].sizes.values"),
-        (json!({"dist": "empirical", "values": [1, 0]}), "traffic[0].sizes.values[1]"),
-        (json!({"dist": "empirical", "values": [1, 2], "weights": [1]}), "traffic[0].sizes.weights"),
-        (json!({"dist": "empirical", "values": [1, 2], "weights": [0, 0]}), "traffic[0].sizes.weights"),
-        (json!({"dist": "empirical", "values": [1], "interpolate": true}), "traffic[0].sizes.interpolate"),
-        (json!({"dist": "empirical", "values": [1], "unit": "kb"}), "traffic[0].sizes.unit"),
-        (json!({"dist": "empirical", "cdf": [[1, 0.5], [2, 0.9]]}), "traffic[0].sizes.cdf[1]"),
-        (json!({"dist": "empirical", "cdf": [[2, 0.5], [1, 1.0]]}), "traffic[0].sizes.cdf[1]"),
-        (json!({"dist": "empirical", "cdf": [[1, 0.5, 3], [2, 1.0]]}), "traffic[0].sizes.cdf[0]"),
-        (json!({"dist": "empirical", "cdf": [[0, 0.5], [2, 1.0]]}), "traffic[0].sizes.cdf[0]"),
-        (json!({"dist": "empirical", "cdf_file": "/nonexistent/cdf"}), "traffic[0].sizes.cdf_file"),
+        (
+            json!({"dist": "empirical", "values": [1], "cdf": [[1, 1]]}),
+            "traffic[0].sizes.values",
+        ),
+        (
+            json!({"dist": "empirical", "values": [1, 0]}),
+            "traffic[0].sizes.values[1]",
+        ),
+        (
+            json!({"dist": "empirical", "values": [1, 2], "weights": [1]}),
+            "traffic[0].sizes.weights",
+        ),
+        (
+            json!({"dist": "empirical", "values": [1, 2], "weights": [0, 0]}),
+            "traffic[0].sizes.weights",
+        ),
+        (
+            json!({"dist": "empirical", "values": [1], "interpolate": true}),
+            "traffic[0].sizes.interpolate",
+        ),
+        (
+            json!({"dist": "empirical", "values": [1], "unit": "kb"}),
+            "traffic[0].sizes.unit",
+        ),
+        (
+            json!({"dist": "empirical", "cdf": [[1, 0.5], [2, 0.9]]}),
+            "traffic[0].sizes.cdf[1]",
+        ),
+        (
+            json!({"dist": "empirical", "cdf": [[2, 0.5], [1, 1.0]]}),
+            "traffic[0].sizes.cdf[1]",
+        ),
+        (
+            json!({"dist": "empirical", "cdf": [[1, 0.5, 3], [2, 1.0]]}),
+            "traffic[0].sizes.cdf[0]",
+        ),
+        (
+            json!({"dist": "empirical", "cdf": [[0, 0.5], [2, 1.0]]}),
+            "traffic[0].sizes.cdf[0]",
+        ),
+        (
+            json!({"dist": "empirical", "cdf_file": "/nonexistent/cdf"}),
+            "traffic[0].sizes.cdf_file",
+        ),
         (json!({"dist": "mixture"}), "traffic[0].sizes.components"),
-        (json!({"dist": "mixture", "components": [{"dist": "fixed", "pkts": 3}]}), "traffic[0].sizes.components[0].weight"),
-        (json!({"dist": "mixture", "components": [{"weight": -1, "dist": "fixed", "pkts": 3}]}), "traffic[0].sizes.components[0].weight"),
-        (json!({"dist": "mixture", "components": [{"weight": 1, "dist": "zipf"}]}), "traffic[0].sizes.components[0].dist"),
-        (json!({"dist": "mixture", "components": [{"weight": 1, "dist": "pareto", "mean_pkts": 3}]}), "traffic[0].sizes.components[0].shape"),
+        (
+            json!({"dist": "mixture", "components": [{"dist": "fixed", "pkts": 3}]}),
+            "traffic[0].sizes.components[0].weight",
+        ),
+        (
+            json!({"dist": "mixture", "components": [{"weight": -1, "dist": "fixed", "pkts": 3}]}),
+            "traffic[0].sizes.components[0].weight",
+        ),
+        (
+            json!({"dist": "mixture", "components": [{"weight": 1, "dist": "zipf"}]}),
+            "traffic[0].sizes.components[0].dist",
+        ),
+        (
+            json!({"dist": "mixture", "components": [{"weight": 1, "dist": "pareto", "mean_pkts": 3}]}),
+            "traffic[0].sizes.components[0].shape",
+        ),
     ];
     for (sizes, field) in cases {
         let e = refused(sizes.clone());

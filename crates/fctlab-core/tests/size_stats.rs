@@ -16,7 +16,9 @@ fn lower_quantile(sorted: &[u64], q: f64) -> f64 {
     sorted[(q * (sorted.len() - 1) as f64).floor() as usize] as f64
 }
 
-const QS: [f64; 13] = [0.0, 0.001, 0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99, 0.999, 0.9999, 1.0];
+const QS: [f64; 13] = [
+    0.0, 0.001, 0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99, 0.999, 0.9999, 1.0,
+];
 
 /// 10^6 heavy-tailed values spread over nine decades (ns): a log-uniform
 /// body and a Pareto tail.
@@ -50,12 +52,18 @@ fn quantiles_of_a_million_values_are_within_alpha() {
             let exact = lower_quantile(&sorted, q);
             let est = t.quantiles[k].1[0].unwrap();
             // The bound, plus the rounding of one logarithm and one exponential.
-            assert!((est - exact).abs() <= alpha * exact * (1.0 + 1e-9), "alpha {alpha} q {q}: {est} vs exact {exact}");
+            assert!(
+                (est - exact).abs() <= alpha * exact * (1.0 + 1e-9),
+                "alpha {alpha} q {q}: {est} vs exact {exact}"
+            );
         }
         assert_eq!((t.flows_started[0], t.flows_completed[0]), (1_000_000, 1_000_000));
         let sum: u128 = xs.iter().map(|&x| x as u128).sum();
         assert_eq!(t.mean_fct_ns[0], Some(sum as f64 / 1e6));
-        assert_eq!((t.min_fct_ns[0], t.max_fct_ns[0]), (Some(sorted[0]), Some(sorted[999_999])));
+        assert_eq!(
+            (t.min_fct_ns[0], t.max_fct_ns[0]),
+            (Some(sorted[0]), Some(sorted[999_999]))
+        );
         // Memory: at most one counter per bucket between min and max,
         // ln(max / min) / ln gamma + 1, whatever the count.
         let gamma: f64 = (1.0 + alpha) / (1.0 - alpha);
@@ -110,11 +118,17 @@ fn a_runs_size_stats_agree_with_its_flows_table() {
         assert_eq!(t.flows_completed[i], fct.len() as u64);
         let sum: u128 = fct.iter().map(|&x| x as u128).sum();
         assert_eq!(t.mean_fct_ns[i], Some(sum as f64 / fct.len() as f64), "size {size}");
-        assert_eq!((t.min_fct_ns[i], t.max_fct_ns[i]), (fct.first().copied(), fct.last().copied()));
+        assert_eq!(
+            (t.min_fct_ns[i], t.max_fct_ns[i]),
+            (fct.first().copied(), fct.last().copied())
+        );
         for (k, &q) in [0.1, 0.5, 0.99].iter().enumerate() {
             let exact = lower_quantile(&fct, q);
             let est = t.quantiles[k].1[i].unwrap();
-            assert!((est - exact).abs() <= 0.005 * exact * (1.0 + 1e-9), "size {size} q {q}: {est} vs {exact}");
+            assert!(
+                (est - exact).abs() <= 0.005 * exact * (1.0 + 1e-9),
+                "size {size} q {q}: {est} vs {exact}"
+            );
         }
     }
     // Asking for it changes nothing else; not asking gives no table.
@@ -133,8 +147,16 @@ fn size_stats_keys_are_checked() {
         "metrics": {"size_stats": true}
     });
     for (k, val, field) in [
-        ("size_stats_quantiles", json!([0.5, 1.2]), "metrics.size_stats_quantiles[1]"),
-        ("size_stats_quantiles", json!([0.5, 0.5]), "metrics.size_stats_quantiles[1]"),
+        (
+            "size_stats_quantiles",
+            json!([0.5, 1.2]),
+            "metrics.size_stats_quantiles[1]",
+        ),
+        (
+            "size_stats_quantiles",
+            json!([0.5, 0.5]),
+            "metrics.size_stats_quantiles[1]",
+        ),
         ("size_stats_alpha", json!(0.0), "metrics.size_stats_alpha"),
         ("size_stats_alpha", json!(1.0), "metrics.size_stats_alpha"),
         ("size_stats_from_s", json!(-1.0), "metrics.size_stats_from_s"),
@@ -173,7 +195,10 @@ fn without_flow_records_the_streaming_tables_are_the_same() {
     assert_eq!(lean.size_stats, kept.size_stats);
     assert_eq!(lean.prefixes, kept.prefixes);
     assert!(!kept.prefixes.k.is_empty());
-    assert_eq!((lean.counters.events, lean.counters.flows_completed, lean.end_ns), (kept.counters.events, kept.counters.flows_completed, kept.end_ns));
+    assert_eq!(
+        (lean.counters.events, lean.counters.flows_completed, lean.end_ns),
+        (kept.counters.events, kept.counters.flows_completed, kept.end_ns)
+    );
     // Some flow outlived the next 65,536 flows' arrivals (it was set aside, not dropped).
     let starts: Vec<u64> = kept.flows.iter().map(|f| f.start_ns).collect();
     let outlived = kept.flows.iter().enumerate().any(|(i, f)| {
@@ -190,7 +215,11 @@ fn the_window_counts_flows_by_start_time() {
     v["metrics"]["size_stats_until_s"] = json!(0.2);
     let out = run_json(&v);
     let t = out.size_stats.as_ref().unwrap();
-    let inside: Vec<_> = out.flows.iter().filter(|f| f.start_ns >= 50_000_000 && f.start_ns < 200_000_000).collect();
+    let inside: Vec<_> = out
+        .flows
+        .iter()
+        .filter(|f| f.start_ns >= 50_000_000 && f.start_ns < 200_000_000)
+        .collect();
     assert!(inside.len() > 100 && inside.len() < 4000);
     let mut sizes: Vec<u64> = inside.iter().map(|f| f.size_pkts).collect();
     sizes.sort_unstable();
@@ -199,9 +228,15 @@ fn the_window_counts_flows_by_start_time() {
     for (i, &size) in t.size_pkts.iter().enumerate() {
         let of: Vec<_> = inside.iter().filter(|f| f.size_pkts == size).collect();
         let fct: Vec<u64> = of.iter().filter_map(|f| f.fct_ns()).collect();
-        assert_eq!((t.flows_started[i], t.flows_completed[i]), (of.len() as u64, fct.len() as u64));
+        assert_eq!(
+            (t.flows_started[i], t.flows_completed[i]),
+            (of.len() as u64, fct.len() as u64)
+        );
         assert_eq!(t.sum_fct_ns[i], fct.iter().map(|&x| x as u128).sum::<u128>());
-        assert_eq!((t.min_fct_ns[i], t.max_fct_ns[i]), (fct.iter().min().copied(), fct.iter().max().copied()));
+        assert_eq!(
+            (t.min_fct_ns[i], t.max_fct_ns[i]),
+            (fct.iter().min().copied(), fct.iter().max().copied())
+        );
         // The sketch holds each completed flow once, in its bucket.
         let gamma: f64 = 1.01 / 0.99;
         let mut want: Vec<(i32, u64)> = Vec::new();

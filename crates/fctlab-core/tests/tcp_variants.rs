@@ -205,16 +205,34 @@ fn hstcp_grows_by_a_of_w_per_round_trip() {
     let (ts, ws) = long_lived("tcp-hstcp", None);
     let (ta, tb) = (4_000_000_000u64, 14_000_000_000u64);
     let (wa, wb) = (at(&ts, &ws, ta), at(&ts, &ws, tb));
-    assert!(wa > 200.0 && wb < 6000.0, "w_a {wa}, w_b {wb}: outside the intended regime");
+    assert!(
+        wa > 200.0 && wb < 6000.0,
+        "w_a {wa}, w_b {wb}: outside the intended regime"
+    );
     let expect = hstcp_fluid(wa, 10.0, rtt_1g(), 38.0);
-    assert!(((wb - wa) / (expect - wa) - 1.0).abs() < 0.02, "grew {} (from {wa}), the RFC law gives {}", wb - wa, expect - wa);
+    assert!(
+        ((wb - wa) / (expect - wa) - 1.0).abs() < 0.02,
+        "grew {} (from {wa}), the RFC law gives {}",
+        wb - wa,
+        expect - wa
+    );
     // Standard TCP would add one packet per round trip: about 100 in 10 s.
     assert!(wb - wa > 5.0 * 100.0);
     // With a larger Low_Window the growth is smaller (a(w) = 1 up to it).
-    let (ts2, ws2) = long_lived("tcp-hstcp", Some(("hstcp", json!({"low_window": 100000.0, "high_window": 200000.0, "high_p": 1e-11}))));
+    let (ts2, ws2) = long_lived(
+        "tcp-hstcp",
+        Some((
+            "hstcp",
+            json!({"low_window": 100000.0, "high_window": 200000.0, "high_p": 1e-11}),
+        )),
+    );
     let (wa2, wb2) = (at(&ts2, &ws2, ta), at(&ts2, &ws2, tb));
     let rounds = 10.0 / rtt_1g();
-    assert!((wb2 - wa2 - rounds).abs() < 0.02 * rounds, "standard AIMD below Low_Window: {}", wb2 - wa2);
+    assert!(
+        (wb2 - wa2 - rounds).abs() < 0.02 * rounds,
+        "standard AIMD below Low_Window: {}",
+        wb2 - wa2
+    );
 }
 
 #[test]
@@ -222,10 +240,16 @@ fn scalable_grows_one_percent_per_round_trip() {
     let (ts, ws) = long_lived("tcp-scalable", None);
     let (ta, tb) = (3_000_000_000u64, 11_000_000_000u64);
     let (wa, wb) = (at(&ts, &ws, ta), at(&ts, &ws, tb));
-    assert!(wa > 100.0 && wb < 8000.0, "w_a {wa}, w_b {wb}: outside the intended regime");
+    assert!(
+        wa > 100.0 && wb < 8000.0,
+        "w_a {wa}, w_b {wb}: outside the intended regime"
+    );
     let expect = 0.01 * 8.0 / rtt_1g();
     let got = (wb / wa).ln();
-    assert!((got / expect - 1.0).abs() < 0.02, "ln(w_b/w_a) = {got}, Kelly's law gives {expect}");
+    assert!(
+        (got / expect - 1.0).abs() < 0.02,
+        "ln(w_b/w_a) = {got}, Kelly's law gives {expect}"
+    );
     // a = 0.02 doubles the exponent.
     let (ts2, ws2) = long_lived("tcp-scalable", Some(("scalable", json!({"a": 0.02}))));
     let got2 = (at(&ts2, &ws2, 3_000_000_000) / at(&ts2, &ws2, 6_000_000_000)).ln();
@@ -252,7 +276,15 @@ fn with_table(scheme: &str, key: &str, t: serde_json::Value) -> serde_json::Valu
 fn scheme_tables_are_checked() {
     // Good tables are accepted.
     assert!(from_json(&with_table("tcp-hstcp", "hstcp", json!({"low_window": 20, "low_p": 1e-3})).to_string()).is_ok());
-    assert!(from_json(&with_table("tcp-scalable", "scalable", json!({"a": 0.02, "b": 0.25, "low_window": 0})).to_string()).is_ok());
+    assert!(from_json(
+        &with_table(
+            "tcp-scalable",
+            "scalable",
+            json!({"a": 0.02, "b": 0.25, "low_window": 0})
+        )
+        .to_string()
+    )
+    .is_ok());
     // Unknown key: named, with the allowed ones.
     let (field, msg) = refused(with_table("tcp-hstcp", "hstcp", json!({"low_windw": 20})));
     assert!(field.starts_with("transport.hstcp"), "{field}");
@@ -261,19 +293,36 @@ fn scheme_tables_are_checked() {
     assert!(field.starts_with("transport.scalable"), "{field}");
     assert!(msg.contains("unknown key") && msg.contains("low_window"), "{msg}");
     // Wrong type.
-    assert_eq!(refused(with_table("tcp-hstcp", "hstcp", json!({"high_p": "small"}))).0, "transport.hstcp.high_p");
+    assert_eq!(
+        refused(with_table("tcp-hstcp", "hstcp", json!({"high_p": "small"}))).0,
+        "transport.hstcp.high_p"
+    );
     // Out of range: named key, the allowed range and the value.
     let (field, msg) = refused(with_table("tcp-hstcp", "hstcp", json!({"high_p": 0.5})));
     assert_eq!(field, "transport.hstcp.high_p");
     assert!(msg.contains("(0, low_p)") && msg.contains("0.5"), "{msg}");
-    assert_eq!(refused(with_table("tcp-hstcp", "hstcp", json!({"high_window": 10}))).0, "transport.hstcp.high_window");
-    assert_eq!(refused(with_table("tcp-hstcp", "hstcp", json!({"high_decrease": 0.7}))).0, "transport.hstcp.high_decrease");
+    assert_eq!(
+        refused(with_table("tcp-hstcp", "hstcp", json!({"high_window": 10}))).0,
+        "transport.hstcp.high_window"
+    );
+    assert_eq!(
+        refused(with_table("tcp-hstcp", "hstcp", json!({"high_decrease": 0.7}))).0,
+        "transport.hstcp.high_decrease"
+    );
     let (field, msg) = refused(with_table("tcp-scalable", "scalable", json!({"b": 1.5})));
     assert_eq!(field, "transport.scalable.b");
     assert!(msg.contains("(0, 1)") && msg.contains("1.5"), "{msg}");
-    assert_eq!(refused(with_table("tcp-scalable", "scalable", json!({"a": -0.01}))).0, "transport.scalable.a");
+    assert_eq!(
+        refused(with_table("tcp-scalable", "scalable", json!({"a": -0.01}))).0,
+        "transport.scalable.a"
+    );
     // A table for a scheme not in use is refused.
-    for (scheme, key) in [("tcp-newreno", "hstcp"), ("tcp-reno", "scalable"), ("tcp-scalable", "hstcp"), ("tcp-hstcp", "scalable")] {
+    for (scheme, key) in [
+        ("tcp-newreno", "hstcp"),
+        ("tcp-reno", "scalable"),
+        ("tcp-scalable", "hstcp"),
+        ("tcp-hstcp", "scalable"),
+    ] {
         let (field, msg) = refused(with_table(scheme, key, json!({})));
         assert_eq!(field, format!("transport.{key}"));
         assert!(msg.contains(scheme), "{msg}");
@@ -299,7 +348,10 @@ fn random_scenario(r: &mut rand_pcg::Pcg64Mcg, scheme: &str, seed: u64) -> serde
 
 #[test]
 fn random_scenarios_keep_the_invariants_for_every_variant() {
-    for (k, scheme) in ["tcp-tahoe", "tcp-reno", "tcp-hstcp", "tcp-scalable"].into_iter().enumerate() {
+    for (k, scheme) in ["tcp-tahoe", "tcp-reno", "tcp-hstcp", "tcp-scalable"]
+        .into_iter()
+        .enumerate()
+    {
         let mut r = rand_pcg::Pcg64Mcg::seed_from_u64(100 + k as u64);
         let (mut drops, mut retx) = (0, 0);
         for case in 0..8 {

@@ -31,17 +31,34 @@ fn case(n: u64, think_s: f64) {
     let s = &out.series;
     let m = s.metric_names.iter().position(|x| x == "utilization_pkts").unwrap() as u16;
     let e = s.element_names.iter().position(|x| x == "bottleneck").unwrap() as u32;
-    let got: Vec<(u64, f64)> = (0..s.len()).filter(|&i| s.metric[i] == m && s.element[i] == e).map(|i| (s.t_ns[i], s.value[i])).collect();
+    let got: Vec<(u64, f64)> = (0..s.len())
+        .filter(|&i| s.metric[i] == m && s.element[i] == e)
+        .map(|i| (s.t_ns[i], s.value[i]))
+        .collect();
 
     let period = n * t + 2 * d + ta + (think_s * 1e9).round() as u64;
-    let arrivals: Vec<u64> = (0..).map(|i| i * period).take_while(|&s0| s0 < stop).flat_map(|s0| (0..n).map(move |j| s0 + (j + 1) * t + d)).collect();
+    let arrivals: Vec<u64> = (0..)
+        .map(|i| i * period)
+        .take_while(|&s0| s0 < stop)
+        .flat_map(|s0| (0..n).map(move |j| s0 + (j + 1) * t + d))
+        .collect();
     let line = rate * (interval as f64 / 1e9) / (8.0 * 1040.0); // 120.19 packets per 100 ms
     let samples: Vec<u64> = (1..=stop / interval).map(|k| k * interval).collect();
-    assert_eq!(got.iter().map(|g| g.0).collect::<Vec<_>>(), samples, "one sample per interval after 0");
+    assert_eq!(
+        got.iter().map(|g| g.0).collect::<Vec<_>>(),
+        samples,
+        "one sample per interval after 0"
+    );
     for (ts, value) in got {
-        assert!(!arrivals.contains(&ts), "an arrival falls on a sample time: choose other numbers");
+        assert!(
+            !arrivals.contains(&ts),
+            "an arrival falls on a sample time: choose other numbers"
+        );
         let count = arrivals.iter().filter(|&&a| a + interval > ts && a <= ts).count();
-        assert!((value - count as f64 / line).abs() < 1e-12, "n {n} think {think_s}: at {ts}: {value} vs {count} / {line}");
+        assert!(
+            (value - count as f64 / line).abs() < 1e-12,
+            "n {n} think {think_s}: at {ts}: {value} vs {count} / {line}"
+        );
     }
 }
 
@@ -66,6 +83,11 @@ fn it_needs_the_series_and_is_off_by_default() {
     let mut v = v.clone();
     v["metrics"] = json!({});
     let out = run_json(&v);
-    let m = out.series.metric_names.iter().position(|x| x == "utilization_pkts").unwrap() as u16;
+    let m = out
+        .series
+        .metric_names
+        .iter()
+        .position(|x| x == "utilization_pkts")
+        .unwrap() as u16;
     assert!(!out.series.metric.contains(&m));
 }

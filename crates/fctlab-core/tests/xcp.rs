@@ -11,8 +11,15 @@ use serde_json::{json, Value};
 fn series_of(out: &RunOutput, metric: &str, element: &str) -> Vec<(u64, f64)> {
     let s = &out.series;
     let m = s.metric_names.iter().position(|n| n == metric).unwrap() as u16;
-    let e = s.element_names.iter().position(|n| n == element).unwrap_or_else(|| panic!("no series for {element}")) as u32;
-    (0..s.t_ns.len()).filter(|&i| s.metric[i] == m && s.element[i] == e).map(|i| (s.t_ns[i], s.value[i])).collect()
+    let e = s
+        .element_names
+        .iter()
+        .position(|n| n == element)
+        .unwrap_or_else(|| panic!("no series for {element}")) as u32;
+    (0..s.t_ns.len())
+        .filter(|&i| s.metric[i] == m && s.element[i] == e)
+        .map(|i| (s.t_ns[i], s.value[i]))
+        .collect()
 }
 
 fn mean_after(v: &[(u64, f64)], t0: u64) -> f64 {
@@ -96,7 +103,10 @@ fn flows_with_different_rtts_share_fairly() {
     // long-RTT flow's window adapts once per its own RTT and the control
     // interval is the average RTT (≈ 0.1 s here, from the Σ(rtt·x)/Σx estimate).
     let (r, q, u, _) = shares(&[2.0, 10.0, 30.0, 60.0], 40.0);
-    let (mx, mn) = (r.iter().cloned().fold(0.0, f64::max), r.iter().cloned().fold(f64::MAX, f64::min));
+    let (mx, mn) = (
+        r.iter().cloned().fold(0.0, f64::max),
+        r.iter().cloned().fold(f64::MAX, f64::min),
+    );
     assert!(jain(&r) > 0.98 && mx / mn < 1.2, "rates {r:?}");
     assert!(u > 0.95 && q < 5.0, "utilisation {u}, queue {q}");
 }
@@ -113,7 +123,11 @@ fn poisson(scheme: &str, queue: &str, seed: u64) -> Value {
 }
 
 fn mean_fct(f: &[FlowRecord], min_pkts: u64) -> f64 {
-    let v: Vec<f64> = f.iter().filter(|r| r.size_pkts > min_pkts).map(|r| r.fct_ns().unwrap() as f64).collect();
+    let v: Vec<f64> = f
+        .iter()
+        .filter(|r| r.size_pkts > min_pkts)
+        .map(|r| r.fct_ns().unwrap() as f64)
+        .collect();
     v.iter().sum::<f64>() / v.len() as f64
 }
 
@@ -132,7 +146,10 @@ fn under_load_xcp_flows_take_longer_than_tcp_slow_start() {
     for seed in [1, 2] {
         let x = run_json(&poisson("xcp", "xcp", seed)).flows;
         let t = run_json(&poisson("tcp-newreno", "droptail", seed)).flows;
-        assert!(x.iter().all(|f| f.completed()) && t.iter().all(|f| f.completed()), "seed {seed}");
+        assert!(
+            x.iter().all(|f| f.completed()) && t.iter().all(|f| f.completed()),
+            "seed {seed}"
+        );
         let (mx, mt) = (mean_fct(&x, 30), mean_fct(&t, 30));
         assert!(mx > 1.15 * mt, "seed {seed}: xcp {mx} ns vs tcp {mt} ns");
     }
@@ -180,7 +197,13 @@ fn bad_input_is_refused() {
     assert_eq!(f, "network.queue");
     assert!(m.contains("xcp"), "{m}");
     // Out-of-range, unknown and mistyped keys of [network.xcp].
-    for (k, val) in [("alpha", json!(-0.4)), ("gamma", json!(2.0)), ("beta", json!(-1)), ("min_interval_ms", json!(0)), ("init_interval_ms", json!(-5))] {
+    for (k, val) in [
+        ("alpha", json!(-0.4)),
+        ("gamma", json!(2.0)),
+        ("beta", json!(-1)),
+        ("min_interval_ms", json!(0)),
+        ("init_interval_ms", json!(-5)),
+    ] {
         let mut v = base();
         v["network"]["xcp"] = json!({k: val});
         assert_eq!(refused(v).0, format!("network.xcp.{k}"));

@@ -98,7 +98,10 @@ fn addr(field: &str, s: &str) -> Result<SocketAddr, String> {
 }
 
 fn panic_text(e: Box<dyn std::any::Any + Send>) -> String {
-    e.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| e.downcast_ref::<String>().cloned()).unwrap_or_else(|| "panic".into())
+    e.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| e.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "panic".into())
 }
 
 struct Io<'a> {
@@ -134,21 +137,44 @@ pub fn run(cfg: &HostCfg) -> Result<HostOut, String> {
     let sock = Sock::bind(addr("bind", &cfg.bind)?).map_err(|e| format!("bind {}: {e}", cfg.bind))?;
     let clock = Clock { epoch_ns: cfg.epoch_ns };
     crate::tune_process(50);
-    let size = |f: &FlowSpec| FlowSize::Finite { bytes: f.size_bytes, pkts: f.size_pkts };
+    let size = |f: &FlowSpec| FlowSize::Finite {
+        bytes: f.size_bytes,
+        pkts: f.size_pkts,
+    };
     let mut tx: Vec<Tx> = Vec::new();
     for f in &cfg.send {
         let (s, _) = (plan.endpoints)(f.flow, size(f));
-        tx.push(Tx { spec: f.clone(), peer: addr("send.peer", &f.peer)?, ep: s, started: false, sent_end: 0, heard_ns: 0, last_ns: 0, acked_ns: None, status: None });
+        tx.push(Tx {
+            spec: f.clone(),
+            peer: addr("send.peer", &f.peer)?,
+            ep: s,
+            started: false,
+            sent_end: 0,
+            heard_ns: 0,
+            last_ns: 0,
+            acked_ns: None,
+            status: None,
+        });
     }
     tx.sort_by_key(|t| (t.spec.start_ns, t.spec.flow));
     let mut rx: Vec<Rx> = Vec::new();
     for f in &cfg.recv {
         let (_, r) = (plan.endpoints)(f.flow, size(f));
-        rx.push(Rx { spec: f.clone(), peer: addr("recv.peer", &f.peer)?, ep: r, heard_ns: None, status: None });
+        rx.push(Rx {
+            spec: f.clone(),
+            peer: addr("recv.peer", &f.peer)?,
+            ep: r,
+            heard_ns: None,
+            status: None,
+        });
     }
     let tx_of: HashMap<u32, usize> = tx.iter().enumerate().map(|(i, t)| (t.spec.flow, i)).collect();
     let rx_of: HashMap<u32, usize> = rx.iter().enumerate().map(|(i, r)| (r.spec.flow, i)).collect();
-    let mut io = Io { sock: &sock, buf: Vec::with_capacity(2048), out: HostOut::default() };
+    let mut io = Io {
+        sock: &sock,
+        buf: Vec::with_capacity(2048),
+        out: HostOut::default(),
+    };
     let mut rbuf = vec![0u8; 65536];
     let mut pkts: Vec<Packet> = Vec::new();
     let mut next_start = 0usize;
@@ -326,8 +352,22 @@ pub fn run(cfg: &HostCfg) -> Result<HostOut, String> {
     }
     let now = clock.now();
     for t in tx {
-        let status = t.status.unwrap_or_else(|| if t.started { "deadline".into() } else { "not-started".into() });
-        io.out.flows.push(FlowOut { flow: t.spec.flow, role: "send", start_ns: t.started.then_some(t.spec.start_ns), finish_ns: None, acked_ns: t.acked_ns, retransmits: t.ep.retransmits(), status });
+        let status = t.status.unwrap_or_else(|| {
+            if t.started {
+                "deadline".into()
+            } else {
+                "not-started".into()
+            }
+        });
+        io.out.flows.push(FlowOut {
+            flow: t.spec.flow,
+            role: "send",
+            start_ns: t.started.then_some(t.spec.start_ns),
+            finish_ns: None,
+            acked_ns: t.acked_ns,
+            retransmits: t.ep.retransmits(),
+            status,
+        });
     }
     for r in rx {
         let fin = r.ep.finished_at();
@@ -335,9 +375,23 @@ pub fn run(cfg: &HostCfg) -> Result<HostOut, String> {
             (Some(s), _, _) => s.clone(),
             (None, Some(_), _) => "done".into(),
             (None, None, None) => "no-data".into(),
-            (None, None, Some(_)) => if now >= cfg.deadline_ns { "deadline".into() } else { "stopped".into() },
+            (None, None, Some(_)) => {
+                if now >= cfg.deadline_ns {
+                    "deadline".into()
+                } else {
+                    "stopped".into()
+                }
+            }
         };
-        io.out.flows.push(FlowOut { flow: r.spec.flow, role: "recv", start_ns: None, finish_ns: fin, acked_ns: None, retransmits: 0, status });
+        io.out.flows.push(FlowOut {
+            flow: r.spec.flow,
+            role: "recv",
+            start_ns: None,
+            finish_ns: fin,
+            acked_ns: None,
+            retransmits: 0,
+            status,
+        });
     }
     let _ = Bad::ALL;
     Ok(io.out)

@@ -73,7 +73,9 @@ pub fn tune_process(priority: i32) -> bool {
     // SAFETY: prctl and sched_setscheduler with plain integer arguments.
     unsafe {
         libc::prctl(libc::PR_SET_TIMERSLACK, 1 as libc::c_ulong, 0, 0, 0);
-        let p = libc::sched_param { sched_priority: priority };
+        let p = libc::sched_param {
+            sched_priority: priority,
+        };
         libc::sched_setscheduler(0, libc::SCHED_FIFO, &p) == 0
     }
 }

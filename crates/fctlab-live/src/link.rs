@@ -44,7 +44,9 @@ pub struct DirCfg {
 
 impl DirCfg {
     fn post(&self, f: &Frame) -> u64 {
-        self.post_base_ns + self.post_ns.get(&f.dst).copied().unwrap_or(0) + self.post_src_ns.get(&f.src).copied().unwrap_or(0)
+        self.post_base_ns
+            + self.post_ns.get(&f.dst).copied().unwrap_or(0)
+            + self.post_src_ns.get(&f.src).copied().unwrap_or(0)
     }
 }
 
@@ -112,11 +114,22 @@ impl Raw {
             sll.sll_family = libc::AF_PACKET as u16;
             sll.sll_protocol = proto;
             sll.sll_ifindex = idx as i32;
-            if libc::bind(fd, &sll as *const _ as *const libc::sockaddr, std::mem::size_of::<libc::sockaddr_ll>() as u32) != 0 {
+            if libc::bind(
+                fd,
+                &sll as *const _ as *const libc::sockaddr,
+                std::mem::size_of::<libc::sockaddr_ll>() as u32,
+            ) != 0
+            {
                 return Err(format!("bind {ifname}: {}", std::io::Error::last_os_error()));
             }
             let one: i32 = 1;
-            libc::setsockopt(fd, libc::SOL_PACKET, 23 /* PACKET_IGNORE_OUTGOING */, &one as *const i32 as *const libc::c_void, 4);
+            libc::setsockopt(
+                fd,
+                libc::SOL_PACKET,
+                23, /* PACKET_IGNORE_OUTGOING */
+                &one as *const i32 as *const libc::c_void,
+                4,
+            );
             let big: i32 = 16 << 20;
             for opt in [libc::SO_RCVBUFFORCE, libc::SO_SNDBUFFORCE] {
                 libc::setsockopt(fd, libc::SOL_SOCKET, opt, &big as *const i32 as *const libc::c_void, 4);
@@ -126,12 +139,26 @@ impl Raw {
     }
     fn recv(&self, buf: &mut [u8]) -> Option<usize> {
         // SAFETY: buf is valid for its length.
-        let n = unsafe { libc::recv(self.fd, buf.as_mut_ptr() as *mut libc::c_void, buf.len(), libc::MSG_DONTWAIT) };
+        let n = unsafe {
+            libc::recv(
+                self.fd,
+                buf.as_mut_ptr() as *mut libc::c_void,
+                buf.len(),
+                libc::MSG_DONTWAIT,
+            )
+        };
         (n > 0).then_some(n as usize)
     }
     fn send(&self, frame: &[u8]) -> bool {
         // SAFETY: frame is valid for its length.
-        unsafe { libc::send(self.fd, frame.as_ptr() as *const libc::c_void, frame.len(), libc::MSG_DONTWAIT) == frame.len() as isize }
+        unsafe {
+            libc::send(
+                self.fd,
+                frame.as_ptr() as *const libc::c_void,
+                frame.len(),
+                libc::MSG_DONTWAIT,
+            ) == frame.len() as isize
+        }
     }
 }
 
@@ -222,11 +249,25 @@ fn classify(b: &[u8], cfg: &EmuCfg, fwd: bool) -> Result<Option<Frame>, &'static
         } else {
             u32::MAX
         };
-        let tcp_payload = if proto == 6 && b.len() >= l4 + 13 { total.saturating_sub(ihl + ((b[l4 + 12] >> 4) as usize) * 4) } else { 0 };
-        let kind = if tcp_payload > 0 || (proto != 6 && fwd) { PacketKind::Data } else { PacketKind::Ack };
+        let tcp_payload = if proto == 6 && b.len() >= l4 + 13 {
+            total.saturating_sub(ihl + ((b[l4 + 12] >> 4) as usize) * 4)
+        } else {
+            0
+        };
+        let kind = if tcp_payload > 0 || (proto != 6 && fwd) {
+            PacketKind::Data
+        } else {
+            PacketKind::Ack
+        };
         Packet::new(flow, kind, total as u32, 0, 0)
     };
-    Ok(Some(Frame { pkt, bytes: b.to_vec(), src, dst, wire_at }))
+    Ok(Some(Frame {
+        pkt,
+        bytes: b.to_vec(),
+        src,
+        dst,
+        wire_at,
+    }))
 }
 
 fn rewrite(f: &mut Frame, p: &Packet) {
@@ -249,24 +290,46 @@ pub fn run(cfg: &EmuCfg) -> Result<EmuOut, String> {
     let link = &plan.topology.links[plan.topology.bottleneck as usize];
     let mut socks = Vec::new();
     let mut dirs = Vec::new();
-    let mut out = EmuOut { limit_pkts: plan.buffer_pkts, rate_bps: link.rate_bps, ..Default::default() };
+    let mut out = EmuOut {
+        limit_pkts: plan.buffer_pkts,
+        rate_bps: link.rate_bps,
+        ..Default::default()
+    };
     for (k, p) in cfg.pairs.iter().enumerate() {
         socks.push(Raw::open(&p.a)?);
         socks.push(Raw::open(&p.b)?);
         for (d, dc) in [(0, &p.fwd), (1, &p.rev)] {
             let queue: Box<dyn Queue> = if dc.scenario_queue {
                 let rate = dc.rate_bps.unwrap_or(link.rate_bps);
-                (plan.queue_builder)(PortParams { limit_pkts: plan.buffer_pkts, rate_bps: rate, delay_ns: link.delay_ns, seed: plan.seed, stream: PortParams::stream_of(&link.name) })
+                (plan.queue_builder)(PortParams {
+                    limit_pkts: plan.buffer_pkts,
+                    rate_bps: rate,
+                    delay_ns: link.delay_ns,
+                    seed: plan.seed,
+                    stream: PortParams::stream_of(&link.name),
+                })
             } else {
                 Box::new(DropTail::new(usize::MAX))
             };
             // Direction 0 (fwd) goes out of b (socket 2k+1), 1 (rev) out of a (2k).
-            dirs.push(Dir { cfg: dc.clone(), out: 2 * k + 1 - d, queue, pre: BinaryHeap::new(), post: BinaryHeap::new(), serving: None, busy_ns: 0, busy_at_sample: 0 });
+            dirs.push(Dir {
+                cfg: dc.clone(),
+                out: 2 * k + 1 - d,
+                queue,
+                pre: BinaryHeap::new(),
+                post: BinaryHeap::new(),
+                serving: None,
+                busy_ns: 0,
+                busy_at_sample: 0,
+            });
         }
     }
     crate::tune_process(60);
     let sampled = dirs.iter().position(|d| d.cfg.scenario_queue);
-    let mut slab = Slab { frames: Vec::new(), free: Vec::new() };
+    let mut slab = Slab {
+        frames: Vec::new(),
+        free: Vec::new(),
+    };
     // The emulator's own time axis starts now, before the run's epoch, so that
     // frames sent before the epoch (probes, ARP) get their delays too; the
     // samples are reported on the run's axis.
@@ -279,7 +342,14 @@ pub fn run(cfg: &EmuCfg) -> Result<EmuOut, String> {
     let mut late_n = 0u64;
     let mut next_sample = lead + cfg.sample_ns;
     let mut last_stop_check = 0u64;
-    let mut pfds: Vec<libc::pollfd> = socks.iter().map(|s| libc::pollfd { fd: s.fd, events: libc::POLLIN, revents: 0 }).collect();
+    let mut pfds: Vec<libc::pollfd> = socks
+        .iter()
+        .map(|s| libc::pollfd {
+            fd: s.fd,
+            events: libc::POLLIN,
+            revents: 0,
+        })
+        .collect();
     loop {
         let now = clock.now();
         // Arrivals: socket 2k is interface a of pair k (into direction 2k, fwd),
@@ -390,7 +460,8 @@ pub fn run(cfg: &EmuCfg) -> Result<EmuOut, String> {
                 let d = &mut dirs[k];
                 out.t_ns.push(next_sample - lead);
                 out.queue_pkts.push(d.queue.len_pkts() as u64);
-                out.utilization.push(((d.busy_ns - d.busy_at_sample) as f64 / cfg.sample_ns as f64).min(1.0));
+                out.utilization
+                    .push(((d.busy_ns - d.busy_at_sample) as f64 / cfg.sample_ns as f64).min(1.0));
                 d.busy_at_sample = d.busy_ns;
             }
             next_sample += cfg.sample_ns;
@@ -405,7 +476,10 @@ pub fn run(cfg: &EmuCfg) -> Result<EmuOut, String> {
         let now2 = clock.now();
         if wake > now2 {
             let dt = wake - now2;
-            let ts = libc::timespec { tv_sec: (dt / 1_000_000_000) as libc::time_t, tv_nsec: (dt % 1_000_000_000) as libc::c_long };
+            let ts = libc::timespec {
+                tv_sec: (dt / 1_000_000_000) as libc::time_t,
+                tv_nsec: (dt % 1_000_000_000) as libc::c_long,
+            };
             // SAFETY: valid pollfds and timespec.
             unsafe { libc::ppoll(pfds.as_mut_ptr(), pfds.len() as libc::nfds_t, &ts, std::ptr::null()) };
         }
@@ -413,4 +487,3 @@ pub fn run(cfg: &EmuCfg) -> Result<EmuOut, String> {
     out.mean_late_us = if late_n > 0 { late_sum / late_n as f64 } else { 0.0 };
     Ok(out)
 }
-

@@ -11,7 +11,13 @@ pub struct Sock {
 fn setopt(fd: i32, opt: i32, v: i32) {
     // SAFETY: setsockopt with an int option; failure only leaves the default.
     unsafe {
-        libc::setsockopt(fd, libc::SOL_SOCKET, opt, &v as *const i32 as *const libc::c_void, std::mem::size_of::<i32>() as u32);
+        libc::setsockopt(
+            fd,
+            libc::SOL_SOCKET,
+            opt,
+            &v as *const i32 as *const libc::c_void,
+            std::mem::size_of::<i32>() as u32,
+        );
     }
 }
 
@@ -22,7 +28,10 @@ impl Sock {
         let fd = udp.as_raw_fd();
         // Room for a window of datagrams each way (the kernel caps these at
         // net.core.[rw]mem_max unless the FORCE variants are allowed, as for root).
-        for (force, plain) in [(libc::SO_SNDBUFFORCE, libc::SO_SNDBUF), (libc::SO_RCVBUFFORCE, libc::SO_RCVBUF)] {
+        for (force, plain) in [
+            (libc::SO_SNDBUFFORCE, libc::SO_SNDBUF),
+            (libc::SO_RCVBUFFORCE, libc::SO_RCVBUF),
+        ] {
             setopt(fd, force, 8 << 20);
             setopt(fd, plain, 8 << 20);
         }
@@ -31,8 +40,15 @@ impl Sock {
 
     /// Wait until the socket is readable or `timeout_ns` passes (0: just check).
     pub fn wait(&self, timeout_ns: u64) {
-        let mut pfd = libc::pollfd { fd: self.udp.as_raw_fd(), events: libc::POLLIN, revents: 0 };
-        let ts = libc::timespec { tv_sec: (timeout_ns / 1_000_000_000) as libc::time_t, tv_nsec: (timeout_ns % 1_000_000_000) as libc::c_long };
+        let mut pfd = libc::pollfd {
+            fd: self.udp.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let ts = libc::timespec {
+            tv_sec: (timeout_ns / 1_000_000_000) as libc::time_t,
+            tv_nsec: (timeout_ns % 1_000_000_000) as libc::c_long,
+        };
         // SAFETY: one valid pollfd, a valid timespec, no signal mask.
         unsafe { libc::ppoll(&mut pfd, 1, &ts, std::ptr::null()) };
     }

@@ -49,7 +49,16 @@ pub enum Bad {
 }
 
 impl Bad {
-    pub const ALL: [Bad; 8] = [Bad::Truncated, Bad::Magic, Bad::Version, Bad::Kind, Bad::Flags, Bad::Reserved, Bad::Checksum, Bad::Field];
+    pub const ALL: [Bad; 8] = [
+        Bad::Truncated,
+        Bad::Magic,
+        Bad::Version,
+        Bad::Kind,
+        Bad::Flags,
+        Bad::Reserved,
+        Bad::Checksum,
+        Bad::Field,
+    ];
     pub fn name(self) -> &'static str {
         match self {
             Bad::Truncated => "truncated",

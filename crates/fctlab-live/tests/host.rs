@@ -19,7 +19,11 @@ fn flow(id: u32, pkts: u64, start_ns: u64, peer: &str) -> serde_json::Value {
 /// A loopback address with a port the kernel says is free now (so runs of
 /// these tests side by side do not meet each other's datagrams).
 fn free_addr() -> String {
-    UdpSocket::bind("127.0.0.1:0").unwrap().local_addr().unwrap().to_string()
+    UdpSocket::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .to_string()
 }
 
 fn cfg(v: serde_json::Value) -> HostCfg {
@@ -33,12 +37,16 @@ fn flows_complete_over_loopback() {
     let epoch = mono_ns() + 200_000_000;
     let (ps, pr) = (free_addr(), free_addr());
     let (ps, pr) = (ps.as_str(), pr.as_str());
-    let recv = cfg(serde_json::json!({"scenario": scenario(), "epoch_ns": epoch, "bind": pr,
+    let recv = cfg(
+        serde_json::json!({"scenario": scenario(), "epoch_ns": epoch, "bind": pr,
         "recv": [flow(0, 50, 0, ps), flow(1, 3, 0, ps)], "stop_file": stop.to_str().unwrap(),
-        "deadline_ns": 10_000_000_000u64, "peer_timeout_ns": 5_000_000_000u64}));
-    let send = cfg(serde_json::json!({"scenario": scenario(), "epoch_ns": epoch, "bind": ps,
+        "deadline_ns": 10_000_000_000u64, "peer_timeout_ns": 5_000_000_000u64}),
+    );
+    let send = cfg(
+        serde_json::json!({"scenario": scenario(), "epoch_ns": epoch, "bind": ps,
         "send": [flow(0, 50, 0, pr), flow(1, 3, 20_000_000, pr)], "stop_file": null,
-        "deadline_ns": 10_000_000_000u64, "peer_timeout_ns": 5_000_000_000u64}));
+        "deadline_ns": 10_000_000_000u64, "peer_timeout_ns": 5_000_000_000u64}),
+    );
     let r = thread::spawn(move || host::run(&recv).unwrap());
     let s = host::run(&send).unwrap();
     std::fs::write(&stop, b"").unwrap();
@@ -52,7 +60,13 @@ fn flows_complete_over_loopback() {
         // At least the handshake's and the data's local round trips; well under a second.
         assert!(fin > start && fin < start + 1_000_000_000, "{f:?}");
     }
-    assert_eq!(s.refused.total() + r.refused.total(), 0, "sender {:?} receiver {:?}", s.refused.counts, r.refused.counts);
+    assert_eq!(
+        s.refused.total() + r.refused.total(),
+        0,
+        "sender {:?} receiver {:?}",
+        s.refused.counts,
+        r.refused.counts
+    );
 }
 
 #[test]
@@ -64,9 +78,11 @@ fn forged_datagrams_are_counted_and_ignored() {
     let us = u.local_addr().unwrap().to_string();
     let pr = free_addr();
     let pr = pr.as_str();
-    let recv = cfg(serde_json::json!({"scenario": scenario(), "epoch_ns": epoch, "bind": pr,
+    let recv = cfg(
+        serde_json::json!({"scenario": scenario(), "epoch_ns": epoch, "bind": pr,
         "recv": [flow(0, 5, 0, &us)], "stop_file": stop.to_str().unwrap(),
-        "deadline_ns": 5_000_000_000u64, "peer_timeout_ns": 5_000_000_000u64}));
+        "deadline_ns": 5_000_000_000u64, "peer_timeout_ns": 5_000_000_000u64}),
+    );
     let r = thread::spawn(move || host::run(&recv).unwrap());
     thread::sleep(Duration::from_millis(300));
     let mut buf = Vec::new();
@@ -89,7 +105,18 @@ fn forged_datagrams_are_counted_and_ignored() {
     let _ = std::fs::remove_file(&stop);
     let c = &r.refused.counts;
     let get = |k: &str| c.get(k).copied().unwrap_or(0);
-    assert_eq!((get("truncated"), get("version"), get("checksum"), get("seq"), get("timestamp"), get("unknown_flow")), (1, 1, 1, 1, 1, 2), "{c:?}");
+    assert_eq!(
+        (
+            get("truncated"),
+            get("version"),
+            get("checksum"),
+            get("seq"),
+            get("timestamp"),
+            get("unknown_flow")
+        ),
+        (1, 1, 1, 1, 1, 2),
+        "{c:?}"
+    );
     assert_eq!(r.flows[0].status, "no-data");
     assert_eq!(r.flows[0].finish_ns, None);
 }

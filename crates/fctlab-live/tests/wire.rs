@@ -17,7 +17,13 @@ impl XorShift {
 
 fn sample(i: u64) -> Packet {
     let kinds = [PacketKind::Syn, PacketKind::SynAck, PacketKind::Data, PacketKind::Ack];
-    let mut p = Packet::new(i as u32 * 7 + 1, kinds[(i % 4) as usize], 40 + (i as u32 % 1000), i * 1_000_003, i * 77_777);
+    let mut p = Packet::new(
+        i as u32 * 7 + 1,
+        kinds[(i % 4) as usize],
+        40 + (i as u32 % 1000),
+        i * 1_000_003,
+        i * 77_777,
+    );
     p.flags = (i % 16) as u8;
     p.hdr = [-1.0, 0.0123 * i as f64, -((i << 26) as f64)];
     p
@@ -37,7 +43,10 @@ fn round_trip_and_size_on_the_wire() {
         wire::encode(&p, &mut buf);
         assert_eq!(buf.len(), (p.size_bytes as usize - wire::IP_UDP).max(wire::HEADER_LEN));
         let q = wire::decode(&buf).unwrap();
-        assert_eq!((q.flow, q.kind, q.flags, q.size_bytes, q.seq, q.ts), (p.flow, p.kind, p.flags, p.size_bytes, p.seq, p.ts));
+        assert_eq!(
+            (q.flow, q.kind, q.flags, q.size_bytes, q.seq, q.ts),
+            (p.flow, p.kind, p.flags, p.size_bytes, p.seq, p.ts)
+        );
         assert_eq!(q.hdr.map(f64::to_bits), p.hdr.map(f64::to_bits));
     }
 }

@@ -22,7 +22,12 @@ use serde_json::json;
 fn describe(config_json: &str) -> PyResult<String> {
     let plan = scenario::from_json(config_json).map_err(crate::config_error)?;
     let long_lived = plan.flows.iter().filter(|f| f.size.is_long_lived()).count()
-        + plan.generators.iter().filter(|g| matches!(g.arrivals, Arrivals::LongLived)).map(|g| g.senders.len()).sum::<usize>();
+        + plan
+            .generators
+            .iter()
+            .filter(|g| matches!(g.arrivals, Arrivals::LongLived))
+            .map(|g| g.senders.len())
+            .sum::<usize>();
     Ok(json!({
         "buffer_pkts": plan.buffer_pkts,
         "buffer_key": if plan.scenario.network.buffer_pkts.is_some() { "network.buffer_pkts" } else { "network.buffer_bdp" },

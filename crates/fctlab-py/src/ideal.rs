@@ -20,7 +20,10 @@ fn value_error(e: IdealError) -> PyErr {
 
 /// A refused argument, by name.
 fn refuse<T>(arg: impl Into<String>, message: impl Into<String>) -> PyResult<T> {
-    Err(value_error(IdealError { arg: arg.into(), message: message.into() }))
+    Err(value_error(IdealError {
+        arg: arg.into(),
+        message: message.into(),
+    }))
 }
 
 /// A numpy array as a slice, copying only if it is not contiguous.
@@ -35,7 +38,13 @@ fn slice<'a, T: numpy::Element + Copy>(a: &'a PyReadonlyArray1<'_, T>) -> Cow<'a
 fn non_negative_u64(name: &str, a: &[i64]) -> PyResult<Vec<u64>> {
     a.iter()
         .enumerate()
-        .map(|(i, &v)| if v >= 0 { Ok(v as u64) } else { refuse(format!("{name}[{i}]"), format!("must be >= 0, got {v}")) })
+        .map(|(i, &v)| {
+            if v >= 0 {
+                Ok(v as u64)
+            } else {
+                refuse(format!("{name}[{i}]"), format!("must be >= 0, got {v}"))
+            }
+        })
         .collect()
 }
 
@@ -43,7 +52,10 @@ fn non_negative_u64(name: &str, a: &[i64]) -> PyResult<Vec<u64>> {
 /// `links[offsets[i]..offsets[i + 1]]`) as one `Vec` per flow.
 fn routes_from_csr(links: &[i64], offsets: &[i64]) -> PyResult<Vec<Vec<usize>>> {
     if offsets.is_empty() || offsets[0] != 0 || *offsets.last().unwrap_or(&0) as usize != links.len() {
-        return refuse("routes", "malformed route table (offsets must start at 0 and end at the number of links listed)");
+        return refuse(
+            "routes",
+            "malformed route table (offsets must start at 0 and end at the number of links listed)",
+        );
     }
     let mut routes = Vec::with_capacity(offsets.len() - 1);
     for (i, w) in offsets.windows(2).enumerate() {
@@ -93,7 +105,9 @@ fn ideal_ps_sojourn_ns<'py>(
     capacity_bps: f64,
     load: f64,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-    let out = map_sizes("size_bytes", &slice(&size_bytes), |x| ideal::ps_sojourn_ns(x, capacity_bps, load))?;
+    let out = map_sizes("size_bytes", &slice(&size_bytes), |x| {
+        ideal::ps_sojourn_ns(x, capacity_bps, load)
+    })?;
     Ok(out.into_pyarray(py))
 }
 
@@ -114,7 +128,9 @@ fn ideal_ps_fct_ns<'py>(
     with_handshake: bool,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
     let h = handshake(with_handshake);
-    let out = map_sizes("size_bytes", &slice(&size_bytes), |x| ideal::ps_fct_ns(x, capacity_bps, load, rtt_ns, h))?;
+    let out = map_sizes("size_bytes", &slice(&size_bytes), |x| {
+        ideal::ps_fct_ns(x, capacity_bps, load, rtt_ns, h)
+    })?;
     Ok(out.into_pyarray(py))
 }
 
@@ -129,7 +145,9 @@ fn ideal_slow_start_rounds<'py>(
     if init_cwnd_pkts < 1 {
         return refuse("init_cwnd_pkts", format!("must be >= 1, got {init_cwnd_pkts}"));
     }
-    let out = map_sizes("size_pkts", &sizes, |l| ideal::slow_start_rounds(l, init_cwnd_pkts as u64).map(f64::from))?;
+    let out = map_sizes("size_pkts", &sizes, |l| {
+        ideal::slow_start_rounds(l, init_cwnd_pkts as u64).map(f64::from)
+    })?;
     Ok(out.into_iter().map(|k| k as i64).collect::<Vec<_>>().into_pyarray(py))
 }
 
@@ -150,7 +168,9 @@ fn ideal_slow_start_fct_ns<'py>(
         return refuse("init_cwnd_pkts", format!("must be >= 1, got {init_cwnd_pkts}"));
     }
     let h = handshake(with_handshake);
-    let out = map_sizes("size_pkts", &sizes, |l| ideal::slow_start_fct_ns(l, pkt_bytes, capacity_bps, rtt_ns, init_cwnd_pkts as u64, h))?;
+    let out = map_sizes("size_pkts", &sizes, |l| {
+        ideal::slow_start_fct_ns(l, pkt_bytes, capacity_bps, rtt_ns, init_cwnd_pkts as u64, h)
+    })?;
     Ok(out.into_pyarray(py))
 }
 
@@ -159,7 +179,10 @@ const LAW_KEYS: &[(&str, &[&str])] = &[
     ("pareto", &["mean_bytes", "mean_pkts", "shape", "pkt_bytes"]),
     ("exponential", &["mean_bytes", "mean_pkts", "pkt_bytes"]),
     ("fixed", &["bytes", "pkts", "pkt_bytes"]),
-    ("uniform", &["min_bytes", "max_bytes", "min_pkts", "max_pkts", "pkt_bytes"]),
+    (
+        "uniform",
+        &["min_bytes", "max_bytes", "min_pkts", "max_pkts", "pkt_bytes"],
+    ),
     ("empirical", &["samples_bytes"]),
 ];
 
@@ -167,7 +190,10 @@ const LAW_KEYS: &[(&str, &[&str])] = &[
 fn dist_f64(d: &Bound<'_, PyDict>, key: &str) -> PyResult<Option<f64>> {
     match d.get_item(key)? {
         None => Ok(None),
-        Some(v) => v.extract::<f64>().map(Some).or_else(|_| refuse(format!("dist.{key}"), format!("must be a number, got {v}"))),
+        Some(v) => v
+            .extract::<f64>()
+            .map(Some)
+            .or_else(|_| refuse(format!("dist.{key}"), format!("must be a number, got {v}"))),
     }
 }
 
@@ -177,10 +203,19 @@ fn dist_bytes(d: &Bound<'_, PyDict>, bytes_key: &str, pkts_key: &str) -> PyResul
         (Some(b), None) => Ok(b),
         (None, Some(p)) => match dist_f64(d, "pkt_bytes")? {
             Some(pb) => Ok(p * pb),
-            None => refuse("dist.pkt_bytes", format!("is required with {pkts_key} (bytes per packet)")),
+            None => refuse(
+                "dist.pkt_bytes",
+                format!("is required with {pkts_key} (bytes per packet)"),
+            ),
         },
-        (Some(_), Some(_)) => refuse(format!("dist.{bytes_key}"), format!("give {bytes_key} or {pkts_key}, not both")),
-        (None, None) => refuse(format!("dist.{bytes_key}"), format!("is required (or {pkts_key} with pkt_bytes)")),
+        (Some(_), Some(_)) => refuse(
+            format!("dist.{bytes_key}"),
+            format!("give {bytes_key} or {pkts_key}, not both"),
+        ),
+        (None, None) => refuse(
+            format!("dist.{bytes_key}"),
+            format!("is required (or {pkts_key} with pkt_bytes)"),
+        ),
     }
 }
 
@@ -190,16 +225,29 @@ fn dist_bytes(d: &Bound<'_, PyDict>, bytes_key: &str, pkts_key: &str) -> PyResul
 /// `{"dist": "empirical", "samples_bytes": array}`; `_pkts` keys with `pkt_bytes`.
 fn parse_law(d: &Bound<'_, PyDict>) -> PyResult<SizeLaw> {
     let name: String = match d.get_item("dist")? {
-        Some(v) => v.extract().or_else(|_| refuse("dist.dist", format!("must be a string, got {v}")))?,
-        None => return refuse("dist.dist", "is required: one of pareto, exponential, fixed, uniform, empirical"),
+        Some(v) => v
+            .extract()
+            .or_else(|_| refuse("dist.dist", format!("must be a string, got {v}")))?,
+        None => {
+            return refuse(
+                "dist.dist",
+                "is required: one of pareto, exponential, fixed, uniform, empirical",
+            )
+        }
     };
     let Some((_, allowed)) = LAW_KEYS.iter().find(|(n, _)| *n == name) else {
-        return refuse("dist.dist", format!("unknown size law '{name}': one of pareto, exponential, fixed, uniform, empirical"));
+        return refuse(
+            "dist.dist",
+            format!("unknown size law '{name}': one of pareto, exponential, fixed, uniform, empirical"),
+        );
     };
     for k in d.keys() {
         let k: String = k.extract()?;
         if k != "dist" && !allowed.contains(&k.as_str()) {
-            return refuse(format!("dist.{k}"), format!("is not a parameter of '{name}' (allowed: {})", allowed.join(", ")));
+            return refuse(
+                format!("dist.{k}"),
+                format!("is not a parameter of '{name}' (allowed: {})", allowed.join(", ")),
+            );
         }
     }
     let law = match name.as_str() {
@@ -209,14 +257,19 @@ fn parse_law(d: &Bound<'_, PyDict>) -> PyResult<SizeLaw> {
         }
         "exponential" => SizeLaw::exponential(dist_bytes(d, "mean_bytes", "mean_pkts")?),
         "fixed" => SizeLaw::fixed(dist_bytes(d, "bytes", "pkts")?),
-        "uniform" => SizeLaw::uniform(dist_bytes(d, "min_bytes", "min_pkts")?, dist_bytes(d, "max_bytes", "max_pkts")?),
+        "uniform" => SizeLaw::uniform(
+            dist_bytes(d, "min_bytes", "min_pkts")?,
+            dist_bytes(d, "max_bytes", "max_pkts")?,
+        ),
         _ => {
             let Some(s) = d.get_item("samples_bytes")? else {
                 return refuse("dist.samples_bytes", "is required for empirical");
             };
             let v: Vec<f64> = match s.extract::<PyReadonlyArray1<f64>>() {
                 Ok(a) => slice(&a).into_owned(),
-                Err(_) => s.extract().or_else(|_| refuse("dist.samples_bytes", "must be a 1-D sequence of numbers"))?,
+                Err(_) => s
+                    .extract()
+                    .or_else(|_| refuse("dist.samples_bytes", "must be a 1-D sequence of numbers"))?,
             };
             SizeLaw::empirical(&v)
         }
@@ -250,17 +303,22 @@ fn finish_array(py: Python<'_>, f: Vec<u64>) -> Bound<'_, PyArray1<i64>> {
     f.into_iter().map(|t| t as i64).collect::<Vec<_>>().into_pyarray(py)
 }
 
+/// A one-link fluid model: finish times from start times, sizes and capacity.
+type OneLinkModel = fn(&[u64], &[f64], f64) -> ideal::IdealResult<Vec<u64>>;
+
 /// Run a one-link fluid model (`fluid_ps` or `fluid_srpt`) on numpy inputs.
 fn one_link<'py>(
     py: Python<'py>,
-    model: fn(&[u64], &[f64], f64) -> ideal::IdealResult<Vec<u64>>,
+    model: OneLinkModel,
     starts_ns: PyReadonlyArray1<'py, i64>,
     sizes_bytes: PyReadonlyArray1<'py, f64>,
     capacity_bps: f64,
 ) -> PyResult<Bound<'py, PyArray1<i64>>> {
     let starts = non_negative_u64("starts_ns", &slice(&starts_ns))?;
     let sizes = slice(&sizes_bytes).into_owned();
-    let out = py.detach(|| model(&starts, &sizes, capacity_bps)).map_err(value_error)?;
+    let out = py
+        .detach(|| model(&starts, &sizes, capacity_bps))
+        .map_err(value_error)?;
     Ok(finish_array(py, out))
 }
 
@@ -301,7 +359,9 @@ fn ideal_fluid_maxmin<'py>(
     let starts = non_negative_u64("starts_ns", &slice(&starts_ns))?;
     let sizes = slice(&sizes_bytes).into_owned();
     let routes = routes_from_csr(&slice(&route_links), &slice(&route_offsets))?;
-    let out = py.detach(|| ideal::fluid_maxmin(&links, &starts, &sizes, &routes)).map_err(value_error)?;
+    let out = py
+        .detach(|| ideal::fluid_maxmin(&links, &starts, &sizes, &routes))
+        .map_err(value_error)?;
     Ok(finish_array(py, out))
 }
 
@@ -334,7 +394,9 @@ fn ideal_optimal_transfer_ns<'py>(
     let sizes = slice(&sizes_bytes).into_owned();
     let routes = routes_from_csr(&slice(&route_links), &slice(&route_offsets))?;
     let rtts = non_negative_u64("rtts_ns", &slice(&rtts_ns))?;
-    let out = py.detach(|| ideal::optimal_transfer_ns(&links, &starts, &sizes, &routes, &rtts)).map_err(value_error)?;
+    let out = py
+        .detach(|| ideal::optimal_transfer_ns(&links, &starts, &sizes, &routes, &rtts))
+        .map_err(value_error)?;
     Ok(finish_array(py, out))
 }
 

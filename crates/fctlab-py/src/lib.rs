@@ -11,7 +11,12 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-create_exception!(_core, ConfigError, PyValueError, "A scenario was refused: args are (message, field).");
+create_exception!(
+    _core,
+    ConfigError,
+    PyValueError,
+    "A scenario was refused: args are (message, field)."
+);
 
 fn config_error(e: scenario::ConfigError) -> PyErr {
     ConfigError::new_err((e.to_string(), e.field))
@@ -122,27 +127,77 @@ fn run<'py>(py: Python<'py>, config_json: &str, progress: Option<Py<PyAny>>) -> 
 
     let s = out.series;
     let series = PyDict::new(py);
-    series.set_item("t_ns", s.t_ns.iter().map(|&t| t as i64).collect::<Vec<_>>().into_pyarray(py))?;
-    series.set_item("metric", s.metric.iter().map(|&m| m as i32).collect::<Vec<_>>().into_pyarray(py))?;
-    series.set_item("element", s.element.iter().map(|&e| e as i32).collect::<Vec<_>>().into_pyarray(py))?;
+    series.set_item(
+        "t_ns",
+        s.t_ns.iter().map(|&t| t as i64).collect::<Vec<_>>().into_pyarray(py),
+    )?;
+    series.set_item(
+        "metric",
+        s.metric.iter().map(|&m| m as i32).collect::<Vec<_>>().into_pyarray(py),
+    )?;
+    series.set_item(
+        "element",
+        s.element.iter().map(|&e| e as i32).collect::<Vec<_>>().into_pyarray(py),
+    )?;
     series.set_item("value", s.value.into_pyarray(py))?;
     series.set_item("metric_names", s.metric_names)?;
     series.set_item("element_names", s.element_names)?;
 
     let pf = &out.prefixes;
     let prefixes = PyDict::new(py);
-    prefixes.set_item("flow_id", pf.flow_id.iter().map(|&x| x as i64).collect::<Vec<_>>().into_pyarray(py))?;
+    prefixes.set_item(
+        "flow_id",
+        pf.flow_id
+            .iter()
+            .map(|&x| x as i64)
+            .collect::<Vec<_>>()
+            .into_pyarray(py),
+    )?;
     prefixes.set_item("k", pf.k.iter().map(|&x| x as i64).collect::<Vec<_>>().into_pyarray(py))?;
-    prefixes.set_item("fct_ns", pf.fct_ns.iter().map(|&x| x as i64).collect::<Vec<_>>().into_pyarray(py))?;
+    prefixes.set_item(
+        "fct_ns",
+        pf.fct_ns.iter().map(|&x| x as i64).collect::<Vec<_>>().into_pyarray(py),
+    )?;
 
     // Probe delays; rtt_ns -1 where the answer did not come back.
     let pr = &out.probes;
     let probes = PyDict::new(py);
-    probes.set_item("flow_id", pr.flow_id.iter().map(|&x| x as i64).collect::<Vec<_>>().into_pyarray(py))?;
-    probes.set_item("seq", pr.seq.iter().map(|&x| x as i64).collect::<Vec<_>>().into_pyarray(py))?;
-    probes.set_item("sent_ns", pr.sent_ns.iter().map(|&x| x as i64).collect::<Vec<_>>().into_pyarray(py))?;
-    probes.set_item("one_way_ns", pr.one_way_ns.iter().map(|&x| x as i64).collect::<Vec<_>>().into_pyarray(py))?;
-    probes.set_item("rtt_ns", pr.rtt_ns.iter().map(|x| x.map_or(-1, |v| v as i64)).collect::<Vec<_>>().into_pyarray(py))?;
+    probes.set_item(
+        "flow_id",
+        pr.flow_id
+            .iter()
+            .map(|&x| x as i64)
+            .collect::<Vec<_>>()
+            .into_pyarray(py),
+    )?;
+    probes.set_item(
+        "seq",
+        pr.seq.iter().map(|&x| x as i64).collect::<Vec<_>>().into_pyarray(py),
+    )?;
+    probes.set_item(
+        "sent_ns",
+        pr.sent_ns
+            .iter()
+            .map(|&x| x as i64)
+            .collect::<Vec<_>>()
+            .into_pyarray(py),
+    )?;
+    probes.set_item(
+        "one_way_ns",
+        pr.one_way_ns
+            .iter()
+            .map(|&x| x as i64)
+            .collect::<Vec<_>>()
+            .into_pyarray(py),
+    )?;
+    probes.set_item(
+        "rtt_ns",
+        pr.rtt_ns
+            .iter()
+            .map(|x| x.map_or(-1, |v| v as i64))
+            .collect::<Vec<_>>()
+            .into_pyarray(py),
+    )?;
 
     // Nullable columns: -1 (integers) or NaN (reals) where a size has no completed flow.
     let size_stats = match &out.size_stats {
@@ -159,10 +214,26 @@ fn run<'py>(py: Python<'py>, config_json: &str, progress: Option<Py<PyAny>>) -> 
             d.set_item("min_fct_ns", opt_int(&t.min_fct_ns).into_pyarray(py))?;
             d.set_item("max_fct_ns", opt_int(&t.max_fct_ns).into_pyarray(py))?;
             // Sums fit i64 for any run (10^8 flows of 10^9 ns is 10^17).
-            d.set_item("sum_fct_ns", t.sum_fct_ns.iter().map(|&x| x.min(i64::MAX as u128) as i64).collect::<Vec<_>>().into_pyarray(py))?;
-            d.set_item("sketch_size", t.sketch.iter().map(|r| r.0 as i64).collect::<Vec<_>>().into_pyarray(py))?;
-            d.set_item("sketch_bucket", t.sketch.iter().map(|r| r.1).collect::<Vec<_>>().into_pyarray(py))?;
-            d.set_item("sketch_count", t.sketch.iter().map(|r| r.2 as i64).collect::<Vec<_>>().into_pyarray(py))?;
+            d.set_item(
+                "sum_fct_ns",
+                t.sum_fct_ns
+                    .iter()
+                    .map(|&x| x.min(i64::MAX as u128) as i64)
+                    .collect::<Vec<_>>()
+                    .into_pyarray(py),
+            )?;
+            d.set_item(
+                "sketch_size",
+                t.sketch.iter().map(|r| r.0 as i64).collect::<Vec<_>>().into_pyarray(py),
+            )?;
+            d.set_item(
+                "sketch_bucket",
+                t.sketch.iter().map(|r| r.1).collect::<Vec<_>>().into_pyarray(py),
+            )?;
+            d.set_item(
+                "sketch_count",
+                t.sketch.iter().map(|r| r.2 as i64).collect::<Vec<_>>().into_pyarray(py),
+            )?;
             let mut names = Vec::new();
             for (name, col) in &t.quantiles {
                 d.set_item(name, opt_real(col).into_pyarray(py))?;
@@ -208,7 +279,10 @@ fn run<'py>(py: Python<'py>, config_json: &str, progress: Option<Py<PyAny>>) -> 
     }
     stats.set_item("links", links)?;
     stats.set_item("engine_version", fctlab_core::VERSION)?;
-    stats.set_item("build_profile", if cfg!(debug_assertions) { "debug" } else { "release" })?;
+    stats.set_item(
+        "build_profile",
+        if cfg!(debug_assertions) { "debug" } else { "release" },
+    )?;
 
     let d = PyDict::new(py);
     d.set_item("flows", flows)?;
@@ -224,8 +298,11 @@ fn run<'py>(py: Python<'py>, config_json: &str, progress: Option<Py<PyAny>>) -> 
 /// wall clock. Takes and returns JSON (see `fctlab_live::host`).
 #[pyfunction]
 fn live_host(py: Python<'_>, cfg_json: &str) -> PyResult<String> {
-    let cfg: fctlab_live::host::HostCfg = serde_json::from_str(cfg_json).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let out = py.detach(|| fctlab_live::host::run(&cfg)).map_err(PyValueError::new_err)?;
+    let cfg: fctlab_live::host::HostCfg =
+        serde_json::from_str(cfg_json).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let out = py
+        .detach(|| fctlab_live::host::run(&cfg))
+        .map_err(PyValueError::new_err)?;
     Ok(serde_json::to_string(&out).expect("host output serialises"))
 }
 
@@ -233,8 +310,11 @@ fn live_host(py: Python<'_>, cfg_json: &str) -> PyResult<String> {
 /// see `fctlab_live::link`).
 #[pyfunction]
 fn live_link(py: Python<'_>, cfg_json: &str) -> PyResult<String> {
-    let cfg: fctlab_live::link::EmuCfg = serde_json::from_str(cfg_json).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let out = py.detach(|| fctlab_live::link::run(&cfg)).map_err(PyValueError::new_err)?;
+    let cfg: fctlab_live::link::EmuCfg =
+        serde_json::from_str(cfg_json).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let out = py
+        .detach(|| fctlab_live::link::run(&cfg))
+        .map_err(PyValueError::new_err)?;
     Ok(serde_json::to_string(&out).expect("emulator output serialises"))
 }
 

@@ -37,13 +37,22 @@ def measure(scale: str = "quick", progress=print) -> dict:
     for kind, sizes in (("streaming", FLOWS[scale]), ("table", WITH_TABLE)):
         for n in sizes:
             r = run_child(streaming_scenario(n, table=kind == "table"))
-            p = {"flows": n, "peak_rss_mb": r["peak_rss_mb"], "above_baseline_mb": r["peak_rss_mb"] - base["peak_rss_mb"],
-                 "unique_delivered": r["unique_delivered"], "flows_completed": r["flows_completed"], "sim_s": r["sim_s"],
-                 "wall_s": r["wall_s"]}
+            p = {
+                "flows": n,
+                "peak_rss_mb": r["peak_rss_mb"],
+                "above_baseline_mb": r["peak_rss_mb"] - base["peak_rss_mb"],
+                "unique_delivered": r["unique_delivered"],
+                "flows_completed": r["flows_completed"],
+                "sim_s": r["sim_s"],
+                "wall_s": r["wall_s"],
+            }
             out[kind].append(p)
             what = "size statistics, no flows table" if kind == "streaming" else "with the flows table"
-            progress(f"  {n:>10,} flows, {what}: peak {p['peak_rss_mb']:.0f} MB ({p['above_baseline_mb']:+.0f} MB over the "
-                     f"100-flow run; {p['unique_delivered']:,} packets, {p['sim_s']:.0f} simulated s, {p['wall_s']:.1f} s wall)")
+            progress(
+                f"  {n:>10,} flows, {what}: peak {p['peak_rss_mb']:.0f} MB ({p['above_baseline_mb']:+.0f} MB over the "
+                f"100-flow run; {p['unique_delivered']:,} packets, {p['sim_s']:.0f} simulated s, "
+                f"{p['wall_s']:.1f} s wall)"
+            )
     return out
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import copy
 import statistics
-from typing import Callable, Optional
+from typing import Callable
 
 from ..bench import reference_scenario
 from .runner import run_child
@@ -58,8 +58,9 @@ def ns3_params(cfg: dict) -> dict:
     return p
 
 
-def run_slice(seconds: float, repeat: int = 5, *, ns3_repeat: int = 1,
-              progress: Optional[Callable[[str], None]] = None) -> dict:
+def run_slice(
+    seconds: float, repeat: int = 5, *, ns3_repeat: int = 1, progress: Callable[[str], None] | None = None
+) -> dict:
     """fctlab ``repeat`` times and ns-3 ``ns3_repeat`` times on the slice; both
     sides' counts, wall times and rates, and the ratio of medians.
 
@@ -72,7 +73,10 @@ def run_slice(seconds: float, repeat: int = 5, *, ns3_repeat: int = 1,
     if not flows:
         raise ValueError(f"no flow starts within the first {seconds:g} s")
     fr = [run_child(cfg) for _ in range(repeat)]
-    say(f"fctlab: {len(flows):,} flows, {fr[0]['unique_delivered']:,} unique packets delivered by {seconds:g} s; running ns-3...")
+    say(
+        f"fctlab: {len(flows):,} flows, {fr[0]['unique_delivered']:,} unique packets delivered by {seconds:g} s; "
+        "running ns-3..."
+    )
     nr = [ns3peer.run_ns3_flows(ns3_params(cfg), flows, progress=say) for _ in range(ns3_repeat)]
     f_rates = [r["unique_delivered"] / r["wall_s"] for r in fr]
     n_rates = [r["data_pkts_delivered"] / r["wall_s"] for r in nr]
@@ -82,16 +86,30 @@ def run_slice(seconds: float, repeat: int = 5, *, ns3_repeat: int = 1,
     n_cpu = [r["data_pkts_delivered"] / max(r["cpu_s"], 1e-9) for r in nr]
     n = nr[0]
     return {
-        "seconds": float(seconds), "flows": len(flows),
-        "fctlab": {"unique_delivered": fr[0]["unique_delivered"], "data_delivered": fr[0]["data_delivered"],
-                   "drops": fr[0]["drops"], "flows_completed": fr[0]["flows_completed"],
-                   "wall_s": [r["wall_s"] for r in fr], "rates": f_rates, "cpu_rates": f_cpu, "events": fr[0]["events"],
-                   "identical": len({(r["unique_delivered"], r["events"]) for r in fr}) == 1},
-        "ns3": {"unique_delivered": n["data_pkts_delivered"], "drops": n["bottleneck_drops"] + n["other_drops"],
-                "flows_completed": n["flows_completed"], "wall_s": [r["wall_s"] for r in nr], "rates": n_rates,
-                "cpu_rates": n_cpu,
-                "events": n["events"], "version": n.get("ns3_version", "?"),
-                "identical": len({r["data_pkts_delivered"] for r in nr}) == 1},
+        "seconds": float(seconds),
+        "flows": len(flows),
+        "fctlab": {
+            "unique_delivered": fr[0]["unique_delivered"],
+            "data_delivered": fr[0]["data_delivered"],
+            "drops": fr[0]["drops"],
+            "flows_completed": fr[0]["flows_completed"],
+            "wall_s": [r["wall_s"] for r in fr],
+            "rates": f_rates,
+            "cpu_rates": f_cpu,
+            "events": fr[0]["events"],
+            "identical": len({(r["unique_delivered"], r["events"]) for r in fr}) == 1,
+        },
+        "ns3": {
+            "unique_delivered": n["data_pkts_delivered"],
+            "drops": n["bottleneck_drops"] + n["other_drops"],
+            "flows_completed": n["flows_completed"],
+            "wall_s": [r["wall_s"] for r in nr],
+            "rates": n_rates,
+            "cpu_rates": n_cpu,
+            "events": n["events"],
+            "version": n.get("ns3_version", "?"),
+            "identical": len({r["data_pkts_delivered"] for r in nr}) == 1,
+        },
         "ratio": statistics.median(f_rates) / statistics.median(n_rates),
         "cpu_ratio": statistics.median(f_cpu) / statistics.median(n_cpu),
     }

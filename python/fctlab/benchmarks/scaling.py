@@ -45,10 +45,17 @@ def flows_scenario(n: int, seed: int = 1) -> dict:
     return {
         "seed": seed,
         "stop_s": 0.1 + packets * 8 * PKT_BYTES / C_BPS,
-        "network": {"topology": "single-link", "senders": 1, "bottleneck_bps": C_BPS, "bottleneck_delay_ms": RTT_MS / 2,
-                    "buffer_pkts": int(max(math.ceil(bdp), 2 * n))},
+        "network": {
+            "topology": "single-link",
+            "senders": 1,
+            "bottleneck_bps": C_BPS,
+            "bottleneck_delay_ms": RTT_MS / 2,
+            "buffer_pkts": int(max(math.ceil(bdp), 2 * n)),
+        },
         "transport": {"scheme": "tcp-newreno", "mss_bytes": PKT_BYTES - 40, "header_bytes": 40, "init_cwnd_pkts": 2},
-        "traffic": [{"arrivals": "poisson", "rate_per_s": n / 0.1, "count": n, "sizes": {"dist": "fixed", "pkts": 10**9}}],
+        "traffic": [
+            {"arrivals": "poisson", "rate_per_s": n / 0.1, "count": n, "sizes": {"dist": "fixed", "pkts": 10**9}}
+        ],
         "metrics": {"series": False, "ps_fct": False},
     }
 
@@ -65,10 +72,20 @@ def links_scenario(routers: int, seed: int = 1) -> dict:
 def _point(cfg: dict) -> dict:
     r = run_child(cfg)
     u = max(r["unique_delivered"], 1)
-    return {"unique_delivered": r["unique_delivered"], "wall_s": r["wall_s"], "cpu_s": r["cpu_s"], "events": r["events"],
-            "packet_hops": r["packet_hops"], "drops": r["drops"], "sim_s": r["sim_s"], "peak_rss_mb": r["peak_rss_mb"],
-            "wall_ns_per_pkt": r["wall_s"] / u * 1e9, "cpu_ns_per_pkt": r["cpu_s"] / u * 1e9,
-            "events_per_pkt": r["events"] / u, "hops_per_pkt": r["packet_hops"] / u}
+    return {
+        "unique_delivered": r["unique_delivered"],
+        "wall_s": r["wall_s"],
+        "cpu_s": r["cpu_s"],
+        "events": r["events"],
+        "packet_hops": r["packet_hops"],
+        "drops": r["drops"],
+        "sim_s": r["sim_s"],
+        "peak_rss_mb": r["peak_rss_mb"],
+        "wall_ns_per_pkt": r["wall_s"] / u * 1e9,
+        "cpu_ns_per_pkt": r["cpu_s"] / u * 1e9,
+        "events_per_pkt": r["events"] / u,
+        "hops_per_pkt": r["packet_hops"] / u,
+    }
 
 
 def measure(scale: str = "quick", progress=print) -> dict:
@@ -76,16 +93,20 @@ def measure(scale: str = "quick", progress=print) -> dict:
     for n in FLOWS[scale]:
         p = {"n": n, **_point(flows_scenario(n))}
         out["flows"].append(p)
-        progress(f"  {n:>9,} concurrent flows: {p['wall_ns_per_pkt']:7.0f} ns wall, {p['cpu_ns_per_pkt']:7.0f} ns CPU per "
-                 f"unique delivered packet ({p['unique_delivered']:,} packets, {p['events_per_pkt']:.2f} events each, "
-                 f"peak {p['peak_rss_mb']:.0f} MB)")
+        progress(
+            f"  {n:>9,} concurrent flows: {p['wall_ns_per_pkt']:7.0f} ns wall, {p['cpu_ns_per_pkt']:7.0f} ns CPU per "
+            f"unique delivered packet ({p['unique_delivered']:,} packets, {p['events_per_pkt']:.2f} events each, "
+            f"peak {p['peak_rss_mb']:.0f} MB)"
+        )
     for r in ROUTERS[scale]:
         cfg = links_scenario(r)
         p = {"routers": r, "links": len(cfg["network"]["graph"]["links"]), **_point(cfg)}
         out["links"].append(p)
-        progress(f"  {p['links']:>9,} links: {p['wall_ns_per_pkt']:7.0f} ns wall, {p['cpu_ns_per_pkt']:7.0f} ns CPU per "
-                 f"unique delivered packet ({p['unique_delivered']:,} packets, {p['hops_per_pkt']:.2f} packet-hops and "
-                 f"{p['events_per_pkt']:.2f} events each, peak {p['peak_rss_mb']:.0f} MB)")
+        progress(
+            f"  {p['links']:>9,} links: {p['wall_ns_per_pkt']:7.0f} ns wall, {p['cpu_ns_per_pkt']:7.0f} ns CPU per "
+            f"unique delivered packet ({p['unique_delivered']:,} packets, {p['hops_per_pkt']:.2f} packet-hops and "
+            f"{p['events_per_pkt']:.2f} events each, peak {p['peak_rss_mb']:.0f} MB)"
+        )
     return out
 
 
@@ -94,8 +115,10 @@ def figure(res: dict, path) -> None:
 
     plt = pyplot()
     fig, (a, b) = plt.subplots(1, 2, figsize=(9, 3.6))
-    for ax, key, xkey, xlabel in ((a, "flows", "n", "concurrent flows on one 10 Gb/s link"),
-                                  (b, "links", "links", "links (chain of routers, 3 core hops per flow)")):
+    for ax, key, xkey, xlabel in (
+        (a, "flows", "n", "concurrent flows on one 10 Gb/s link"),
+        (b, "links", "links", "links (chain of routers, 3 core hops per flow)"),
+    ):
         pts = res[key]
         x = [p[xkey] for p in pts]
         ax.plot(x, [p["wall_ns_per_pkt"] for p in pts], "o-", label="engine wall time")
@@ -113,8 +136,11 @@ def figure(res: dict, path) -> None:
 
 def main(args, out) -> int:
     scale = "full" if getattr(args, "full", False) else "quick"
-    print(f"cost scaling ({scale}): {', '.join(f'{n:,}' for n in FLOWS[scale])} concurrent flows; chains of "
-          f"{', '.join(map(str, ROUTERS[scale]))} routers", flush=True)
+    print(
+        f"cost scaling ({scale}): {', '.join(f'{n:,}' for n in FLOWS[scale])} concurrent flows; chains of "
+        f"{', '.join(map(str, ROUTERS[scale]))} routers",
+        flush=True,
+    )
     res = measure(scale, progress=lambda m: print(m, flush=True))
     (out / "scaling.json").write_text(json.dumps(res, indent=1))
     figure(res, out / "scaling.png")

@@ -58,11 +58,22 @@ def rcp_scenario(packets: float, seed: int = 1) -> dict:
     """RCP, the 2006 paper's Fig. 12 set-up (see ``experiments/dukkipati2006.py``)."""
     return {
         "seed": seed,
-        "network": {"topology": "single-link", "bottleneck_bps": 2.4e9, "bottleneck_delay_ms": 50.0,
-                    "buffer_pkts": 1_000_000, "queue": "rcp"},
+        "network": {
+            "topology": "single-link",
+            "bottleneck_bps": 2.4e9,
+            "bottleneck_delay_ms": 50.0,
+            "buffer_pkts": 1_000_000,
+            "queue": "rcp",
+        },
         "transport": {"scheme": "rcp", "mss_bytes": 1000, "header_bytes": 40, "init_cwnd_pkts": 2, "handshake": True},
-        "traffic": [{"arrivals": "poisson", "load": 0.9, "sizes": {"dist": "pareto", "mean_pkts": MEAN_PKTS, "shape": SHAPE},
-                     "count": _count(packets)}],
+        "traffic": [
+            {
+                "arrivals": "poisson",
+                "load": 0.9,
+                "sizes": {"dist": "pareto", "mean_pkts": MEAN_PKTS, "shape": SHAPE},
+                "count": _count(packets),
+            }
+        ],
         "metrics": {"series": False},
     }
 
@@ -80,8 +91,16 @@ def red_scenario(packets: float, seed: int = 1) -> dict:
     return cfg
 
 
-def chain_scenario(packets: float, routers: int = 100, hops: int = 3, seed: int = 1, *,
-                   core_bps: float = 1e9, core_delay_ms: float = 10.0, load: float = 0.8) -> dict:
+def chain_scenario(
+    packets: float,
+    routers: int = 100,
+    hops: int = 3,
+    seed: int = 1,
+    *,
+    core_bps: float = 1e9,
+    core_delay_ms: float = 10.0,
+    load: float = 0.8,
+) -> dict:
     """A chain of ``routers`` routers (``3 routers - 1`` links): core links
     r_i - r_{i+1}; host s_i sends into r_i and r_i delivers to host d_i. Sender i
     (i = 0 .. routers - 1 - hops) sends from s_i to d_{i+hops}, across ``hops``
@@ -90,8 +109,10 @@ def chain_scenario(packets: float, routers: int = 100, hops: int = 3, seed: int 
     if routers < hops + 1:
         raise ValueError(f"a chain of {routers} routers has no path of {hops} core links")
     access_bps = 10 * core_bps
-    links = [{"name": f"c{i}", "a": f"r{i}", "b": f"r{i + 1}", "rate_bps": core_bps, "delay_ms": core_delay_ms}
-             for i in range(routers - 1)]
+    links = [
+        {"name": f"c{i}", "a": f"r{i}", "b": f"r{i + 1}", "rate_bps": core_bps, "delay_ms": core_delay_ms}
+        for i in range(routers - 1)
+    ]
     links += [{"a": f"s{i}", "b": f"r{i}", "rate_bps": access_bps} for i in range(routers)]
     links += [{"a": f"r{i}", "b": f"d{i}", "rate_bps": access_bps} for i in range(routers)]
     senders = routers - hops
@@ -104,12 +125,25 @@ def chain_scenario(packets: float, routers: int = 100, hops: int = 3, seed: int 
     rate = load * core_bps * senders / (hops * 8.0 * MEAN_PKTS * pkt_bytes)
     return {
         "seed": seed,
-        "network": {"topology": "graph", "buffer_pkts": buffer_pkts,
-                    "graph": {"routers": [f"r{i}" for i in range(routers)], "links": links, "paths": paths,
-                              "bottleneck": f"c{routers // 2}"}},
+        "network": {
+            "topology": "graph",
+            "buffer_pkts": buffer_pkts,
+            "graph": {
+                "routers": [f"r{i}" for i in range(routers)],
+                "links": links,
+                "paths": paths,
+                "bottleneck": f"c{routers // 2}",
+            },
+        },
         "transport": {"scheme": "tcp-newreno", "mss_bytes": 1000, "header_bytes": 40, "init_cwnd_pkts": 2},
-        "traffic": [{"arrivals": "poisson", "rate_per_s": rate,
-                     "sizes": {"dist": "pareto", "mean_pkts": MEAN_PKTS, "shape": SHAPE}, "count": _count(packets)}],
+        "traffic": [
+            {
+                "arrivals": "poisson",
+                "rate_per_s": rate,
+                "sizes": {"dist": "pareto", "mean_pkts": MEAN_PKTS, "shape": SHAPE},
+                "count": _count(packets),
+            }
+        ],
         "metrics": {"series": False},
     }
 
@@ -118,9 +152,16 @@ def ps_params(flows: float, seed: int = 1) -> dict:
     """The fluid model's workload: the reference scenario's law, ``flows`` flows."""
     ref = reference_scenario(1, seed)
     n, t, g = ref["network"], ref["transport"], ref["traffic"][0]
-    return {"seed": seed, "flows": int(flows), "capacity_bps": n["bottleneck_bps"], "load": g["load"],
-            "mean_pkts": g["sizes"]["mean_pkts"], "shape": g["sizes"]["shape"],
-            "mss_bytes": t["mss_bytes"], "header_bytes": t["header_bytes"]}
+    return {
+        "seed": seed,
+        "flows": int(flows),
+        "capacity_bps": n["bottleneck_bps"],
+        "load": g["load"],
+        "mean_pkts": g["sizes"]["mean_pkts"],
+        "shape": g["sizes"]["shape"],
+        "mss_bytes": t["mss_bytes"],
+        "header_bytes": t["header_bytes"],
+    }
 
 
 def scenario(shape: str, size: float, seed: int = 1) -> dict:

@@ -62,6 +62,7 @@ def canonical(name: str) -> str:
 def reproduce(names, *, scale: str = "quick", out_dir="report") -> Path:
     """Run the named reproductions and write the report; return the index path."""
     import fctlab
+
     from ..report import write_report
 
     out = Path(out_dir)

@@ -4,13 +4,22 @@ engine's defaults (``fctlab list``), so that a caption states what was run."""
 from __future__ import annotations
 
 import functools
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import fctlab
 
 #: How the captions name the transports.
-SCHEME_NAMES = {"tcp-newreno": "NewReno", "tcp-reno": "Reno", "tcp-tahoe": "Tahoe", "tcp-hstcp": "HighSpeed TCP",
-                "tcp-scalable": "Scalable TCP", "tcp-sack": "SACK", "xcp": "XCP", "rcp": "RCP"}
+SCHEME_NAMES = {
+    "tcp-newreno": "NewReno",
+    "tcp-reno": "Reno",
+    "tcp-tahoe": "Tahoe",
+    "tcp-hstcp": "HighSpeed TCP",
+    "tcp-scalable": "Scalable TCP",
+    "tcp-sack": "SACK",
+    "xcp": "XCP",
+    "rcp": "RCP",
+}
 
 
 @functools.lru_cache(maxsize=1)
@@ -86,9 +95,12 @@ def sizes(traffic: Mapping[str, Any]) -> str:
 def tcp(cfg: Mapping[str, Any], *, min_rto: bool = True) -> str:
     """``NewReno, IW 2, SYN handshake, ACK per packet, min RTO 200 ms``."""
     scheme = value(cfg, "transport.scheme")
-    parts = [SCHEME_NAMES.get(scheme, scheme), f"IW {num(value(cfg, 'transport.init_cwnd_pkts'))}",
-             "SYN handshake" if value(cfg, "transport.handshake") else "no handshake",
-             "delayed ACKs" if value(cfg, "transport.delayed_ack") else "ACK per packet"]
+    parts = [
+        SCHEME_NAMES.get(scheme, scheme),
+        f"IW {num(value(cfg, 'transport.init_cwnd_pkts'))}",
+        "SYN handshake" if value(cfg, "transport.handshake") else "no handshake",
+        "delayed ACKs" if value(cfg, "transport.delayed_ack") else "ACK per packet",
+    ]
     if min_rto:
         parts.append(f"min RTO {num(value(cfg, 'transport.min_rto_ms'))} ms")
     return ", ".join(parts)

@@ -29,9 +29,10 @@ from pathlib import Path
 import numpy as np
 
 import fctlab
-from . import captions
+
 from ..plots import params_caption, pyplot, save
 from ..report import Figure, Reproduction, Table
+from . import captions
 
 SOURCE = "ns-3 3.44 (TcpNewReno, TcpClassicRecovery, no SACK, no timestamps)"
 
@@ -55,20 +56,31 @@ DRAIN_S = 30.0
 #: RED on the bottleneck port, the same in both simulators (chosen): thresholds
 #: 20 and 60 packets, max_p 0.1, q_weight 0.002, gentle, wait, mean packet
 #: 1042 B (the wire's), a limit of 120 packets (0.25 BDP).
-RED = {"min_th": 20, "max_th": 60, "max_p": 0.1, "q_weight": 0.002, "gentle": True, "wait": True,
-       "mean_pktsize": PKT_BYTES, "limit_pkts": 120}
+RED = {
+    "min_th": 20,
+    "max_th": 60,
+    "max_p": 0.1,
+    "q_weight": 0.002,
+    "gentle": True,
+    "wait": True,
+    "mean_pktsize": PKT_BYTES,
+    "limit_pkts": 120,
+}
 #: Packets waiting below RED in ns-3: the bottleneck's device queue under the
 #: queue disc (the ns-3 peer makes it 1 packet, the fewest ns-3 allows).
 RED_DEVICE_PKTS = 1
 
 GRID = {
-    "quick": {"buffers": (50,), "loads": (0.8,), "iws": (2,), "flows": 150, "ensemble": 3,
-              "red": ((0.8, 2, {}),)},
-    "full": {"buffers": (20, 50, 120, BDP_PKTS), "loads": (0.5, 0.7, 0.8, 0.9), "iws": (1, 2, 10), "flows": 3000,
-             "ensemble": 5,
-             # RED cells: (load, IW, changes to RED); the last varies q_weight once.
-             "red": tuple((load, iw, {}) for load in (0.7, 0.8, 0.9) for iw in (2, 10))
-             + ((0.8, 2, {"q_weight": 0.02}),)},
+    "quick": {"buffers": (50,), "loads": (0.8,), "iws": (2,), "flows": 150, "ensemble": 3, "red": ((0.8, 2, {}),)},
+    "full": {
+        "buffers": (20, 50, 120, BDP_PKTS),
+        "loads": (0.5, 0.7, 0.8, 0.9),
+        "iws": (1, 2, 10),
+        "flows": 3000,
+        "ensemble": 5,
+        # RED cells: (load, IW, changes to RED); the last varies q_weight once.
+        "red": tuple((load, iw, {}) for load in (0.7, 0.8, 0.9) for iw in (2, 10)) + ((0.8, 2, {"q_weight": 0.02}),),
+    },
 }
 #: Goals: |mean ratio - 1| <= 0.10 and |p99 ratio - 1| <= 0.20 in every bin.
 GOAL_MEAN, GOAL_P99 = 0.10, 0.20
@@ -80,8 +92,8 @@ FINDINGS = (
     "duplicate ACK as a segment that has left (TcpTxBuffer::AddRenoSack) instead of inflating cwnd, and "
     "keeps such marks past the ACK that ends recovery; the new head is then marked lost and resent at "
     "once, and the next duplicate ACK starts another recovery, so after a timeout the spurious duplicate "
-    "ACKs of go-back-N chain recoveries that resend every segment (dupack_window = \"pipe\"); (2) ssthresh "
-    "halves that same estimate, on every timeout (ssthresh_flight = \"pipe\"); (3) the SYN-ACK of a "
+    'ACKs of go-back-N chain recoveries that resend every segment (dupack_window = "pipe"); (2) ssthresh '
+    'halves that same estimate, on every timeout (ssthresh_flight = "pipe"); (3) the SYN-ACK of a '
     "retransmitted SYN is timed from the first SYN, so after a lost SYN the RTO is about 9 s (time_first_syn); "
     "(4) the peer had given the hosts' own devices the routers' buffer (fctlab's host NICs are unlimited; the "
     "peer now matches). Then a single flow still differed: one 800-packet flow, buffer 20, IW 2 took 1.720 s "
@@ -89,9 +101,9 @@ FINDINGS = (
     "queue at the very nanosecond a departure freed a slot took the slot in fctlab and was dropped in ns-3, "
     "whose full device queue is stopped and woken by an event of the same time "
     "(net-device-queue-interface.h); such ties are systematic, since all packet times are multiples of one "
-    "serialisation time (DropTail full_wake = \"deferred\", which crossval sets with the preset). The second: "
+    'serialisation time (DropTail full_wake = "deferred", which crossval sets with the preset). The second: '
     "ns-3's NewReno counts cwnd in whole bytes and spends what an ACK acknowledges beyond slow start on one "
-    "congestion-avoidance step (window_growth = \"bytes\"). With both, that flow matches ns-3 packet for "
+    'congestion-avoidance step (window_growth = "bytes"). With both, that flow matches ns-3 packet for '
     "packet (260 retransmissions and 66 drops in both; FCT 1.873588 s in both once the handshake's bytes "
     "below are modelled too; full_wake alone gives 1.913 s, window_growth alone 1.720 s). Tracing mixes of "
     "flows then found the packets fctlab did not send: the pure ACK that ends ns-3's handshake ahead of "
@@ -144,7 +156,7 @@ RED_FINDINGS = (
     "RED neither counts nor limits, refilled only after the arrivals of a departure's instant, and RED's idle "
     "time starts when the last packet starts its transmission (device_queue_pkts = 1, buffer 121); and ns-3 "
     "without Ns1Compat leaves the count since the last drop running after forced and full-queue drops, where "
-    "ns-2 restarts it (forced_drop_count = \"keep\"). One 3000-packet flow with IW 2 then takes 1.559040 s in "
+    'ns-2 restarts it (forced_drop_count = "keep"). One 3000-packet flow with IW 2 then takes 1.559040 s in '
     "both, with 153 drops and 509 retransmissions in ns-3 and 154 and 510 in fctlab (RED's random draws come "
     "from other generators: over eight RED seeds fctlab gives 1.559 s six times, 1.599, 1.635 and 1.836 s "
     "otherwise); ns-2's RED over the same limit of 120 gives 1.437-1.538 s, nearly all of it the missing "
@@ -157,7 +169,7 @@ RED_FINDINGS = (
     "leaves CA_LOSS) moved cwnd from 2.9 to 3.244 segments in fctlab, a congestion-avoidance step for the "
     "three segments it acknowledges, and left it at 2.9 in ns-3, which counts on that ACK only the segments "
     "beyond the recovery point (TcpSocketBase::ProcessAck, (ack - m_recover) / segment size, here none); flow "
-    "9 took 0.8558 s against 0.8830 s. The preset now does as ns-3 (timeout_exit_growth = \"beyond_recover\") "
+    '9 took 0.8558 s against 0.8830 s. The preset now does as ns-3 (timeout_exit_growth = "beyond_recover") '
     "and both flows finish at ns-3's nanosecond. Over the full grid's RED cells (3000 flows, the preset run "
     "five times per cell) the bottleneck drops, averaged over the runs, are within 3.5% of ns-3's (ns-3 against "
     "itself with another seed: up to 6.4%), and at load 0.9, IW 10 (before timeout_exit_growth) the queue sampled every 1 ms averages "
@@ -205,8 +217,15 @@ def flow_list(load: float, n_flows: int, seed: int) -> list:
 
 
 def transport(iw: int, preset: str | None = None, **extra) -> dict:
-    t = {"scheme": "tcp-newreno", "mss_bytes": MSS_BYTES, "header_bytes": HEADER_BYTES, "init_cwnd_pkts": iw,
-         "handshake": True, "delayed_ack": False, "min_rto_ms": 200.0}
+    t = {
+        "scheme": "tcp-newreno",
+        "mss_bytes": MSS_BYTES,
+        "header_bytes": HEADER_BYTES,
+        "init_cwnd_pkts": iw,
+        "handshake": True,
+        "delayed_ack": False,
+        "min_rto_ms": 200.0,
+    }
     if preset:
         t["preset"] = preset
     t.update(extra)
@@ -245,9 +264,16 @@ def scenario(flows: list, buffer_pkts: int, tp: dict, seed: int = 1, full_wake: 
     return {
         "seed": seed,
         "stop_s": flows[-1][0] + DRAIN_S,
-        "network": {"topology": "dumbbell", "senders": SENDERS, "bottleneck_bps": C_BPS, "access_bps": ACCESS_BPS,
-                    "bottleneck_delay_ms": RTT_MS / 2, "access_delay_ms": 0.0, "buffer_pkts": int(buffer_pkts),
-                    "droptail": {"full_wake": full_wake}},
+        "network": {
+            "topology": "dumbbell",
+            "senders": SENDERS,
+            "bottleneck_bps": C_BPS,
+            "access_bps": ACCESS_BPS,
+            "bottleneck_delay_ms": RTT_MS / 2,
+            "access_delay_ms": 0.0,
+            "buffer_pkts": int(buffer_pkts),
+            "droptail": {"full_wake": full_wake},
+        },
         "transport": tp,
         "flows": [{"sender": s, "start_s": t, "size_pkts": n} for t, s, n in flows],
         "metrics": {"series": False, "ps_fct": False},
@@ -261,16 +287,28 @@ def run_fctlab(flows: list, buffer_pkts: int, tp: dict, full_wake: str | None = 
     res = fctlab.run(cfg, warn=False)
     f = res.flows.sort_values("flow_id")
     fct = np.where(f["completed"].to_numpy(), f["fct_ns"].to_numpy() / 1e9, np.nan)
-    st = res.meta["stats"]
-    return {"fct": fct, "drops": int(f["drops"].sum()), "retransmits": int(f["retransmits"].sum()),
-            "sent": int(f["size_pkts"].sum() + f["retransmits"].sum())}
+    res.meta["stats"]
+    return {
+        "fct": fct,
+        "drops": int(f["drops"].sum()),
+        "retransmits": int(f["retransmits"].sum()),
+        "sent": int(f["size_pkts"].sum() + f["retransmits"].sum()),
+    }
 
 
 def ns3_params(buffer_pkts: int, iw: int, flows: list, limited_transmit: bool = True) -> dict:
-    return {"senders": SENDERS, "bottleneck_bps": C_BPS, "rtt_ms": RTT_MS, "mss_bytes": MSS_BYTES,
-            "header_bytes": HEADER_BYTES, "init_cwnd_pkts": iw, "access_bps": ACCESS_BPS,
-            "buffer_pkts": int(buffer_pkts), "limited_transmit": limited_transmit,
-            "sim_seconds": flows[-1][0] + DRAIN_S}
+    return {
+        "senders": SENDERS,
+        "bottleneck_bps": C_BPS,
+        "rtt_ms": RTT_MS,
+        "mss_bytes": MSS_BYTES,
+        "header_bytes": HEADER_BYTES,
+        "init_cwnd_pkts": iw,
+        "access_bps": ACCESS_BPS,
+        "buffer_pkts": int(buffer_pkts),
+        "limited_transmit": limited_transmit,
+        "sim_seconds": flows[-1][0] + DRAIN_S,
+    }
 
 
 #: Bump when the ns-3 peer's model of the crossval path changes (``ns3peer/_worker.py``,
@@ -284,13 +322,21 @@ def ns3_cache_path(params: dict, flows: list) -> Path:
     ``$FCTLAB_CACHE/crossval-ns3`` (default ``~/.cache/fctlab``)."""
     from .. import ns3peer
 
-    key = json.dumps({"ns3": ns3peer.NS3_REQUIREMENT, "model": PEER_MODEL, "params": params,
-                      "flows": [[float(t), int(s), int(n)] for t, s, n in flows]}, sort_keys=True)
+    key = json.dumps(
+        {
+            "ns3": ns3peer.NS3_REQUIREMENT,
+            "model": PEER_MODEL,
+            "params": params,
+            "flows": [[float(t), int(s), int(n)] for t, s, n in flows],
+        },
+        sort_keys=True,
+    )
     return ns3peer.cache_dir() / "crossval-ns3" / (hashlib.sha256(key.encode()).hexdigest()[:32] + ".json")
 
 
-def ns3_run_params(flows: list, buffer_pkts: int, iw: int, limited_transmit: bool = True,
-                   red: dict | None = None) -> dict:
+def ns3_run_params(
+    flows: list, buffer_pkts: int, iw: int, limited_transmit: bool = True, red: dict | None = None
+) -> dict:
     """:func:`run_ns3`'s parameters for the ns-3 peer: :func:`ns3_params`, and
     for a RED cell ``params["red"]`` with every other router port holding RED's
     limit plus the device queue's packet."""
@@ -301,8 +347,15 @@ def ns3_run_params(flows: list, buffer_pkts: int, iw: int, limited_transmit: boo
     return ns3_params(buffer_pkts, iw, flows, limited_transmit)
 
 
-def run_ns3(flows: list, buffer_pkts: int, iw: int, limited_transmit: bool = True, *, cache: bool = True,
-            red: dict | None = None) -> dict:
+def run_ns3(
+    flows: list,
+    buffer_pkts: int,
+    iw: int,
+    limited_transmit: bool = True,
+    *,
+    cache: bool = True,
+    red: dict | None = None,
+) -> dict:
     """The same under ns-3 (raises ns3peer.PeerUnavailable when ns-3 cannot run).
 
     ``red``: RED's parameters (:data:`RED`'s keys): ns-3's RedQueueDisc on the
@@ -330,9 +383,16 @@ def run_ns3(flows: list, buffer_pkts: int, iw: int, limited_transmit: bool = Tru
     fct = np.array(raw["flow_fct_s"], dtype=float)
     fct[fct < 0] = np.nan
     retx = int(sum(raw["flow_data_segments_sent"])) - int(sum(n for _, _, n in flows))
-    r = {"fct": fct, "drops": int(raw["bottleneck_drops"]), "other_drops": int(raw["other_drops"]),
-         "wall_s": raw["wall_s"], "forward_pkts": int(raw["bottleneck_pkts"]), "retransmits": retx,
-         "syn_drops": int(raw["bottleneck_syn_drops"]), "control_drop_sizes": raw["bottleneck_control_drop_sizes"]}
+    r = {
+        "fct": fct,
+        "drops": int(raw["bottleneck_drops"]),
+        "other_drops": int(raw["other_drops"]),
+        "wall_s": raw["wall_s"],
+        "forward_pkts": int(raw["bottleneck_pkts"]),
+        "retransmits": retx,
+        "syn_drops": int(raw["bottleneck_syn_drops"]),
+        "control_drop_sizes": raw["bottleneck_control_drop_sizes"],
+    }
     if "bottleneck_red" in raw:
         r["red_drops"] = raw["bottleneck_red"]
     if cache:
@@ -349,8 +409,13 @@ def bin_stats(fct: np.ndarray, sizes: np.ndarray, mask: np.ndarray) -> list:
     for a, b in BINS:
         sel = mask & (sizes >= a) & (sizes <= b)
         x = fct[sel]
-        out.append((int(sel.sum()), float(np.mean(x)) if len(x) else math.nan,
-                    float(np.quantile(x, 0.99)) if len(x) else math.nan))
+        out.append(
+            (
+                int(sel.sum()),
+                float(np.mean(x)) if len(x) else math.nan,
+                float(np.quantile(x, 0.99)) if len(x) else math.nan,
+            )
+        )
     return out
 
 
@@ -359,8 +424,10 @@ def compare(a: dict, b: dict, sizes: np.ndarray) -> list:
     over the flows both completed."""
     both = ~np.isnan(a["fct"]) & ~np.isnan(b["fct"])
     sa, sb = bin_stats(a["fct"], sizes, both), bin_stats(b["fct"], sizes, both)
-    return [(n, ma, mb, ma / mb if mb else math.nan, pa, pb, pa / pb if pb else math.nan)
-            for (n, ma, pa), (_, mb, pb) in zip(sa, sb)]
+    return [
+        (n, ma, mb, ma / mb if mb else math.nan, pa, pb, pa / pb if pb else math.nan)
+        for (n, ma, pa), (_, mb, pb) in zip(sa, sb)
+    ]
 
 
 def worst(rows: list) -> tuple:
@@ -372,19 +439,22 @@ def worst(rows: list) -> tuple:
 
 def red_caption(g: dict) -> str:
     """The RED cells' parameters and what each simulator runs, for the caption."""
-    cells = "; ".join(f"load {load:g}, IW {iw}" + "".join(f", {k} {v:g}" for k, v in ch.items())
-                      for load, iw, ch in g.get("red", ()))
-    return (f"{cells} (chosen). RED at the bottleneck: "
-            f"min_th {RED['min_th']}, max_th {RED['max_th']} packets, max_p {RED['max_p']:g}, "
-            f"q_weight {RED['q_weight']:g}, gentle, wait, mean packet {RED['mean_pktsize']} B, limit "
-            f"{RED['limit_pkts']} packets ({RED['limit_pkts'] / BDP_PKTS:.2g} BDP) (chosen). ns-3: RedQueueDisc with "
-            f"these values (LInterm = 1/max_p, LinkBandwidth and LinkDelay of the bottleneck, no ECN, no adaptive "
-            f"variant, Ns1Compat false) over a {RED_DEVICE_PKTS}-packet device queue, so {RED_DEVICE_PKTS} packet "
-            f"waits outside RED ({RED['limit_pkts'] + RED_DEVICE_PKTS} in all besides the one on the wire), the other "
-            f"router ports DropTail of {RED['limit_pkts'] + RED_DEVICE_PKTS}. fctlab, RED at every router port (only the "
-            f"bottleneck's ever holds more than a few packets): defaults, ns-2 red.cc semantics with buffer "
-            f"{RED['limit_pkts']}; preset ns3, device_queue_pkts {RED_DEVICE_PKTS} and forced_drop_count keep with "
-            f"buffer {RED['limit_pkts'] + RED_DEVICE_PKTS}")
+    cells = "; ".join(
+        f"load {load:g}, IW {iw}" + "".join(f", {k} {v:g}" for k, v in ch.items()) for load, iw, ch in g.get("red", ())
+    )
+    return (
+        f"{cells} (chosen). RED at the bottleneck: "
+        f"min_th {RED['min_th']}, max_th {RED['max_th']} packets, max_p {RED['max_p']:g}, "
+        f"q_weight {RED['q_weight']:g}, gentle, wait, mean packet {RED['mean_pktsize']} B, limit "
+        f"{RED['limit_pkts']} packets ({RED['limit_pkts'] / BDP_PKTS:.2g} BDP) (chosen). ns-3: RedQueueDisc with "
+        f"these values (LInterm = 1/max_p, LinkBandwidth and LinkDelay of the bottleneck, no ECN, no adaptive "
+        f"variant, Ns1Compat false) over a {RED_DEVICE_PKTS}-packet device queue, so {RED_DEVICE_PKTS} packet "
+        f"waits outside RED ({RED['limit_pkts'] + RED_DEVICE_PKTS} in all besides the one on the wire), the other "
+        f"router ports DropTail of {RED['limit_pkts'] + RED_DEVICE_PKTS}. fctlab, RED at every router port (only the "
+        f"bottleneck's ever holds more than a few packets): defaults, ns-2 red.cc semantics with buffer "
+        f"{RED['limit_pkts']}; preset ns3, device_queue_pkts {RED_DEVICE_PKTS} and forced_drop_count keep with "
+        f"buffer {RED['limit_pkts'] + RED_DEVICE_PKTS}"
+    )
 
 
 def grid_cells(g: dict):
@@ -424,8 +494,15 @@ def ensemble_stats(runs: list, ref: dict, sizes: np.ndarray) -> list:
     refs = bin_stats(ref["fct"], sizes, both)
     out = []
     for b in range(len(BINS)):
-        out.append({"flows": refs[b][0], "mean": np.array([m[b][1] for m in members]),
-                    "p99": np.array([m[b][2] for m in members]), "ref_mean": refs[b][1], "ref_p99": refs[b][2]})
+        out.append(
+            {
+                "flows": refs[b][0],
+                "mean": np.array([m[b][1] for m in members]),
+                "p99": np.array([m[b][2] for m in members]),
+                "ref_mean": refs[b][1],
+                "ref_p99": refs[b][2],
+            }
+        )
     return out
 
 
@@ -460,7 +537,11 @@ def crossval_ns3(out: Path, scale: str) -> list:
     rows, summary = [], []
     from .. import ns3peer
 
-    ns3_reason = None if ns3peer.installed() else "ns-3 is not installed; install it with python -m fctlab.ns3peer --install-only"
+    ns3_reason = (
+        None
+        if ns3peer.installed()
+        else "ns-3 is not installed; install it with python -m fctlab.ns3peer --install-only"
+    )
     plot = {"default": [], "ns3": [], "noise": []}
     #: per bin, over the cells: log(preset ensemble mean / ns-3) of the mean and p99; tail counts
     pooled = {"mean": [[] for _ in BINS], "p99": [[] for _ in BINS]}
@@ -469,16 +550,19 @@ def crossval_ns3(out: Path, scale: str) -> list:
     for ci, (cell, buf, load, iw, red) in enumerate(cells):
         flows = flow_list(load, g["flows"], 1)
         cached = ns3_reason is None and ns3_cache_path(ns3_run_params(flows, buf, iw, red=red), flows).exists()
-        print(f"  cell {ci + 1}/{len(cells)}: {cell}" + ("" if ns3_reason or cached else " (running ns-3, 1-5 min)"),
-              flush=True)
+        print(
+            f"  cell {ci + 1}/{len(cells)}: {cell}" + ("" if ns3_reason or cached else " (running ns-3, 1-5 min)"),
+            flush=True,
+        )
         sizes = np.array([n for _, _, n in flows])
         dflt = run_fctlab(flows, buf, transport(iw), red=red)
         pre = run_fctlab(flows, buf, transport(iw, "ns3"), red=red)
         # The preset again on the same flows started up to 100 us later: the
         # spread of these runs is the metric's noise, what one model gives
         # from one flow list when only the order of packets at the queue moves.
-        ens = [pre] + [run_fctlab(jittered(flows, k), buf, transport(iw, "ns3"), red=red)
-                       for k in range(1, g["ensemble"])]
+        ens = [pre] + [
+            run_fctlab(jittered(flows, k), buf, transport(iw, "ns3"), red=red) for k in range(1, g["ensemble"])
+        ]
         ref = None
         if ns3_reason is None:
             try:
@@ -505,9 +589,24 @@ def crossval_ns3(out: Path, scale: str) -> list:
             if red is None:  # the pooled summary is the DropTail cells'
                 pooled["mean"][b].append(math.log(rm))
                 pooled["p99"][b].append(math.log(rp))
-            rows.append([cell, name, e["flows"], d[1] * 1e3, float(np.mean(e["mean"])) * 1e3,
-                         f"{np.min(e['mean']) * 1e3:.4g}-{np.max(e['mean']) * 1e3:.4g}", e["ref_mean"] * 1e3, rm, vm,
-                         d[4] * 1e3, float(np.mean(e["p99"])) * 1e3, e["ref_p99"] * 1e3, rp, vp])
+            rows.append(
+                [
+                    cell,
+                    name,
+                    e["flows"],
+                    d[1] * 1e3,
+                    float(np.mean(e["mean"])) * 1e3,
+                    f"{np.min(e['mean']) * 1e3:.4g}-{np.max(e['mean']) * 1e3:.4g}",
+                    e["ref_mean"] * 1e3,
+                    rm,
+                    vm,
+                    d[4] * 1e3,
+                    float(np.mean(e["p99"])) * 1e3,
+                    e["ref_p99"] * 1e3,
+                    rp,
+                    vp,
+                ]
+            )
         for b, (lo, hi) in enumerate(BINS if red is None else ()):
             sel = (sizes >= lo) & (sizes <= hi)
             tails["ns3"][b] += np.sum(ref["fct"][sel] >= 3.0)
@@ -517,25 +616,55 @@ def crossval_ns3(out: Path, scale: str) -> list:
         plot["default"].append(wd)
         plot["ns3"].append((worst_m, worst_p))
         plot["noise"].append(noise_m)
-        summary.append([cell, dflt["drops"], float(np.mean([r["drops"] for r in ens])), ref["drops"], wd[0], wd[1],
-                        worst_m, worst_p, "yes" if n_goal == 2 * len(BINS) else "no", n_noise, n_differs])
+        summary.append(
+            [
+                cell,
+                dflt["drops"],
+                float(np.mean([r["drops"] for r in ens])),
+                ref["drops"],
+                wd[0],
+                wd[1],
+                worst_m,
+                worst_p,
+                "yes" if n_goal == 2 * len(BINS) else "no",
+                n_noise,
+                n_differs,
+            ]
+        )
     cfg = scenario(flow_list(g["loads"][0], 3, 1), g["buffers"][0], transport(g["iws"][0], "ns3"))
-    params = {"bottleneck": f"{captions.rate(C_BPS)}, one-way delay {RTT_MS / 2:g} ms (base RTT {RTT_MS:g} ms), DropTail",
-              "hosts": f"{SENDERS} senders and receivers on {captions.rate(ACCESS_BPS)} links without delay (chosen); "
-                       "a host's own device never drops (fctlab's host NICs are unlimited; ns-3: a 2^20-packet device queue)",
-              "packet": f"{MSS_BYTES} B payload + {HEADER_BYTES} B headers (ns-3's TCP, IPv4 and PPP)",
-              "TCP": "NewReno, handshake, an ACK per segment, no SACK, no timestamps, min RTO 200 ms",
-              "ns-3": "TcpNewReno with TcpClassicRecovery, LimitedTransmit on (its default), ConnTimeout 3 s (default)",
-              "sizes": "40/30/20/10% of flows in the bins 1-10, 11-100, 101-1000, 1001-3000 packets, log-uniform within a bin (chosen so every bin has flows)",
-              "arrivals": f"Poisson, {g['flows']} flows per cell, seed 1",
-              "grid": f"buffers {', '.join(map(str, g['buffers']))} packets (1 BDP = {BDP_PKTS}), loads {', '.join(f'{x:g}' for x in g['loads'])}, IW {', '.join(map(str, g['iws']))}",
-              "RED cells": red_caption(g)}
+    params = {
+        "bottleneck": f"{captions.rate(C_BPS)}, one-way delay {RTT_MS / 2:g} ms (base RTT {RTT_MS:g} ms), DropTail",
+        "hosts": f"{SENDERS} senders and receivers on {captions.rate(ACCESS_BPS)} links without delay (chosen); "
+        "a host's own device never drops (fctlab's host NICs are unlimited; ns-3: a 2^20-packet device queue)",
+        "packet": f"{MSS_BYTES} B payload + {HEADER_BYTES} B headers (ns-3's TCP, IPv4 and PPP)",
+        "TCP": "NewReno, handshake, an ACK per segment, no SACK, no timestamps, min RTO 200 ms",
+        "ns-3": "TcpNewReno with TcpClassicRecovery, LimitedTransmit on (its default), ConnTimeout 3 s (default)",
+        "sizes": "40/30/20/10% of flows in the bins 1-10, 11-100, 101-1000, 1001-3000 packets, log-uniform within a bin (chosen so every bin has flows)",
+        "arrivals": f"Poisson, {g['flows']} flows per cell, seed 1",
+        "grid": f"buffers {', '.join(map(str, g['buffers']))} packets (1 BDP = {BDP_PKTS}), loads {', '.join(f'{x:g}' for x in g['loads'])}, IW {', '.join(map(str, g['iws']))}",
+        "RED cells": red_caption(g),
+    }
     ens_n = g["ensemble"]
-    params["noise"] = (f"the ns3 preset run {ens_n} times per cell, on the cell's flows and on {ens_n - 1} copies "
-                       "with every start moved later by a uniform 0-100 us (chosen)")
-    cols = ["cell", "size bin", "flows", "mean fctlab default", "mean fctlab ns3", "mean ns3 runs (min-max)",
-            "mean ns-3", "mean ratio", "mean verdict", "p99 fctlab default", "p99 fctlab ns3", "p99 ns-3",
-            "p99 ratio", "p99 verdict"]
+    params["noise"] = (
+        f"the ns3 preset run {ens_n} times per cell, on the cell's flows and on {ens_n - 1} copies "
+        "with every start moved later by a uniform 0-100 us (chosen)"
+    )
+    cols = [
+        "cell",
+        "size bin",
+        "flows",
+        "mean fctlab default",
+        "mean fctlab ns3",
+        "mean ns3 runs (min-max)",
+        "mean ns-3",
+        "mean ratio",
+        "mean verdict",
+        "p99 fctlab default",
+        "p99 fctlab ns3",
+        "p99 ns-3",
+        "p99 ratio",
+        "p99 verdict",
+    ]
     figures = []
     if plot["ns3"]:
         plt = pyplot()
@@ -545,8 +674,14 @@ def crossval_ns3(out: Path, scale: str) -> list:
             ax[i].plot(x, [max(w[i] * 100, 0.5) for w in plot["default"]], "o", ms=4, label="fctlab defaults")
             ax[i].plot(x, [max(w[i] * 100, 0.5) for w in plot["ns3"]], "s", ms=4, label='fctlab preset "ns3"')
             if i == 0:
-                ax[i].plot(x, [w * 100 for w in plot["noise"]], "_", color="grey", ms=8,
-                           label="noise: 95% prediction interval (worst bin)")
+                ax[i].plot(
+                    x,
+                    [w * 100 for w in plot["noise"]],
+                    "_",
+                    color="grey",
+                    ms=8,
+                    label="noise: 95% prediction interval (worst bin)",
+                )
             ax[i].axhline((GOAL_MEAN, GOAL_P99)[i] * 100, color="k", ls="--", lw=0.8, label="goal")
             ax[i].set_xlabel("grid cell (table order)")
             ax[i].set_ylabel(f"worst bin |{what} ratio - 1| (%)")
@@ -554,50 +689,109 @@ def crossval_ns3(out: Path, scale: str) -> list:
             ax[i].set_ylim(bottom=0.5)  # a bin that agrees to 0.5% or better sits on the axis
             ax[i].legend(fontsize=7)
         png = save(fig, out, "crossval-ns3.png")
-        figures.append(Figure(png, "Worst size bin of each grid cell: the largest relative difference from ns-3 of a "
-                                   "bin's mean (left) and 99th percentile (right) FCT, fctlab with its defaults and "
-                                   "with the ns3 preset (the mean of its runs per cell); grey: the half-width of the "
-                                   "interval in which one more run of the preset would fall with 95% probability, "
-                                   "relative to ns-3, largest over the cell's bins. Parameters: "
-                                   + params_caption(params) + "."))
+        figures.append(
+            Figure(
+                png,
+                "Worst size bin of each grid cell: the largest relative difference from ns-3 of a "
+                "bin's mean (left) and 99th percentile (right) FCT, fctlab with its defaults and "
+                "with the ns3 preset (the mean of its runs per cell); grey: the half-width of the "
+                "interval in which one more run of the preset would fall with 95% probability, "
+                "relative to ns-3, largest over the cell's bins. Parameters: " + params_caption(params) + ".",
+            )
+        )
     notes = FINDINGS + (" " + RED_FINDINGS if g.get("red") else "")
     if ns3_reason is not None:
         notes = f"ns-3 did not run here ({ns3_reason}); the table shows fctlab's ns3 preset alone. " + notes
-    tables = [Table(title="FCT per size bin (ms): fctlab with its defaults, with the ns3 preset (mean of its runs, "
-                          "and their range), and ns-3; ratios are preset / ns-3. Verdict: goal (within 10% for the "
-                          "mean, 20% for the p99), noise (outside the goal, but ns-3 falls in the 95% prediction "
-                          "interval of the preset's runs: the difference is what one model gives run to run), "
-                          "differs (neither)",
-                    columns=cols, rows=rows, key_columns=2)]
+    tables = [
+        Table(
+            title="FCT per size bin (ms): fctlab with its defaults, with the ns3 preset (mean of its runs, "
+            "and their range), and ns-3; ratios are preset / ns-3. Verdict: goal (within 10% for the "
+            "mean, 20% for the p99), noise (outside the goal, but ns-3 falls in the 95% prediction "
+            "interval of the preset's runs: the difference is what one model gives run to run), "
+            "differs (neither)",
+            columns=cols,
+            rows=rows,
+            key_columns=2,
+        )
+    ]
     if summary:
-        tables.insert(0, Table(title="Per cell: bottleneck drops, the worst bin (|ratio - 1| against ns-3), and the "
-                                     "count of bin statistics (of 8: mean and p99 of four bins) outside the goal but "
-                                     "within noise, and outside both",
-                               columns=["cell", "drops default", "drops ns3 preset", "drops ns-3", "worst mean default",
-                                        "worst p99 default", "worst mean ns3", "worst p99 ns3", "goal met (ns3)",
-                                        "within noise", "differs"],
-                               rows=summary, key_columns=1))
+        tables.insert(
+            0,
+            Table(
+                title="Per cell: bottleneck drops, the worst bin (|ratio - 1| against ns-3), and the "
+                "count of bin statistics (of 8: mean and p99 of four bins) outside the goal but "
+                "within noise, and outside both",
+                columns=[
+                    "cell",
+                    "drops default",
+                    "drops ns3 preset",
+                    "drops ns-3",
+                    "worst mean default",
+                    "worst p99 default",
+                    "worst mean ns3",
+                    "worst p99 ns3",
+                    "goal met (ns3)",
+                    "within noise",
+                    "differs",
+                ],
+                rows=summary,
+                key_columns=1,
+            ),
+        )
         prow = []
         for b, name in enumerate(BIN_NAMES):
             row = [name]
             for what, goal in (("mean", GOAL_MEAN), ("p99", GOAL_P99)):
                 x = np.array(pooled[what][b])
                 m = float(np.mean(x))
-                ci = (float(scipy_t_ppf(0.975, len(x) - 1) * np.std(x, ddof=1) / math.sqrt(len(x)))
-                      if len(x) > 1 else math.nan)
-                row += [(math.exp(m) - 1) * 100, f"{(math.exp(m - ci) - 1) * 100:+.1f} to {(math.exp(m + ci) - 1) * 100:+.1f}"
-                        if not math.isnan(ci) else "", int(np.sum(np.abs(np.expm1(x)) <= goal))]
+                ci = (
+                    float(scipy_t_ppf(0.975, len(x) - 1) * np.std(x, ddof=1) / math.sqrt(len(x)))
+                    if len(x) > 1
+                    else math.nan
+                )
+                row += [
+                    (math.exp(m) - 1) * 100,
+                    f"{(math.exp(m - ci) - 1) * 100:+.1f} to {(math.exp(m + ci) - 1) * 100:+.1f}"
+                    if not math.isnan(ci)
+                    else "",
+                    int(np.sum(np.abs(np.expm1(x)) <= goal)),
+                ]
             row += [int(tails["ns3"][b]), float(tails["preset"][b]), int(tails["default"][b])]
             prow.append(row)
-        tables.insert(1, Table(title=f"Per size bin over all {len(pooled['mean'][0])} DropTail cells: the preset's systematic difference "
-                                     "from ns-3 (geometric mean of the cells' ratios, %, with its 95% confidence "
-                                     "interval over the cells), the cells within the goal, and the flows that took "
-                                     "3 s or more (a lost SYN waits 3 s), summed over the cells",
-                               columns=["size bin", "mean: difference %", "mean: 95% CI %", "mean: cells in goal",
-                                        "p99: difference %", "p99: 95% CI %", "p99: cells in goal",
-                                        "flows >= 3 s ns-3", "flows >= 3 s preset (mean of runs)",
-                                        "flows >= 3 s defaults"],
-                               rows=prow, key_columns=1))
-    return [Reproduction(name="crossval-ns3", title="Cross-validation against ns-3: FCT per size bin",
-                         source=SOURCE, figures=figures, tables=tables, params={"fctlab (first cell)": cfg}, seed=1,
-                         wall_s=time.monotonic() - t0, scale=scale, notes=notes)]
+        tables.insert(
+            1,
+            Table(
+                title=f"Per size bin over all {len(pooled['mean'][0])} DropTail cells: the preset's systematic difference "
+                "from ns-3 (geometric mean of the cells' ratios, %, with its 95% confidence "
+                "interval over the cells), the cells within the goal, and the flows that took "
+                "3 s or more (a lost SYN waits 3 s), summed over the cells",
+                columns=[
+                    "size bin",
+                    "mean: difference %",
+                    "mean: 95% CI %",
+                    "mean: cells in goal",
+                    "p99: difference %",
+                    "p99: 95% CI %",
+                    "p99: cells in goal",
+                    "flows >= 3 s ns-3",
+                    "flows >= 3 s preset (mean of runs)",
+                    "flows >= 3 s defaults",
+                ],
+                rows=prow,
+                key_columns=1,
+            ),
+        )
+    return [
+        Reproduction(
+            name="crossval-ns3",
+            title="Cross-validation against ns-3: FCT per size bin",
+            source=SOURCE,
+            figures=figures,
+            tables=tables,
+            params={"fctlab (first cell)": cfg},
+            seed=1,
+            wall_s=time.monotonic() - t0,
+            scale=scale,
+            notes=notes,
+        )
+    ]

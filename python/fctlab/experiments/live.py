@@ -11,7 +11,6 @@ without it the page says so and nothing runs.
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 
@@ -31,17 +30,35 @@ def scenario(c: float, rtt_ms: float, load: float, count: int, scheme: str, seed
     senders = 4
     return {
         "seed": seed,
-        "network": {"topology": "dumbbell", "senders": senders, "bottleneck_bps": c, "bottleneck_delay_ms": rtt_ms / 2 - 1.0,
-                    "access_delay_ms": 1.0, "buffer_bdp": 1.0, "queue": "rcp" if scheme == "rcp" else "droptail"},
+        "network": {
+            "topology": "dumbbell",
+            "senders": senders,
+            "bottleneck_bps": c,
+            "bottleneck_delay_ms": rtt_ms / 2 - 1.0,
+            "access_delay_ms": 1.0,
+            "buffer_bdp": 1.0,
+            "queue": "rcp" if scheme == "rcp" else "droptail",
+        },
         "transport": {"scheme": scheme},
-        "traffic": [{"arrivals": "poisson", "load": load, "sizes": {"dist": "pareto", "mean_pkts": 25, "shape": 1.4}, "count": count}],
+        "traffic": [
+            {
+                "arrivals": "poisson",
+                "load": load,
+                "sizes": {"dist": "pareto", "mean_pkts": 25, "shape": 1.4},
+                "count": count,
+            }
+        ],
     }
 
 
 def _max_active(flows) -> int:
     f = flows[flows["completed"]]
-    ev = np.concatenate([np.stack([f["start_ns"].to_numpy(np.int64), np.ones(len(f), np.int64)], 1),
-                         np.stack([f["finish_ns"].to_numpy(np.int64), -np.ones(len(f), np.int64)], 1)])
+    ev = np.concatenate(
+        [
+            np.stack([f["start_ns"].to_numpy(np.int64), np.ones(len(f), np.int64)], 1),
+            np.stack([f["finish_ns"].to_numpy(np.int64), -np.ones(len(f), np.int64)], 1),
+        ]
+    )
     if not len(ev):
         return 0
     ev = ev[np.lexsort((ev[:, 1], ev[:, 0]))]
@@ -53,17 +70,25 @@ def _label(c, rtt):
 
 
 def live_vs_sim(out: Path, scale: str) -> list:
-    from ..live import by_size_table, require_root, LiveError
-    from ..live.run import run as live_run
     import fctlab
+
+    from ..live import LiveError, by_size_table, require_root
+    from ..live.run import run as live_run
 
     name = "live-vs-sim"
     title = "Simulated against live: fctlab TCP vs the kernel's TCP, simulated vs live RCP"
     try:
         require_root()
     except LiveError as e:
-        return [Reproduction(name=name, title=title, source=SOURCE, scale=scale,
-                             notes=f"Skipped: {e}. Run `sudo fctlab reproduce live-vs-sim` on Linux to produce this page.")]
+        return [
+            Reproduction(
+                name=name,
+                title=title,
+                source=SOURCE,
+                scale=scale,
+                notes=f"Skipped: {e}. Run `sudo fctlab reproduce live-vs-sim` on Linux to produce this page.",
+            )
+        ]
     import matplotlib
 
     matplotlib.use("Agg")
@@ -95,12 +120,25 @@ def live_vs_sim(out: Path, scale: str) -> list:
             if len(ok):
                 worst[key] = max(worst[key], float(np.abs(ok["ratio_b_a"] - 1).max()))
             for _, r in t.iterrows():
-                rows.append([f"{'TCP: sim NewReno vs kernel reno' if key == 'tcp' else 'RCP: sim vs live'}", r["size_pkts"],
-                             int(r["flows_a"]), r["median_ms_a"], r["median_ms_b"], r["ratio_b_a"]])
+                rows.append(
+                    [
+                        f"{'TCP: sim NewReno vs kernel reno' if key == 'tcp' else 'RCP: sim vs live'}",
+                        r["size_pkts"],
+                        int(r["flows_a"]),
+                        r["median_ms_a"],
+                        r["median_ms_b"],
+                        r["ratio_b_a"],
+                    ]
+                )
             ax = axes[k][j]
             x = np.sqrt(t["lo"].to_numpy(float) * (t["hi"].to_numpy(float) - 1).clip(min=1))
             ax.plot(x, t["median_ms_a"], "o-", label="simulated")
-            ax.plot(x, t["median_ms_b"], "s--", label="live (kernel TCP reno)" if key == "tcp" else "live (fctlab RCP over UDP)")
+            ax.plot(
+                x,
+                t["median_ms_b"],
+                "s--",
+                label="live (kernel TCP reno)" if key == "tcp" else "live (fctlab RCP over UDP)",
+            )
             if key == "tcp" and k == 0 and cubic is not None:
                 tc = by_size_table(runs[(scheme, "sim")].flows, cubic.flows, BIN_EDGES)
                 ycub = tc.set_index("size_pkts")["median_ms_b"].reindex(t["size_pkts"]).to_numpy(float)
@@ -113,15 +151,32 @@ def live_vs_sim(out: Path, scale: str) -> list:
             ax.grid(True, which="both", alpha=0.3)
             ax.legend(fontsize=7)
         conc = {s: _max_active(runs[(s, "live")].flows) for s in ("tcp-newreno", "rcp")}
-        done = {s: f"{int(runs[(s, 'live')].flows['completed'].sum())}/{len(runs[(s, 'live')].flows)}" for s in ("tcp-newreno", "rcp")}
+        done = {
+            s: f"{int(runs[(s, 'live')].flows['completed'].sum())}/{len(runs[(s, 'live')].flows)}"
+            for s in ("tcp-newreno", "rcp")
+        }
         lat = runs[("rcp", "live")].meta["live"].get("link_stats", {})
-        params[_label(c, rtt)] = {"load": load, "flows": count, "max_concurrent_live_tcp": conc["tcp-newreno"], "max_concurrent_live_rcp": conc["rcp"],
-                                  "completed_live": done, "emulator_mean_late_us": round(lat.get("mean_late_us") or 0, 1)}
-        tables.append(Table(title=f"Median FCT per size bin, {_label(c, rtt)}, Poisson load {load}",
-                            columns=["pair", "size (pkts)", "flows", "simulated (ms)", "live (ms)", "live / sim"], rows=rows, key_columns=2,
-                            caption=(f"{count} flows, at most {conc['tcp-newreno']} (TCP) and {conc['rcp']} (RCP) in progress at once live; "
-                                     f"completed live: TCP {done['tcp-newreno']}, RCP {done['rcp']}. The link emulator's frames left on "
-                                     f"average {params[_label(c, rtt)]['emulator_mean_late_us']} us after their time.")))
+        params[_label(c, rtt)] = {
+            "load": load,
+            "flows": count,
+            "max_concurrent_live_tcp": conc["tcp-newreno"],
+            "max_concurrent_live_rcp": conc["rcp"],
+            "completed_live": done,
+            "emulator_mean_late_us": round(lat.get("mean_late_us") or 0, 1),
+        }
+        tables.append(
+            Table(
+                title=f"Median FCT per size bin, {_label(c, rtt)}, Poisson load {load}",
+                columns=["pair", "size (pkts)", "flows", "simulated (ms)", "live (ms)", "live / sim"],
+                rows=rows,
+                key_columns=2,
+                caption=(
+                    f"{count} flows, at most {conc['tcp-newreno']} (TCP) and {conc['rcp']} (RCP) in progress at once live; "
+                    f"completed live: TCP {done['tcp-newreno']}, RCP {done['rcp']}. The link emulator's frames left on "
+                    f"average {params[_label(c, rtt)]['emulator_mean_late_us']} us after their time."
+                ),
+            )
+        )
     fig.tight_layout()
     png = "live-vs-sim.png"
     fig.savefig(Path(out) / png, dpi=100)
@@ -136,15 +191,30 @@ def live_vs_sim(out: Path, scale: str) -> list:
         "delay RTT/2 - 1 ms, buffer 1 BDP, DropTail (TCP) or the RCP router (RCP), Poisson arrivals, Pareto sizes "
         "(mean 25 packets, shape 1.4), MSS 1000 B + 40 B of headers. Chosen here (the comparison has no source figure): "
         f"all of the above. Goal: within 10% per bin with at least 5 flows; worst here TCP {worst['tcp']:.1%}, "
-        f"RCP {worst['rcp']:.1%}. Scale: {scale}.")
+        f"RCP {worst['rcp']:.1%}. Scale: {scale}."
+    )
     figs.append(Figure(png, caption))
-    notes = ("Where they differ and why: (1) the kernel's TCP is not fctlab's model: it counts its initial window, "
-             "recovers from losses with its own heuristics, and sends a SYN-ACK whose options make it 60 bytes; the "
-             "largest bins, with few flows and losses, differ most. (2) Real time: every packet waits for a process to "
-             "wake up (tens of microseconds on average on a busy 2-core machine, milliseconds at worst) and the "
-             "kernel's timers tick at its HZ for delayed work; the simulator's time is exact. (3) Segmentation offloads "
-             "(TSO, GSO, GRO) and checksum offload are turned off on every veth, so each packet on the wire is one "
-             "MSS, as in the simulator. (4) The access links' serialisation (10x the bottleneck) is not emulated.")
-    return [Reproduction(name=name, title=title, source=SOURCE, figures=figs, tables=tables, params=params,
-                         seed=11, wall_s=wall, scale=scale, notes=notes,
-                         command=f"sudo fctlab reproduce live-vs-sim --{scale} --out report")]
+    notes = (
+        "Where they differ and why: (1) the kernel's TCP is not fctlab's model: it counts its initial window, "
+        "recovers from losses with its own heuristics, and sends a SYN-ACK whose options make it 60 bytes; the "
+        "largest bins, with few flows and losses, differ most. (2) Real time: every packet waits for a process to "
+        "wake up (tens of microseconds on average on a busy 2-core machine, milliseconds at worst) and the "
+        "kernel's timers tick at its HZ for delayed work; the simulator's time is exact. (3) Segmentation offloads "
+        "(TSO, GSO, GRO) and checksum offload are turned off on every veth, so each packet on the wire is one "
+        "MSS, as in the simulator. (4) The access links' serialisation (10x the bottleneck) is not emulated."
+    )
+    return [
+        Reproduction(
+            name=name,
+            title=title,
+            source=SOURCE,
+            figures=figs,
+            tables=tables,
+            params=params,
+            seed=11,
+            wall_s=wall,
+            scale=scale,
+            notes=notes,
+            command=f"sudo fctlab reproduce live-vs-sim --{scale} --out report",
+        )
+    ]

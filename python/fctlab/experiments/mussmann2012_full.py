@@ -95,10 +95,20 @@ class Monitor:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m fctlab.experiments.mussmann2012_full", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--flows", type=float, default=1e7, help="counted flows per configuration (default 1e7; the thesis: 1e8)")
-    ap.add_argument("--configs", default="all", help="comma-separated: TCP, 'TCP IW10', RED, FQ, RCP, 'RCP alpha 0.1' (default all: the first five)")
-    ap.add_argument("--store", default="store-mussmann2012-fig5-2", help="results store (chunks land here; rerun to resume)")
+    ap = argparse.ArgumentParser(
+        prog="python -m fctlab.experiments.mussmann2012_full", description=__doc__.split("\n\n")[0]
+    )
+    ap.add_argument(
+        "--flows", type=float, default=1e7, help="counted flows per configuration (default 1e7; the thesis: 1e8)"
+    )
+    ap.add_argument(
+        "--configs",
+        default="all",
+        help="comma-separated: TCP, 'TCP IW10', RED, FQ, RCP, 'RCP alpha 0.1' (default all: the first five)",
+    )
+    ap.add_argument(
+        "--store", default="store-mussmann2012-fig5-2", help="results store (chunks land here; rerun to resume)"
+    )
     ap.add_argument("--workers", type=int, default=None, help="parallel chunk runs (default: every core)")
     ap.add_argument("--buffer-bdp", type=float, default=m.FIG52_BUFFER_BDP)
     ap.add_argument("--json", action="store_true", help="one JSON line per configuration instead of text")
@@ -106,7 +116,11 @@ def main(argv=None) -> int:
     flows = int(a.flows)
     chunks = max(1, round(flows / CHUNK_FLOWS))
     known = list(m.PROTOCOLS) + [m.FIG52_RCP_ALT]
-    want = [p for p in known if (a.configs == "all" and p in m.PROTOCOLS) or p[0] in [c.strip() for c in a.configs.split(",")]]
+    want = [
+        p
+        for p in known
+        if (a.configs == "all" and p in m.PROTOCOLS) or p[0] in [c.strip() for c in a.configs.split(",")]
+    ]
     if not want:
         ap.error(f"--configs: none of {a.configs!r} is one of {', '.join(p[0] for p in known)}")
     sc = m.FIG52_SCALE["full"]
@@ -115,33 +129,61 @@ def main(argv=None) -> int:
         t0 = time.perf_counter()
         with Monitor() as mon:
             cpu0 = mon.cpu_s
-            stats[name], _ = m.fig52_stats(name, tp, net, flows, chunks, sc["warm_s"], sc["cool_s"], buffer_bdp=a.buffer_bdp,
-                                           store=a.store, workers=a.workers, progress=not a.json)
+            stats[name], _ = m.fig52_stats(
+                name,
+                tp,
+                net,
+                flows,
+                chunks,
+                sc["warm_s"],
+                sc["cool_s"],
+                buffer_bdp=a.buffer_bdp,
+                store=a.store,
+                workers=a.workers,
+                progress=not a.json,
+            )
         wall = time.perf_counter() - t0
         t = stats[name]
-        row = {"config": name, "flows_counted": int(t["flows_completed"].sum()), "flows_started": int(t["flows_started"].sum()),
-               "chunks": chunks, "wall_s": round(wall, 1), "cpu_s": round(mon.cpu_s - cpu0, 1),
-               "peak_rss_mib_one_process": round(mon.hwm_kib / 1024, 1), "peak_rss_mib_all": round(mon.sum_kib / 1024, 1)}
+        row = {
+            "config": name,
+            "flows_counted": int(t["flows_completed"].sum()),
+            "flows_started": int(t["flows_started"].sum()),
+            "chunks": chunks,
+            "wall_s": round(wall, 1),
+            "cpu_s": round(mon.cpu_s - cpu0, 1),
+            "peak_rss_mib_one_process": round(mon.hwm_kib / 1024, 1),
+            "peak_rss_mib_all": round(mon.sum_kib / 1024, 1),
+        }
         # At this speed, 10^8 flows on the workers used (chunks in parallel).
         row["extrapolated_1e8_wall_s"] = round(wall * FULL_FLOWS / flows, 0)
         row["extrapolated_1e8_cpu_s"] = round(row["cpu_s"] * FULL_FLOWS / flows, 0)
         if a.json:
             print(json.dumps(row), flush=True)
         else:
-            print(f"{name}: {row['flows_counted']:,} flows counted in {chunks} chunk(s): wall {row['wall_s']:.0f} s, CPU {row['cpu_s']:.0f} s, "
-                  f"peak RSS {row['peak_rss_mib_one_process']:.0f} MiB in one process, {row['peak_rss_mib_all']:.0f} MiB all processes together; "
-                  f"10^8 flows: about {row['extrapolated_1e8_cpu_s'] / 60:.0f} CPU-minutes "
-                  f"(wall {row['extrapolated_1e8_wall_s'] / 60:.0f} min as run here; CPU / workers with idle cores)" if row["cpu_s"] > 5 else
-                  f"{name}: already stored ({row['flows_counted']:,} flows counted)", flush=True)
+            print(
+                f"{name}: {row['flows_counted']:,} flows counted in {chunks} chunk(s): wall {row['wall_s']:.0f} s, CPU {row['cpu_s']:.0f} s, "
+                f"peak RSS {row['peak_rss_mib_one_process']:.0f} MiB in one process, {row['peak_rss_mib_all']:.0f} MiB all processes together; "
+                f"10^8 flows: about {row['extrapolated_1e8_cpu_s'] / 60:.0f} CPU-minutes "
+                f"(wall {row['extrapolated_1e8_wall_s'] / 60:.0f} min as run here; CPU / workers with idle cores)"
+                if row["cpu_s"] > 5
+                else f"{name}: already stored ({row['flows_counted']:,} flows counted)",
+                flush=True,
+            )
     if {"TCP", "RCP"} <= set(stats):
         print("\nshare of the TCP-to-RCP gap closed, (TCP - X) / (TCP - RCP), %:")
-        print(f"{'':8}{'size':>6}{'flows':>10}{'TCP ms':>9}{'RCP ms':>9}" + "".join(f"{n:>10}" for n in stats if n not in ("TCP", "RCP")) + f"{'thesis FQ':>11}")
+        print(
+            f"{'':8}{'size':>6}{'flows':>10}{'TCP ms':>9}{'RCP ms':>9}"
+            + "".join(f"{n:>10}" for n in stats if n not in ("TCP", "RCP"))
+            + f"{'thesis FQ':>11}"
+        )
         for col, what in (("p50_fct_ns", "median"), ("p99_fct_ns", "p99")):
             for size in m.FIG52_GAP_SIZES:
                 v = {n: m._at(t, size, col, 1) for n, t in stats.items()}
                 n_tcp = int(stats["TCP"].loc[stats["TCP"]["size_pkts"] == size, "flows_completed"].sum())
                 line = f"{what:8}{size:>6}{n_tcp:>10,}{v['TCP'] / 1e6:>9.1f}{v['RCP'] / 1e6:>9.1f}"
-                line += "".join(f"{100 * m.gap_closed(v['TCP'], v['RCP'], v[n]):>9.0f}%" for n in stats if n not in ("TCP", "RCP"))
+                line += "".join(
+                    f"{100 * m.gap_closed(v['TCP'], v['RCP'], v[n]):>9.0f}%" for n in stats if n not in ("TCP", "RCP")
+                )
                 print(line + f"{100 * m.THESIS_FQ_SHARE[what][size]:>10.0f}%")
     return 0
 

@@ -2,7 +2,7 @@
 (:func:`run`), and the kernel's TCP as a peer of the simulator's."""
 
 from .netns import LiveError, sweep
-from .run import run, require_root
+from .run import require_root, run
 
 __all__ = ["run", "sweep", "LiveError", "require_root", "by_size_table"]
 

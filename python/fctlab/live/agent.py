@@ -14,6 +14,7 @@ per host and router. Modes (``cfg["mode"]``):
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import glob
 import importlib.machinery
 import importlib.util
@@ -51,7 +52,15 @@ async def tcp_send(cfg: dict, f: dict, out: dict) -> None:
     delay = (f["start_ns"] - now_ns(epoch)) / 1e9
     if delay > 0:
         await asyncio.sleep(delay)
-    rec = {"flow": f["flow"], "role": "send", "start_ns": None, "finish_ns": None, "acked_ns": None, "retransmits": 0, "status": "error"}
+    rec = {
+        "flow": f["flow"],
+        "role": "send",
+        "start_ns": None,
+        "finish_ns": None,
+        "acked_ns": None,
+        "retransmits": 0,
+        "status": "error",
+    }
     out[f["flow"]] = rec
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     try:
@@ -87,7 +96,15 @@ async def tcp_recv_one(cfg: dict, conn: socket.socket, peer, sizes: dict, out: d
     loop = asyncio.get_running_loop()
     flow = peer[1] - PORT_BASE
     size = sizes.get(flow)
-    rec = {"flow": flow, "role": "recv", "start_ns": None, "finish_ns": None, "acked_ns": None, "retransmits": 0, "status": "stopped"}
+    rec = {
+        "flow": flow,
+        "role": "recv",
+        "start_ns": None,
+        "finish_ns": None,
+        "acked_ns": None,
+        "retransmits": 0,
+        "status": "stopped",
+    }
     if size is None:
         conn.close()
         return
@@ -144,7 +161,18 @@ async def tcp_main(cfg: dict) -> dict:
     if srv is not None:
         srv.close()
     for f in cfg.get("recv", []):
-        out.setdefault(f["flow"], {"flow": f["flow"], "role": "recv", "start_ns": None, "finish_ns": None, "acked_ns": None, "retransmits": 0, "status": "no-data"})
+        out.setdefault(
+            f["flow"],
+            {
+                "flow": f["flow"],
+                "role": "recv",
+                "start_ns": None,
+                "finish_ns": None,
+                "acked_ns": None,
+                "retransmits": 0,
+                "status": "no-data",
+            },
+        )
     return {"flows": list(out.values())}
 
 
@@ -154,10 +182,9 @@ def main(argv: list[str]) -> int:
         cfg = json.load(fh)
     mode = cfg.pop("mode")
     if mode == "tcp":
-        try:  # as the engine's endpoints do (fctlab_live::tune_process)
+        # as the engine's endpoints do (fctlab_live::tune_process)
+        with contextlib.suppress(OSError, AttributeError):
             os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(50))
-        except (OSError, AttributeError):
-            pass
         res = asyncio.run(tcp_main(cfg))
         text = json.dumps(res)
     else:

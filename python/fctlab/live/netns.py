@@ -9,6 +9,7 @@ does first (after ``kill -9`` nothing else could clean up), and
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import fcntl
 import os
@@ -67,10 +68,8 @@ def delete(ns: str) -> None:
         if not pids:
             break
         for p in pids:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(p, 9)
-            except ProcessLookupError:
-                pass
         threading.Event().wait(0.02)
     sh(["ip", "netns", "del", ns], check=False)
 
@@ -134,10 +133,8 @@ def offloads_off(ns: str, devs: list[str]) -> dict:
             got = {}
             for d in devs:
                 for name, (get, set_) in ETHTOOL.items():
-                    try:
+                    with contextlib.suppress(OSError):
                         _ethtool(s, d, set_, 0)
-                    except OSError:
-                        pass
                     got[f"{d}.{name}"] = _ethtool(s, d, get)
             return got
         finally:
@@ -160,12 +157,45 @@ class Net:
         n = self.ns(role)
         sh(["ip", "netns", "add", n])
         self.made.append(n)
-        sh(["ip", "netns", "exec", n, "sysctl", "-q", "-w", "net.ipv6.conf.all.disable_ipv6=1", "net.ipv6.conf.default.disable_ipv6=1"])
+        sh(
+            [
+                "ip",
+                "netns",
+                "exec",
+                n,
+                "sysctl",
+                "-q",
+                "-w",
+                "net.ipv6.conf.all.disable_ipv6=1",
+                "net.ipv6.conf.default.disable_ipv6=1",
+            ]
+        )
         sh(["ip", "-n", n, "link", "set", "lo", "up"])
         return n
 
     def veth(self, a: str, a_dev: str, b: str, b_dev: str, mtu: int) -> None:
-        sh(["ip", "link", "add", "name", a_dev, "netns", a, "mtu", str(mtu), "type", "veth", "peer", "name", b_dev, "netns", b, "mtu", str(mtu)])
+        sh(
+            [
+                "ip",
+                "link",
+                "add",
+                "name",
+                a_dev,
+                "netns",
+                a,
+                "mtu",
+                str(mtu),
+                "type",
+                "veth",
+                "peer",
+                "name",
+                b_dev,
+                "netns",
+                b,
+                "mtu",
+                str(mtu),
+            ]
+        )
 
     def teardown(self) -> None:
         for n in reversed(self.made):

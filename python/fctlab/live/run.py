@@ -12,6 +12,7 @@ as a simulated run.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import os
 import signal
@@ -21,7 +22,6 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Optional
 
 import numpy as np
 import pandas as pd
@@ -41,7 +41,7 @@ def _delay_us(ms: float) -> int:
     return int(round(ms * 1000))
 
 
-def _netem(dev: str, delay_ms: float, rate_bps: Optional[float]) -> Optional[str]:
+def _netem(dev: str, delay_ms: float, rate_bps: float | None) -> str | None:
     if delay_ms <= 0 and not rate_bps:
         return None
     cmd = f"qdisc replace dev {dev} root netem limit 1000000"
@@ -59,7 +59,9 @@ class Layout:
         n = cfg.get("network", {})
         topo = n.get("topology", "single-link")
         if topo not in ("dumbbell", "half-dumbbell", "single-link"):
-            raise ConfigError("live mode runs the dumbbell, half-dumbbell and single-link topologies", "network.topology")
+            raise ConfigError(
+                "live mode runs the dumbbell, half-dumbbell and single-link topologies", "network.topology"
+            )
         k = int(n.get("senders", 1))
         if "bottleneck_bps" not in n:
             raise ConfigError("required key is missing", "network.bottleneck_bps")
@@ -91,30 +93,42 @@ def _scheme(cfg: dict) -> str:
     return cfg.get("transport", {}).get("scheme", "tcp-newreno")
 
 
-def check(cfg: dict, stack: str, router: str, cc: Optional[str]) -> None:
+def check(cfg: dict, stack: str, router: str, cc: str | None) -> None:
     """Refuse what live mode cannot run, naming the key (ConfigError)."""
     if cfg.get("losses"):
         raise ConfigError("forced losses are a simulator feature; live mode refuses them", "losses")
     for i, t in enumerate(cfg.get("traffic", [])):
         if t.get("arrivals", "poisson") != "poisson":
-            raise ConfigError("live mode replays the simulated run's flows: poisson arrivals only (closed-loop and long-lived flows depend on the run)", f"traffic[{i}].arrivals")
+            raise ConfigError(
+                "live mode replays the simulated run's flows: poisson arrivals only (closed-loop and long-lived flows depend on the run)",
+                f"traffic[{i}].arrivals",
+            )
     for i, f in enumerate(cfg.get("flows", [])):
         if f.get("long_lived"):
             raise ConfigError("live mode runs finite flows only", f"flows[{i}].long_lived")
     # One transport setting for every flow: the hosts build endpoints from [transport].
     if cfg.get("transport", {}).get("per_sender"):
-        raise ConfigError("live mode runs one transport setting for every flow; per-sender settings are a simulator feature", "transport.per_sender")
+        raise ConfigError(
+            "live mode runs one transport setting for every flow; per-sender settings are a simulator feature",
+            "transport.per_sender",
+        )
     for section in ("flows", "traffic"):
         for i, e in enumerate(cfg.get(section, [])):
             if "transport" in e:
-                raise ConfigError("live mode runs one transport setting for every flow; per-entry settings are a simulator feature", f"{section}[{i}].transport")
+                raise ConfigError(
+                    "live mode runs one transport setting for every flow; per-entry settings are a simulator feature",
+                    f"{section}[{i}].transport",
+                )
     if stack == "kernel":
         if not _scheme(cfg).startswith("tcp-"):
             raise ConfigError("the kernel's TCP stands in for the tcp-* schemes only", "transport.scheme")
         if cc is not None and cc not in KERNEL_CC:
             raise ConfigError(f"must be one of {', '.join(KERNEL_CC)}", "live.cc")
     if router == "kernel" and _queue(cfg) != "droptail":
-        raise ConfigError("the tc bottleneck (tbf + pfifo) is droptail; other queues run in the link emulator (bottleneck = fctlab)", "network.queue")
+        raise ConfigError(
+            "the tc bottleneck (tbf + pfifo) is droptail; other queues run in the link emulator (bottleneck = fctlab)",
+            "network.queue",
+        )
 
 
 class _Sampler(threading.Thread):
@@ -126,7 +140,7 @@ class _Sampler(threading.Thread):
         self.rows: list[tuple[int, int, int]] = []
         self.stop = threading.Event()
 
-    def read(self) -> Optional[tuple[int, int]]:
+    def read(self) -> tuple[int, int] | None:
         try:
             q = json.loads(sh(["tc", "-n", self.ns, "-s", "-j", "qdisc", "show", "dev", self.dev], check=False) or "[]")
         except json.JSONDecodeError:
@@ -154,8 +168,10 @@ def _cleanup_on_signals(net: Net):
     atexit.register(net.teardown)
     old = {}
     if threading.current_thread() is threading.main_thread():
+
         def handler(sig, frame):
             raise KeyboardInterrupt(f"signal {sig}")
+
         for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             old[s] = signal.signal(s, handler)
 
@@ -172,8 +188,19 @@ def require_root() -> None:
         raise LiveError("live mode needs root (network namespaces, veth pairs, raw sockets)")
 
 
-def run(config, *, stack: str = "fctlab", cc: Optional[str] = None, sack: Optional[bool] = None,
-        bottleneck: str = "fctlab", timeout_s: float = 30.0, sim=None, quiet: bool = True, probe=None, lead_s: float = 0.0):
+def run(
+    config,
+    *,
+    stack: str = "fctlab",
+    cc: str | None = None,
+    sack: bool | None = None,
+    bottleneck: str = "fctlab",
+    timeout_s: float = 30.0,
+    sim=None,
+    quiet: bool = True,
+    probe=None,
+    lead_s: float = 0.0,
+):
     """Run ``config``'s flows live; returns a :class:`fctlab.Result`.
 
     ``stack``: ``"fctlab"`` (the scenario's scheme over UDP) or ``"kernel"``
@@ -187,6 +214,7 @@ def run(config, *, stack: str = "fctlab", cc: Optional[str] = None, sack: Option
     (tests measure the emulated links with it, or send forged datagrams).
     """
     import fctlab
+
     from ..result import Result, _flows_frame
 
     cfg = load_config(config)
@@ -208,7 +236,9 @@ def run(config, *, stack: str = "fctlab", cc: Optional[str] = None, sack: Option
     mss, hdr = int(tr.get("mss_bytes", 1000)), int(tr.get("header_bytes", 40))
     mtu = mss + hdr
     if not 576 <= mtu <= 65535:
-        raise ConfigError(f"live mode needs mss_bytes + header_bytes (the MTU) in 576..65535, got {mtu}", "transport.mss_bytes")
+        raise ConfigError(
+            f"live mode needs mss_bytes + header_bytes (the MTU) in 576..65535, got {mtu}", "transport.mss_bytes"
+        )
     desc = fctlab.describe(cfg)
     buffer_pkts = int(desc["buffer_pkts"])
     if cc is None:
@@ -222,7 +252,13 @@ def run(config, *, stack: str = "fctlab", cc: Optional[str] = None, sack: Option
     tmp = Path(tempfile.mkdtemp(prefix="fctlab-live-"))
     procs: dict[str, subprocess.Popen] = {}
     interrupted = False
-    info: dict = {"stack": stack, "bottleneck": bottleneck, "swept_namespaces": gone, "mtu": mtu, "buffer_pkts": buffer_pkts}
+    info: dict = {
+        "stack": stack,
+        "bottleneck": bottleneck,
+        "swept_namespaces": gone,
+        "mtu": mtu,
+        "buffer_pkts": buffer_pkts,
+    }
     if stack == "kernel":
         info.update({"cc": cc, "sack": bool(sack)})
     try:
@@ -233,12 +269,29 @@ def run(config, *, stack: str = "fctlab", cc: Optional[str] = None, sack: Option
         r0, r1, em = net.add("r0"), net.add("r1"), net.add("link")
         net.veth(r0, "core", em, "a0", mtu)
         net.veth(em, "b0", r1, "core", mtu)
-        batch = {r0: ["addr add 10.0.0.1/30 dev core", "link set core up"], r1: ["addr add 10.0.0.2/30 dev core", "link set core up"],
-                 em: ["link set a0 up", "link set b0 up"]}
+        batch = {
+            r0: ["addr add 10.0.0.1/30 dev core", "link set core up"],
+            r1: ["addr add 10.0.0.2/30 dev core", "link set core up"],
+            em: ["link set a0 up", "link set b0 up"],
+        }
         devs: dict[str, list[str]] = {r0: ["core"], r1: ["core"], em: ["a0", "b0"]}
         hosts_s, hosts_d = [], []
-        fwd = {"rate_bps": None if router == "kernel" else lay.c, "scenario_queue": router != "kernel", "pre_ns": {}, "post_ns": {}, "post_src_ns": {}, "post_base_ns": int(lay.bneck_ms * 1e6)}
-        rev = {"rate_bps": lay.c, "scenario_queue": False, "pre_ns": {}, "post_ns": {}, "post_src_ns": {}, "post_base_ns": int(lay.bneck_ms * 1e6)}
+        fwd = {
+            "rate_bps": None if router == "kernel" else lay.c,
+            "scenario_queue": router != "kernel",
+            "pre_ns": {},
+            "post_ns": {},
+            "post_src_ns": {},
+            "post_base_ns": int(lay.bneck_ms * 1e6),
+        }
+        rev = {
+            "rate_bps": lay.c,
+            "scenario_queue": False,
+            "pre_ns": {},
+            "post_ns": {},
+            "post_src_ns": {},
+            "post_base_ns": int(lay.bneck_ms * 1e6),
+        }
         for h in range(lay.n_send):
             s = net.add(f"s{h}")
             hosts_s.append(s)
@@ -275,15 +328,26 @@ def run(config, *, stack: str = "fctlab", cc: Optional[str] = None, sack: Option
         if router == "kernel":
             # The bottleneck's rate and buffer as the kernel's qdiscs at r0.
             burst = mtu + 64
-            sh(["tc", "-n", r0, "-batch", "-"], input=f"qdisc replace dev core root handle 1: tbf rate {int(lay.c)}bit burst {burst} limit {burst * 4}\n"
-               f"qdisc replace dev core parent 1:1 handle 10: pfifo limit {buffer_pkts}\n")
+            sh(
+                ["tc", "-n", r0, "-batch", "-"],
+                input=f"qdisc replace dev core root handle 1: tbf rate {int(lay.c)}bit burst {burst} limit {burst * 4}\n"
+                f"qdisc replace dev core parent 1:1 handle 10: pfifo limit {buffer_pkts}\n",
+            )
         sysctl = {r0: ["net.ipv4.ip_forward=1"], r1: ["net.ipv4.ip_forward=1"]}
         if stack == "kernel":
-            tcp = ["net.ipv4.tcp_timestamps=0", f"net.ipv4.tcp_sack={int(bool(sack))}", "net.ipv4.tcp_dsack=0",
-                   "net.ipv4.tcp_no_metrics_save=1",
-                   f"net.ipv4.tcp_ecn={1 if tr.get('ecn') else 0}", "net.ipv4.tcp_early_retrans=0", "net.ipv4.tcp_recovery=0",
-                   "net.ipv4.tcp_frto=0", "net.ipv4.tcp_slow_start_after_idle=0",
-                   "net.ipv4.tcp_rmem=4096 4194304 33554432", "net.ipv4.tcp_wmem=4096 4194304 33554432"]
+            tcp = [
+                "net.ipv4.tcp_timestamps=0",
+                f"net.ipv4.tcp_sack={int(bool(sack))}",
+                "net.ipv4.tcp_dsack=0",
+                "net.ipv4.tcp_no_metrics_save=1",
+                f"net.ipv4.tcp_ecn={1 if tr.get('ecn') else 0}",
+                "net.ipv4.tcp_early_retrans=0",
+                "net.ipv4.tcp_recovery=0",
+                "net.ipv4.tcp_frto=0",
+                "net.ipv4.tcp_slow_start_after_idle=0",
+                "net.ipv4.tcp_rmem=4096 4194304 33554432",
+                "net.ipv4.tcp_wmem=4096 4194304 33554432",
+            ]
             for ns in hosts_s + hosts_d:
                 sysctl[ns] = tcp
         for ns, kv in sysctl.items():
@@ -307,7 +371,12 @@ def run(config, *, stack: str = "fctlab", cc: Optional[str] = None, sack: Option
         for f in sched.itertuples(index=False):
             i, flow = int(f.sender), int(f.flow_id)
             h, j = lay.send_host[i], lay.recv_host[i]
-            base = {"flow": flow, "start_ns": int(f.start_ns), "size_bytes": int(f.size_bytes), "size_pkts": int(f.size_pkts)}
+            base = {
+                "flow": flow,
+                "start_ns": int(f.start_ns),
+                "size_bytes": int(f.size_bytes),
+                "size_pkts": int(f.size_pkts),
+            }
             if stack == "kernel":
                 sends[h].append({**base, "dst_ip": f"10.2.{j}.1", "dst_port": HOST_PORT})
                 recvs[j].append(base)
@@ -318,32 +387,69 @@ def run(config, *, stack: str = "fctlab", cc: Optional[str] = None, sack: Option
         def launch(name: str, ns: str, c: dict):
             p = tmp / f"{name}.json"
             p.write_text(json.dumps(c))
-            log = open(tmp / f"{name}.log", "w")
-            procs[name] = subprocess.Popen(["ip", "netns", "exec", ns, sys.executable, AGENT, str(p), str(tmp / f"{name}.out.json")],
-                                           stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+            log = open(tmp / f"{name}.log", "w")  # noqa: SIM115 (held by the child until it ends)
+            procs[name] = subprocess.Popen(
+                ["ip", "netns", "exec", ns, sys.executable, AGENT, str(p), str(tmp / f"{name}.out.json")],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
 
         common = {"epoch_ns": epoch, "stop_file": stop_file, "deadline_ns": deadline}
         interval = float(cfg.get("metrics", {}).get("interval_ms", 10.0))
-        launch("link", em, {**common, "mode": "link", "scenario": scenario, "pairs": [{"a": "a0", "b": "b0", "fwd": fwd, "rev": rev}],
-                            "sample_ns": int(interval * 1e6), "fctlab_port": HOST_PORT, "tcp_port_base": 10000})
+        launch(
+            "link",
+            em,
+            {
+                **common,
+                "mode": "link",
+                "scenario": scenario,
+                "pairs": [{"a": "a0", "b": "b0", "fwd": fwd, "rev": rev}],
+                "sample_ns": int(interval * 1e6),
+                "fctlab_port": HOST_PORT,
+                "tcp_port_base": 10000,
+            },
+        )
         if stack == "kernel":
-            tcommon = {**common, "mode": "tcp", "cc": cc, "port": HOST_PORT, "peer_timeout_s": peer_timeout / 1e9,
-                       "deadline_s": max(1.0, (deadline - last_start) / 1e9)}
+            tcommon = {
+                **common,
+                "mode": "tcp",
+                "cc": cc,
+                "port": HOST_PORT,
+                "peer_timeout_s": peer_timeout / 1e9,
+                "deadline_s": max(1.0, (deadline - last_start) / 1e9),
+            }
             for j, d in enumerate(hosts_d):
                 launch(f"d{j}", d, {**tcommon, "recv": recvs[j]})
             for h, s in enumerate(hosts_s):
                 launch(f"s{h}", s, {**tcommon, "send": sends[h]})
         else:
-            hcommon = {**common, "mode": "host", "scenario": scenario, "bind": f"0.0.0.0:{HOST_PORT}", "peer_timeout_ns": int(peer_timeout)}
+            hcommon = {
+                **common,
+                "mode": "host",
+                "scenario": scenario,
+                "bind": f"0.0.0.0:{HOST_PORT}",
+                "peer_timeout_ns": int(peer_timeout),
+            }
             for j, d in enumerate(hosts_d):
                 launch(f"d{j}", d, {**hcommon, "recv": recvs[j]})
             for h, s in enumerate(hosts_s):
                 launch(f"s{h}", s, {**hcommon, "send": sends[h]})
         sampler = None
         if probe is not None:
-            probe({"senders": hosts_s, "receivers": hosts_d, "r0": r0, "r1": r1, "link": em, "epoch_ns": epoch,
-                   "sender_ip": [f"10.1.{h}.1" for h in range(lay.n_send)], "receiver_ip": [f"10.2.{j}.1" for j in range(lay.n_recv)],
-                   "port": HOST_PORT})
+            probe(
+                {
+                    "senders": hosts_s,
+                    "receivers": hosts_d,
+                    "r0": r0,
+                    "r1": r1,
+                    "link": em,
+                    "epoch_ns": epoch,
+                    "sender_ip": [f"10.1.{h}.1" for h in range(lay.n_send)],
+                    "receiver_ip": [f"10.2.{j}.1" for j in range(lay.n_recv)],
+                    "port": HOST_PORT,
+                }
+            )
         if router == "kernel":
             every = int(max(100.0, float(cfg.get("metrics", {}).get("interval_ms", 10.0))) * 1e6)
             sampler = _Sampler(r0, "core", epoch, every)
@@ -360,17 +466,17 @@ def run(config, *, stack: str = "fctlab", cc: Optional[str] = None, sack: Option
         if sampler:
             sampler.stop.set()
             sampler.join()
-        tcstats = sh(["tc", "-n", r0, "-s", "-j", "qdisc", "show", "dev", "core"], check=False) if router == "kernel" else ""
+        tcstats = (
+            sh(["tc", "-n", r0, "-s", "-j", "qdisc", "show", "dev", "core"], check=False) if router == "kernel" else ""
+        )
     except KeyboardInterrupt:
         interrupted = True
         raise
     finally:
         for p in procs.values():
             if p.poll() is None:
-                try:
+                with contextlib.suppress(ProcessLookupError):
                     os.killpg(p.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
         net.teardown()
         restore()
     # --- the tables ---------------------------------------------------------
@@ -390,7 +496,7 @@ def run(config, *, stack: str = "fctlab", cc: Optional[str] = None, sack: Option
             raise LiveError(f"no live process left a result: {next(iter(lost.values()))}")
     sent, got = {}, {}
     refused: dict = {}
-    for name, o in outs.items():
+    for o in outs.values():
         for fl in o.get("flows", []):
             (sent if fl["role"] == "send" else got)[int(fl["flow"])] = fl
         for k, v in o.get("refused", {}).get("counts", {}).items():
@@ -400,7 +506,10 @@ def run(config, *, stack: str = "fctlab", cc: Optional[str] = None, sack: Option
     rtr = outs.get("link", {})
     drops = {int(k): v for k, v in rtr.get("drops", {}).items()}
     ids = sched["flow_id"].to_numpy()
-    g = lambda d, k, key: (d.get(int(k), {}).get(key) if d.get(int(k), {}).get(key) is not None else -1)
+
+    def g(d, k, key):
+        return d.get(int(k), {}).get(key) if d.get(int(k), {}).get(key) is not None else -1
+
     finish = np.array([g(got, k, "finish_ns") for k in ids], dtype=np.int64)
     cols = {
         "flow_id": ids,
@@ -409,7 +518,9 @@ def run(config, *, stack: str = "fctlab", cc: Optional[str] = None, sack: Option
         "size_pkts": sched["size_pkts"].fillna(-1).to_numpy(np.int64),
         "start_ns": sched["start_ns"].to_numpy(np.int64),
         "finish_ns": finish,
-        "acked_ns": np.array([g(sent, k, "acked_ns") if finish[n] >= 0 else -1 for n, k in enumerate(ids)], dtype=np.int64),
+        "acked_ns": np.array(
+            [g(sent, k, "acked_ns") if finish[n] >= 0 else -1 for n, k in enumerate(ids)], dtype=np.int64
+        ),
         "retransmits": np.array([max(0, g(sent, k, "retransmits")) for k in ids], dtype=np.int64),
         "drops": np.array([drops.get(int(k), 0) for k in ids], dtype=np.int64),
         "marks": np.zeros(len(ids), dtype=np.int64),
@@ -421,7 +532,11 @@ def run(config, *, stack: str = "fctlab", cc: Optional[str] = None, sack: Option
     flows = _flows_frame(cols)
     status = {}
     for k in ids:
-        s = (got.get(int(k)) or {}).get("status", "no-data") if finish[list(ids).index(k)] >= 0 else (sent.get(int(k)) or {}).get("status", "not-started")
+        s = (
+            (got.get(int(k)) or {}).get("status", "no-data")
+            if finish[list(ids).index(k)] >= 0
+            else (sent.get(int(k)) or {}).get("status", "not-started")
+        )
         status[s] = status.get(s, 0) + 1
     info["flow_status"] = status
     # Series: the bottleneck's queue and utilisation, and the active flows.
@@ -430,7 +545,10 @@ def run(config, *, stack: str = "fctlab", cc: Optional[str] = None, sack: Option
         for t, qp, u in zip(rtr.get("t_ns", []), rtr.get("queue_pkts", []), rtr.get("utilization", [])):
             rows += [(t, "queue_pkts", "bottleneck", float(qp)), (t, "utilization", "bottleneck", float(u))]
         pass
-    info["link_stats"] = {k: rtr.get(k) for k in ("frames", "dropped", "max_late_us", "mean_late_us", "rate_bps", "limit_pkts", "send_failures")}
+    info["link_stats"] = {
+        k: rtr.get(k)
+        for k in ("frames", "dropped", "max_late_us", "mean_late_us", "rate_bps", "limit_pkts", "send_failures")
+    }
     if False:
         pass
     elif sampler is not None:
@@ -438,7 +556,9 @@ def run(config, *, stack: str = "fctlab", cc: Optional[str] = None, sack: Option
         for t, qlen, nbytes in sampler.rows:
             rows.append((t, "queue_pkts", "bottleneck", float(qlen)))
             if prev is not None and t > prev[0]:
-                rows.append((t, "utilization", "bottleneck", min(1.0, (nbytes - prev[1]) * 8e9 / (lay.c * (t - prev[0])))))
+                rows.append(
+                    (t, "utilization", "bottleneck", min(1.0, (nbytes - prev[1]) * 8e9 / (lay.c * (t - prev[0]))))
+                )
             prev = (t, nbytes)
         try:
             q = [x for x in json.loads(tcstats or "[]") if x.get("root")]
@@ -450,10 +570,15 @@ def run(config, *, stack: str = "fctlab", cc: Optional[str] = None, sack: Option
     st, fin = cols["start_ns"], np.where(finish >= 0, finish, np.iinfo(np.int64).max)
     for t in ts:
         rows.append((t, "active_flows", "network", float(((st <= t) & (fin > t)).sum())))
-    series = pd.DataFrame(rows, columns=["t_ns", "metric", "element", "value"]).sort_values(["t_ns", "metric"], kind="stable").reset_index(drop=True)
+    series = (
+        pd.DataFrame(rows, columns=["t_ns", "metric", "element", "value"])
+        .sort_values(["t_ns", "metric"], kind="stable")
+        .reset_index(drop=True)
+    )
     series["t_ns"] = series["t_ns"].astype("int64")
-    from .. import __version__
     import platform
+
+    from .. import __version__
 
     meta = {
         "fctlab_version": __version__,

@@ -38,12 +38,20 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Callable, Optional
+from typing import Callable
 
 from ..bench import reference_scenario
 
-__all__ = ["PeerUnavailable", "NS3_REQUIREMENT", "ensure_ns3", "run_ns3_bench", "run_ns3_flows", "cache_dir",
-           "scenario_params", "reference_params"]
+__all__ = [
+    "PeerUnavailable",
+    "NS3_REQUIREMENT",
+    "ensure_ns3",
+    "run_ns3_bench",
+    "run_ns3_flows",
+    "cache_dir",
+    "scenario_params",
+    "reference_params",
+]
 
 #: The PyPI release known to work (3.44.post0: the newest when this was written).
 NS3_REQUIREMENT = "ns3==3.44.post0"
@@ -82,7 +90,7 @@ def _venv_python(venv: pathlib.Path) -> pathlib.Path:
 
 def _last_line(text: str, default: str) -> str:
     """The last informative line of a tool's output, for a one-line error message."""
-    lines = [l.strip() for l in text.splitlines() if l.strip()]
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     for line in reversed(lines):
         low = line.lower()
         if "error" in low or "fatal" in low or "failed" in low or "no matching" in low:
@@ -113,8 +121,11 @@ def _run_logged(cmd: list, log, what: str, timeout: float) -> None:
     log.flush()
     try:
         proc = subprocess.run(
-            [str(c) for c in cmd], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            text=True, timeout=timeout,
+            [str(c) for c in cmd],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            timeout=timeout,
         )
     except subprocess.TimeoutExpired:
         raise PeerUnavailable(f"{what} timed out after {timeout:.0f} s (see {log.name})") from None
@@ -132,7 +143,7 @@ def installed() -> bool:
     return (venv / _MARKER).is_file() and _venv_python(venv).exists()
 
 
-def ensure_ns3(progress: Optional[Callable[[str], None]] = print) -> pathlib.Path:
+def ensure_ns3(progress: Callable[[str], None] | None = print) -> pathlib.Path:
     """Install ns-3 from PyPI into ``$FCTLAB_CACHE/ns3-venv`` on first use; return its python.
 
     Later calls return at once (a marker file records a finished, checked install).
@@ -171,11 +182,19 @@ def ensure_ns3(progress: Optional[Callable[[str], None]] = print) -> pathlib.Pat
         try:
             with open(log_path, "w") as log:
                 _run_logged([base, "-m", "venv", venv], log, "creating the ns-3 virtual environment", 600)
-                _run_logged([python, "-m", "pip", "install", "--disable-pip-version-check",
-                             NS3_REQUIREMENT], log, f"pip install {NS3_REQUIREMENT}", 3600)
+                _run_logged(
+                    [python, "-m", "pip", "install", "--disable-pip-version-check", NS3_REQUIREMENT],
+                    log,
+                    f"pip install {NS3_REQUIREMENT}",
+                    3600,
+                )
                 say("ns-3: checking the install (importing ns takes about 10 s)")
-                _run_logged([python, "-c", "from ns import ns; ns.Simulator.Now()"],
-                            log, "importing ns-3 in the new environment", 900)
+                _run_logged(
+                    [python, "-c", "from ns import ns; ns.Simulator.Now()"],
+                    log,
+                    "importing ns-3 in the new environment",
+                    900,
+                )
         except PeerUnavailable:
             shutil.rmtree(venv, ignore_errors=True)
             raise
@@ -189,14 +208,23 @@ def _to_stderr(msg: str) -> None:
 
 
 def _tail(text: str, n: int = 3) -> str:
-    lines = [l.strip() for l in (text or "").splitlines() if l.strip()]
+    lines = [ln.strip() for ln in (text or "").splitlines() if ln.strip()]
     return " | ".join(lines[-n:])
 
 
 #: The peer's parameters and their types (see :func:`run_ns3_bench`).
 PARAM_TYPES = {
-    "senders": int, "bottleneck_bps": float, "rtt_ms": float, "load": float, "mean_pkts": float, "shape": float,
-    "mss_bytes": int, "header_bytes": int, "init_cwnd_pkts": int, "buffer_bdp": float, "access_bps": float,
+    "senders": int,
+    "bottleneck_bps": float,
+    "rtt_ms": float,
+    "load": float,
+    "mean_pkts": float,
+    "shape": float,
+    "mss_bytes": int,
+    "header_bytes": int,
+    "init_cwnd_pkts": int,
+    "buffer_bdp": float,
+    "access_bps": float,
     "seed": int,
 }
 
@@ -207,11 +235,18 @@ def scenario_params(cfg: dict) -> dict:
     parameters. The peer puts the whole base RTT on the bottleneck."""
     n, t, g = cfg["network"], cfg["transport"], cfg["traffic"][0]
     return {
-        "senders": n["senders"], "bottleneck_bps": n["bottleneck_bps"],
+        "senders": n["senders"],
+        "bottleneck_bps": n["bottleneck_bps"],
         "rtt_ms": 2 * (n["bottleneck_delay_ms"] + n.get("access_delay_ms", 0.0) + n.get("receiver_delay_ms", 0.0)),
-        "load": g["load"], "mean_pkts": g["sizes"]["mean_pkts"], "shape": g["sizes"]["shape"],
-        "mss_bytes": t["mss_bytes"], "header_bytes": t["header_bytes"], "init_cwnd_pkts": t["init_cwnd_pkts"],
-        "buffer_bdp": n["buffer_bdp"], "access_bps": n["access_bps"], "seed": cfg["seed"],
+        "load": g["load"],
+        "mean_pkts": g["sizes"]["mean_pkts"],
+        "shape": g["sizes"]["shape"],
+        "mss_bytes": t["mss_bytes"],
+        "header_bytes": t["header_bytes"],
+        "init_cwnd_pkts": t["init_cwnd_pkts"],
+        "buffer_bdp": n["buffer_bdp"],
+        "access_bps": n["access_bps"],
+        "seed": cfg["seed"],
     }
 
 
@@ -223,7 +258,7 @@ def reference_params() -> dict:
 def run_ns3_bench(
     *,
     sim_seconds: float = 5.0,
-    progress: Optional[Callable[[str], None]] = None,
+    progress: Callable[[str], None] | None = None,
     **overrides,
 ) -> dict:
     """Run fctlab's benchmark scenario under ns-3 and return its counters.
@@ -289,7 +324,7 @@ def run_ns3_bench(
     return _run_worker(params, progress)
 
 
-def run_ns3_flows(params: dict, flows, *, progress: Optional[Callable[[str], None]] = None) -> dict:
+def run_ns3_flows(params: dict, flows, *, progress: Callable[[str], None] | None = None) -> dict:
     """Replay an explicit flow list under ns-3 on the benchmark's dumbbell.
 
     ``params`` holds the keys :func:`run_ns3_bench` takes (all of them: no
@@ -431,12 +466,15 @@ def _run_worker(params: dict, progress) -> dict:
         try:
             proc = subprocess.run(
                 [str(python), str(_WORKER), "@" + in_path, out_path],
-                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                timeout=timeout, env=_worker_env(),
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                env=_worker_env(),
             )
         except subprocess.TimeoutExpired:
-            raise PeerUnavailable(f"ns-3 run did not finish within {timeout:.0f} s "
-                                  "(set FCTLAB_NS3_TIMEOUT to allow more)") from None
+            raise PeerUnavailable(
+                f"ns-3 run did not finish within {timeout:.0f} s (set FCTLAB_NS3_TIMEOUT to allow more)"
+            ) from None
         except OSError as exc:
             raise PeerUnavailable(f"cannot start the ns-3 python {python}: {exc}") from None
         try:
@@ -454,8 +492,9 @@ def _run_worker(params: dict, progress) -> dict:
             with contextlib.suppress(OSError):
                 os.unlink(path)
     if "error" in result:
-        what = {"import": "importing ns-3 failed", "setup": "ns-3 set-up failed",
-                "run": "ns-3 run failed"}.get(result.get("stage"), "ns-3 failed")
+        what = {"import": "importing ns-3 failed", "setup": "ns-3 set-up failed", "run": "ns-3 run failed"}.get(
+            result.get("stage"), "ns-3 failed"
+        )
         raise PeerUnavailable(f"{what}: {result['error']}")
     result["params"] = params
     return result
@@ -463,8 +502,18 @@ def _run_worker(params: dict, progress) -> dict:
 
 def _validate(p: dict) -> None:
     """Reject parameters ns-3 or the workload cannot take, with a one-line ValueError."""
-    positive = ["senders", "bottleneck_bps", "rtt_ms", "load", "mean_pkts", "mss_bytes",
-                "init_cwnd_pkts", "buffer_bdp", "access_bps", "sim_seconds"]
+    positive = [
+        "senders",
+        "bottleneck_bps",
+        "rtt_ms",
+        "load",
+        "mean_pkts",
+        "mss_bytes",
+        "init_cwnd_pkts",
+        "buffer_bdp",
+        "access_bps",
+        "sim_seconds",
+    ]
     for key in positive:
         if not p[key] > 0:
             raise ValueError(f"{key} must be positive, got {p[key]}")

@@ -16,12 +16,21 @@ def main(argv=None) -> int:
         prog="python -m fctlab.ns3peer",
         description="Run fctlab's benchmark dumbbell under ns-3 (from PyPI) and print the counters as JSON.",
     )
-    helps = {"senders": "sender hosts (and as many receivers)", "rtt_ms": "base RTT; all on the bottleneck",
-             "load": "offered load of the bottleneck", "mean_pkts": "mean flow size (packets)",
-             "shape": "Pareto shape of flow sizes", "buffer_bdp": "device queues, in bottleneck BDPs"}
+    helps = {
+        "senders": "sender hosts (and as many receivers)",
+        "rtt_ms": "base RTT; all on the bottleneck",
+        "load": "offered load of the bottleneck",
+        "mean_pkts": "mean flow size (packets)",
+        "shape": "Pareto shape of flow sizes",
+        "buffer_bdp": "device queues, in bottleneck BDPs",
+    }
     for key, value in reference_params().items():  # fctlab's benchmark scenario
-        ap.add_argument("--" + key.replace("_", "-"), type=PARAM_TYPES[key], default=PARAM_TYPES[key](value),
-                        help=f"{helps[key] + '; ' if key in helps else ''}default: {value:g}")
+        ap.add_argument(
+            "--" + key.replace("_", "-"),
+            type=PARAM_TYPES[key],
+            default=PARAM_TYPES[key](value),
+            help=f"{helps[key] + '; ' if key in helps else ''}default: {value:g}",
+        )
     ap.add_argument("--sim-seconds", type=float, default=5.0)
     ap.add_argument("--install-only", action="store_true", help="install ns-3 and print its python")
     args = ap.parse_args(argv)

@@ -169,12 +169,21 @@ def build_and_run(ns, cppyy, p, timings, state):
         # RED (ns-3 RedQueueDisc, a port of ns-2 red.cc) on R0's bottleneck port
         # only; every other port keeps its DropTail device queue.
         fct.ConfigureDeviceQueue(bottleneck.Get(0), RED_DEVICE_QUEUE_PKTS)
-        red_qd = fct.InstallRed(bottleneck.Get(0), float(red["min_th"]), float(red["max_th"]), float(red["max_p"]),
-                                float(red["q_weight"]), bool(red["gentle"]), bool(red["wait"]),
-                                int(red["mean_pktsize"]), int(red["limit_pkts"]),
-                                float(p["bottleneck_bps"]), p["rtt_ms"] / 2000.0)
+        red_qd = fct.InstallRed(
+            bottleneck.Get(0),
+            float(red["min_th"]),
+            float(red["max_th"]),
+            float(red["max_p"]),
+            float(red["q_weight"]),
+            bool(red["gentle"]),
+            bool(red["wait"]),
+            int(red["mean_pktsize"]),
+            int(red["limit_pkts"]),
+            float(p["bottleneck_bps"]),
+            p["rtt_ms"] / 2000.0,
+        )
     queue_discs = sum(1 for d in all_devs if fct.HasQueueDisc(d))
-    acc_if, egr_if = ifaces[1:1 + n], ifaces[1 + n:]
+    acc_if, egr_if = ifaces[1 : 1 + n], ifaces[1 + n :]
 
     work = fct.Workload(p["mss_bytes"], PORT)
     if p.get("trace_flow") is not None:
@@ -200,12 +209,21 @@ def build_and_run(ns, cppyy, p, timings, state):
 
     if p.get("queue_sample_ms") and red_qd is not None:
         # RED's queue disc and the device queue below it, sampled until the last arrival.
-        fct.StartRedSampling(work, red_qd, bottleneck.Get(0), float(p["queue_sample_ms"]) / 1000.0,
-                             float(p.get("queue_sample_until_s") or p["sim_seconds"]))
+        fct.StartRedSampling(
+            work,
+            red_qd,
+            bottleneck.Get(0),
+            float(p["queue_sample_ms"]) / 1000.0,
+            float(p.get("queue_sample_until_s") or p["sim_seconds"]),
+        )
     elif p.get("queue_sample_ms"):
         # The bottleneck's device queue (R0's end), sampled until the last arrival.
-        fct.StartBottleneckSampling(work, bottleneck.Get(0), float(p["queue_sample_ms"]) / 1000.0,
-                                    float(p.get("queue_sample_until_s") or p["sim_seconds"]))
+        fct.StartBottleneckSampling(
+            work,
+            bottleneck.Get(0),
+            float(p["queue_sample_ms"]) / 1000.0,
+            float(p.get("queue_sample_until_s") or p["sim_seconds"]),
+        )
     work.Start()
     ns.Simulator.Stop(ns.Seconds(p["sim_seconds"]))
     timings["setup_s"] = time.perf_counter() - t_setup
@@ -227,9 +245,13 @@ def build_and_run(ns, cppyy, p, timings, state):
         extra["flow_data_segments_sent"] = [int(x) for x in work.DataSegmentsSent()]
     if red_qd is not None:
         st = fct.RedDropStats(red_qd)
-        extra["bottleneck_red"] = {"early_drops": int(st[0]), "forced_drops": int(st[1]),
-                                   "overflow_drops": int(st[2]), "limit_pkts": int(red["limit_pkts"]),
-                                   "device_queue_pkts": RED_DEVICE_QUEUE_PKTS}
+        extra["bottleneck_red"] = {
+            "early_drops": int(st[0]),
+            "forced_drops": int(st[1]),
+            "overflow_drops": int(st[2]),
+            "limit_pkts": int(red["limit_pkts"]),
+            "device_queue_pkts": RED_DEVICE_QUEUE_PKTS,
+        }
     if p.get("trace_flow") is not None:
         tr = list(work.Trace())
         extra["trace"] = [[tr[i], int(tr[i + 1]), tr[i + 2]] for i in range(0, len(tr), 3)]
@@ -248,7 +270,9 @@ def build_and_run(ns, cppyy, p, timings, state):
         "bottleneck_bytes": int(work.FwdBytes()),
         "bottleneck_drops": int(work.BottleneckDrops()),
         "bottleneck_syn_drops": int(work.SynDrops()),
-        "bottleneck_control_drop_sizes": {str(k): v for k, v in __import__("collections").Counter(int(x) for x in work.ControlDropSizes()).items()},
+        "bottleneck_control_drop_sizes": {
+            str(k): v for k, v in __import__("collections").Counter(int(x) for x in work.ControlDropSizes()).items()
+        },
         "bottleneck_queue_histogram": [int(x) for x in work.QueueHistogram()],
         "other_drops": int(work.OtherDrops()) + int(work.QueueDrops()),
         "flows_offered": len(flows),
@@ -370,8 +394,8 @@ def main(argv):
     state = {"stage": "import"}
     try:
         t0 = time.perf_counter()
-        from ns import ns  # noqa: E402  (takes ~9 s: cppyy loads ns-3's headers)
         import cppyy
+        from ns import ns  # noqa: E402  (takes ~9 s: cppyy loads ns-3's headers)
 
         with open(HEADER) as fh:
             cppyy.cppdef(fh.read())

@@ -45,7 +45,7 @@ import sys
 import time
 import types
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 import pandas as pd
 
@@ -55,8 +55,20 @@ from .progress import SweepProgress
 from .spec import SPEC_KEYS, SWEEP_ONLY, Point, Run, _short, expand, load_spec, parse_path, set_path
 
 __all__ = [
-    "run_sweep", "sweep", "replicate", "SweepResult", "SweepError", "SweepProgress",
-    "load_spec", "expand", "parse_path", "set_path", "Point", "Run", "SPEC_KEYS", "SWEEP_ONLY",
+    "run_sweep",
+    "sweep",
+    "replicate",
+    "SweepResult",
+    "SweepError",
+    "SweepProgress",
+    "load_spec",
+    "expand",
+    "parse_path",
+    "set_path",
+    "Point",
+    "Run",
+    "SPEC_KEYS",
+    "SWEEP_ONLY",
 ]
 
 
@@ -80,9 +92,20 @@ class SweepResult:
         ran, skipped = set(self.ran), set(self.skipped)
         for p in self.points:
             for r in p.runs:
-                row = {"point": p.index, **{k: v for k, v in p.labels.items()}, "replication": r.replication,
-                       "run_seed": r.config.get("seed", 0), "run_key": r.key,
-                       "status": "failed" if r.key in self.failed else "ran" if r.key in ran else "stored" if r.key in skipped else "?"}
+                row = {
+                    "point": p.index,
+                    **{k: v for k, v in p.labels.items()},
+                    "replication": r.replication,
+                    "run_seed": r.config.get("seed", 0),
+                    "run_key": r.key,
+                    "status": "failed"
+                    if r.key in self.failed
+                    else "ran"
+                    if r.key in ran
+                    else "stored"
+                    if r.key in skipped
+                    else "?",
+                }
                 rows.append(row)
         return pd.DataFrame(rows)
 
@@ -124,8 +147,16 @@ class SweepResult:
         return self.store.query(sql)
 
 
-def run_sweep(spec, *, store=None, scheduler=None, workers: Optional[int] = None, progress: bool = True,
-              name: Optional[str] = None, dry_run: bool = False) -> SweepResult:
+def run_sweep(
+    spec,
+    *,
+    store=None,
+    scheduler=None,
+    workers: int | None = None,
+    progress: bool = True,
+    name: str | None = None,
+    dry_run: bool = False,
+) -> SweepResult:
     """Run a sweep (see the module doc) and return a :class:`SweepResult`.
 
     - ``spec``: a spec or scenario (path, TOML text or dict).
@@ -168,12 +199,26 @@ def run_sweep(spec, *, store=None, scheduler=None, workers: Optional[int] = None
         st.quarantine(key)
     st.clean_tmp()
     record = {
-        "name": s["name"], "fctlab_version": __version__, "source": s["source"], "description": s["description"],
-        "base": s["base"], "axes": s["axes"], "linked": s["linked"], "seeds": s["seeds"],
+        "name": s["name"],
+        "fctlab_version": __version__,
+        "source": s["source"],
+        "description": s["description"],
+        "base": s["base"],
+        "axes": s["axes"],
+        "linked": s["linked"],
+        "seeds": s["seeds"],
         "replications": s["replications"],
         "started": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-        "points": [{"index": p.index, "labels": p.labels, "group": p.group, "replications": p.replications,
-                    "run_keys": [r.key for r in p.runs]} for p in points],
+        "points": [
+            {
+                "index": p.index,
+                "labels": p.labels,
+                "group": p.group,
+                "replications": p.replications,
+                "run_keys": [r.key for r in p.runs],
+            }
+            for p in points
+        ],
     }
     st.write_sweep(s["name"], record)
 
@@ -220,21 +265,32 @@ def run_sweep(spec, *, store=None, scheduler=None, workers: Optional[int] = None
     res.failed = failures
     record["finished"] = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
     record["wall_s"] = res.wall_s
-    record["scheduler"] = None if scheduler is None else scheduler if isinstance(scheduler, str) else "dask.distributed.Client"
+    record["scheduler"] = (
+        None if scheduler is None else scheduler if isinstance(scheduler, str) else "dask.distributed.Client"
+    )
     record["failed"] = failures
     st.write_sweep(s["name"], record)
     if failures:
         where = {r.key: (p.index, p.label()) for p in points for r in p.runs}
         k, msg = next(iter(failures.items()))
-        raise SweepError(f"{len(failures)} of {len(runs)} runs failed; first: point {where[k][0]} ({where[k][1]}): {msg}")
+        raise SweepError(
+            f"{len(failures)} of {len(runs)} runs failed; first: point {where[k][0]} ({where[k][1]}): {msg}"
+        )
     return res
 
 
 sweep = run_sweep
 
 
-def replicate(config, replications: Optional[int] = None, *, store=None, scheduler=None,
-              workers: Optional[int] = None, progress: bool = True) -> Replicated:
+def replicate(
+    config,
+    replications: int | None = None,
+    *,
+    store=None,
+    scheduler=None,
+    workers: int | None = None,
+    progress: bool = True,
+) -> Replicated:
     """Run ``config`` as ``replications`` independent replications (default: its
     own ``replications`` key) in parallel, locally or on a Dask cluster, and merge
     them (:class:`fctlab.replicate.Replicated`). Called as ``fctlab.replicate(config, K)``.
@@ -253,7 +309,9 @@ def replicate(config, replications: Optional[int] = None, *, store=None, schedul
         import tempfile
 
         with tempfile.TemporaryDirectory(prefix="fctlab-replicate-") as d:
-            return run_sweep({"base": cfg}, store=d, scheduler=scheduler, workers=workers, progress=progress).replicated(0)
+            return run_sweep(
+                {"base": cfg}, store=d, scheduler=scheduler, workers=workers, progress=progress
+            ).replicated(0)
     return run_sweep({"base": cfg}, store=store, scheduler=scheduler, workers=workers, progress=progress).replicated(0)
 
 

@@ -4,6 +4,7 @@ engine run whose files come back as bytes (workers never touch the store)."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import os
 import signal
@@ -12,7 +13,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 
 class SweepError(Exception):
@@ -23,7 +24,7 @@ _PROGRESS_Q = None
 _IN_PROCESS = False  # set while the sweep runs in the calling process
 
 
-def _proc_start(pid: int) -> Optional[str]:
+def _proc_start(pid: int) -> str | None:
     """The start time of process ``pid`` (Linux /proc), None if it is gone or a zombie."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -32,7 +33,7 @@ def _proc_start(pid: int) -> Optional[str]:
     return None if fields[0] in ("Z", "X") else fields[19]
 
 
-def _alive(pid: int, start: Optional[str]) -> bool:
+def _alive(pid: int, start: str | None) -> bool:
     if start is not None:
         return _proc_start(pid) == start
     try:
@@ -44,7 +45,7 @@ def _alive(pid: int, start: Optional[str]) -> bool:
     return True
 
 
-def _init_worker(q, sweep_pid: int, sweep_start: Optional[str]) -> None:
+def _init_worker(q, sweep_pid: int, sweep_start: str | None) -> None:
     """Pool worker set-up: the progress queue; Ctrl-C is left to the sweep process;
     and a watchdog that ends this worker as soon as the sweep process is gone
     (killed, even by SIGKILL), so no worker outlives it or blocks forever on a
@@ -62,7 +63,7 @@ def _init_worker(q, sweep_pid: int, sweep_start: Optional[str]) -> None:
     threading.Thread(target=watch, name="fctlab-sweep-watchdog", daemon=True).start()
 
 
-def _fraction(plan: dict, p: dict) -> Optional[float]:
+def _fraction(plan: dict, p: dict) -> float | None:
     """How far a run is, from the engine's progress report ``p`` and its
     :func:`fctlab.describe` ``plan``: flows completed out of those it creates
     when all of them can finish, else simulated time out of the time limit."""
@@ -85,10 +86,8 @@ def _run_task(task: dict) -> dict:
 
     def cb(p: dict) -> bool:
         if q is not None:
-            try:
+            with contextlib.suppress(Exception):
                 q.put_nowait((key, int(p["data_delivered"]), _fraction(plan, p)))
-            except Exception:
-                pass
         return True
 
     res = fctlab.run(cfg, progress=cb, warn=False)
@@ -119,7 +118,7 @@ def _run_task(task: dict) -> dict:
     }
 
 
-def _local_workers(workers: Optional[int]) -> int:
+def _local_workers(workers: int | None) -> int:
     if workers:
         return max(1, int(workers))
     try:
@@ -152,7 +151,7 @@ def _execute_local(tasks: list, nworkers: int, on_done, on_live, on_fail) -> Non
             for t in tasks:
                 stop = threading.Event()
 
-                def pump():
+                def pump(stop=stop):
                     while not stop.wait(0.5):
                         _drain(q, on_live)
 
@@ -182,10 +181,17 @@ def _execute_local(tasks: list, nworkers: int, on_done, on_live, on_fail) -> Non
     main_file = getattr(main, "__file__", None)
     # Workers re-import the parent's __main__ by path; a script read from stdin
     # ("<stdin>") has none, so leave it out (the workers need only fctlab).
-    hide_main = isinstance(main_file, str) and getattr(getattr(main, "__spec__", None), "name", None) is None \
+    hide_main = (
+        isinstance(main_file, str)
+        and getattr(getattr(main, "__spec__", None), "name", None) is None
         and not os.path.isfile(main_file)
-    ex = ProcessPoolExecutor(max_workers=min(nworkers, len(tasks)), mp_context=ctx,
-                             initializer=_init_worker, initargs=(q, os.getpid(), _proc_start(os.getpid())))
+    )
+    ex = ProcessPoolExecutor(
+        max_workers=min(nworkers, len(tasks)),
+        mp_context=ctx,
+        initializer=_init_worker,
+        initargs=(q, os.getpid(), _proc_start(os.getpid())),
+    )
     futs = {}
     try:
         if hide_main:
@@ -204,8 +210,10 @@ def _execute_local(tasks: list, nworkers: int, on_done, on_live, on_fail) -> Non
                 try:
                     out = f.result()
                 except BrokenProcessPool:
-                    raise SweepError("a worker process died (out of memory? killed?); finished runs are stored, "
-                                     "run the sweep again to resume") from None
+                    raise SweepError(
+                        "a worker process died (out of memory? killed?); finished runs are stored, "
+                        "run the sweep again to resume"
+                    ) from None
                 except Exception as e:  # noqa: BLE001
                     on_fail(t, e)
                     continue
@@ -217,10 +225,8 @@ def _execute_local(tasks: list, nworkers: int, on_done, on_live, on_fail) -> Non
         procs = list(getattr(ex, "_processes", {}).values())
         ex.shutdown(wait=False, cancel_futures=True)
         for p in procs:
-            try:
+            with contextlib.suppress(Exception):
                 p.kill()
-            except Exception:  # noqa: BLE001
-                pass
         raise
     finally:
         try:
@@ -272,8 +278,6 @@ def _execute_dask(tasks: list, client, on_done, on_fail) -> None:
                 on_done(t, out)
             f.release()
     except BaseException:
-        try:
+        with contextlib.suppress(Exception):
             client.cancel(futs)
-        except Exception:  # noqa: BLE001
-            pass
         raise

@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 import sys
 import time
-from typing import Optional
 
 
 def _fmt_dur(s: float) -> str:
@@ -29,7 +28,7 @@ class SweepProgress:
     """The sweep's progress line on stderr: runs done/total, simulated (delivered
     data) packets per wall second over all workers, elapsed and time left."""
 
-    def __init__(self, name: str, total: int, stored: int, stream=None, every_s: Optional[float] = None):
+    def __init__(self, name: str, total: int, stored: int, stream=None, every_s: float | None = None):
         self.name = name
         self.total = total
         self.stored = stored
@@ -44,7 +43,7 @@ class SweepProgress:
         self._live: dict = {}  # key -> (pkts, frac)
         self._drawn = False
 
-    def live(self, key: str, pkts: int, frac: Optional[float]) -> None:
+    def live(self, key: str, pkts: int, frac: float | None) -> None:
         self._live[key] = (pkts, frac)
 
     def finished(self, key: str, pkts: int, ok: bool = True) -> None:
@@ -66,8 +65,10 @@ class SweepProgress:
         stored = f" ({self.stored} already stored)" if self.stored else ""
         fail = f", {self.failed} FAILED" if self.failed else ""
         run = f" | {len(self._live)} running" if self._live else ""
-        return (f"sweep {self.name}: {self.done + self.stored}/{self.total} runs done{stored}{fail}{run}"
-                f" | {_fmt_rate(pkts / max(el, 1e-9))} pkts/s | {_fmt_dur(el)} elapsed | ~{_fmt_dur(left)} left")
+        return (
+            f"sweep {self.name}: {self.done + self.stored}/{self.total} runs done{stored}{fail}{run}"
+            f" | {_fmt_rate(pkts / max(el, 1e-9))} pkts/s | {_fmt_dur(el)} elapsed | ~{_fmt_dur(left)} left"
+        )
 
     def draw(self, force: bool = False) -> None:
         now = time.monotonic()

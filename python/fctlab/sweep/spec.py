@@ -10,9 +10,10 @@ import itertools
 import json
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Optional
+from typing import Any
 
 from ..config import ConfigError, load_config, to_json
 from ..replicate import check_replications, split
@@ -29,7 +30,7 @@ class Run:
     key: str  # store key
     config: dict  # what the engine gets
     point: int
-    replication: Optional[int]  # None when the point is not replicated
+    replication: int | None  # None when the point is not replicated
     replications: int
     group: str  # the point's group key (shared by its replications)
     base_seed: int
@@ -38,8 +39,13 @@ class Run:
         return {
             "key": self.key,
             "config": self.config,
-            "replication": None if self.replication is None else {
-                "index": self.replication, "of": self.replications, "group": self.group, "base_seed": self.base_seed,
+            "replication": None
+            if self.replication is None
+            else {
+                "index": self.replication,
+                "of": self.replications,
+                "group": self.group,
+                "base_seed": self.base_seed,
             },
         }
 
@@ -70,13 +76,13 @@ _TOKEN = re.compile(r"([A-Za-z_][A-Za-z0-9_\-]*)((?:\[\d+\])*)$")
 def parse_path(path: str, field: str) -> list:
     """``traffic[0].sizes.mean_pkts`` -> ``["traffic", 0, "sizes", "mean_pkts"]``."""
     if not isinstance(path, str) or not path:
-        raise ConfigError(f"{field}: an axis is a dotted config key such as \"traffic[0].load\"", field)
+        raise ConfigError(f'{field}: an axis is a dotted config key such as "traffic[0].load"', field)
     out: list = []
     for part in path.split("."):
         m = _TOKEN.match(part)
         if not m:
             raise ConfigError(
-                f"{field}: {path!r} is not a config key path (parts are names, optionally indexed: \"traffic[0].load\")",
+                f'{field}: {path!r} is not a config key path (parts are names, optionally indexed: "traffic[0].load")',
                 field,
             )
         out.append(m.group(1))
@@ -95,7 +101,9 @@ def set_path(cfg: dict, path: str, value: Any, field: str) -> None:
             if not isinstance(node, list):
                 raise ConfigError(f"{field}: {where or 'the base'} is not a list, so [{p}] does not apply", field)
             if p >= len(node):
-                raise ConfigError(f"{field}: the base has {len(node)} entries in {where}, so [{p}] does not exist", field)
+                raise ConfigError(
+                    f"{field}: the base has {len(node)} entries in {where}, so [{p}] does not exist", field
+                )
             if last:
                 node[p] = copy.deepcopy(value)
                 return
@@ -110,7 +118,9 @@ def set_path(cfg: dict, path: str, value: Any, field: str) -> None:
             if p not in node:
                 nxt_is_list = isinstance(parts[i + 1], int)
                 if nxt_is_list:
-                    raise ConfigError(f"{field}: the base has no {(where + '.' if where else '') + p} list to index", field)
+                    raise ConfigError(
+                        f"{field}: the base has no {(where + '.' if where else '') + p} list to index", field
+                    )
                 node[p] = {}
             nxt = node[p]
             where = f"{where}.{p}" if where else p
@@ -128,12 +138,14 @@ def _is_spec(d: Mapping) -> bool:
     return any(k in d for k in ("base", "axes", "linked"))
 
 
-def load_spec(spec, *, base_dir: Optional[Path] = None) -> dict:
+def load_spec(spec, *, base_dir: Path | None = None) -> dict:
     """Read a sweep spec (path, TOML text or dict) into a normalised dict:
     ``name``, ``base`` (a config dict), ``axes``, ``linked``, ``seeds`` (list or
     None), ``replications``, ``store`` (or None), ``source`` (the file, if any)."""
     source = None
-    if isinstance(spec, (str, os.PathLike)) and not (isinstance(spec, str) and ("\n" in spec or "=" in spec) and not os.path.exists(spec)):
+    if isinstance(spec, (str, os.PathLike)) and not (
+        isinstance(spec, str) and ("\n" in spec or "=" in spec) and not os.path.exists(spec)
+    ):
         p = Path(spec)
         if not p.is_file():
             raise ConfigError(f"sweep spec not found: {p}", "")
@@ -147,7 +159,9 @@ def load_spec(spec, *, base_dir: Optional[Path] = None) -> dict:
         if unknown:
             raise ConfigError(
                 f"{unknown[0]}: unknown sweep key `{unknown[0]}`, expected one of {', '.join(SPEC_KEYS)} "
-                f"(scenario keys go under [base])", unknown[0])
+                f"(scenario keys go under [base])",
+                unknown[0],
+            )
         b = raw.get("base", {})
         if isinstance(b, str):
             bp = (base_dir / b) if not os.path.isabs(b) else Path(b)
@@ -173,9 +187,10 @@ def load_spec(spec, *, base_dir: Optional[Path] = None) -> dict:
     if not isinstance(axes, Mapping):
         raise ConfigError("axes: a table of config key = [values]", "axes")
     for k, vals in axes.items():
-        if k in SWEEP_ONLY:
-            if k == "replications":
-                raise ConfigError("axes.replications: replications is not an axis; set replications = K", "axes.replications")
+        if k in SWEEP_ONLY and k == "replications":
+            raise ConfigError(
+                "axes.replications: replications is not an axis; set replications = K", "axes.replications"
+            )
         if not isinstance(vals, list) or not vals:
             raise ConfigError(f"axes.{k}: a non-empty list of values, got {vals!r}", f"axes.{k}")
         if k != "seed":
@@ -231,9 +246,18 @@ def load_spec(spec, *, base_dir: Optional[Path] = None) -> dict:
         if not isinstance(store, str):
             raise ConfigError(f"store: a directory path, got {store!r}", "store")
         store = str(base_dir / store) if not os.path.isabs(store) else store
-    return {"_spec": 1, "name": name, "base": base, "axes": dict(axes), "linked": {g: dict(t) for g, t in linked.items()},
-            "seeds": seeds, "replications": reps, "store": store, "source": str(source) if source else None,
-            "description": top.get("description", "")}
+    return {
+        "_spec": 1,
+        "name": name,
+        "base": base,
+        "axes": dict(axes),
+        "linked": {g: dict(t) for g, t in linked.items()},
+        "seeds": seeds,
+        "replications": reps,
+        "store": store,
+        "source": str(source) if source else None,
+        "description": top.get("description", ""),
+    }
 
 
 def expand(spec, *, validate: bool = True) -> list:
@@ -280,8 +304,17 @@ def expand(spec, *, validate: bool = True) -> list:
             raise ConfigError(f"sweep point {idx} ({_labels_str(labels)}): {e}", e.field) from None
         base_seed = int(cfg.get("seed", 0))
         for r, c in enumerate(cfgs):
-            pt.runs.append(Run(key=run_key(c, __version__), config=c, point=idx, replication=r if k > 1 else None,
-                               replications=k, group=pt.group, base_seed=base_seed))
+            pt.runs.append(
+                Run(
+                    key=run_key(c, __version__),
+                    config=c,
+                    point=idx,
+                    replication=r if k > 1 else None,
+                    replications=k,
+                    group=pt.group,
+                    base_seed=base_seed,
+                )
+            )
         points.append(pt)
     return points
 

@@ -26,7 +26,10 @@ pub type IdealResult<T> = Result<T, IdealError>;
 
 /// Build an [`IdealError`].
 pub(crate) fn bad<T>(arg: impl Into<String>, message: impl Into<String>) -> IdealResult<T> {
-    Err(IdealError { arg: arg.into(), message: message.into() })
+    Err(IdealError {
+        arg: arg.into(),
+        message: message.into(),
+    })
 }
 
 /// `x` must be finite and > 0.

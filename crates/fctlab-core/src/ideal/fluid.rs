@@ -48,7 +48,11 @@ fn check_flows(starts_ns: &[u64], sizes_bytes: &[f64]) -> IdealResult<()> {
     if sizes_bytes.len() != starts_ns.len() {
         return bad(
             "sizes_bytes",
-            format!("has {} entries but starts_ns has {}: give one size per flow", sizes_bytes.len(), starts_ns.len()),
+            format!(
+                "has {} entries but starts_ns has {}: give one size per flow",
+                sizes_bytes.len(),
+                starts_ns.len()
+            ),
         );
     }
     for (i, &s) in sizes_bytes.iter().enumerate() {
@@ -193,18 +197,34 @@ fn check_topology(links_bps: &[f64], routes: &[Vec<usize>], n_flows: usize) -> I
         positive(&format!("links_bps[{l}]"), c)?;
     }
     if routes.len() != n_flows {
-        return bad("routes", format!("has {} entries but there are {} flows: give one route per flow", routes.len(), n_flows));
+        return bad(
+            "routes",
+            format!(
+                "has {} entries but there are {} flows: give one route per flow",
+                routes.len(),
+                n_flows
+            ),
+        );
     }
     for (i, r) in routes.iter().enumerate() {
         if r.is_empty() {
-            return bad(format!("routes[{i}]"), "must name at least one link (a flow crossing no link has no rate limit)");
+            return bad(
+                format!("routes[{i}]"),
+                "must name at least one link (a flow crossing no link has no rate limit)",
+            );
         }
         for (h, &l) in r.iter().enumerate() {
             if l >= links_bps.len() {
-                return bad(format!("routes[{i}][{h}]"), format!("link {l} does not exist: links are 0..{}", links_bps.len() - 1));
+                return bad(
+                    format!("routes[{i}][{h}]"),
+                    format!("link {l} does not exist: links are 0..{}", links_bps.len() - 1),
+                );
             }
             if r[..h].contains(&l) {
-                return bad(format!("routes[{i}][{h}]"), format!("link {l} appears twice in the route"));
+                return bad(
+                    format!("routes[{i}][{h}]"),
+                    format!("link {l} appears twice in the route"),
+                );
             }
         }
     }
@@ -261,8 +281,12 @@ impl WaterFill {
         self.unfrozen.extend_from_slice(active);
         while !self.unfrozen.is_empty() {
             // The smallest fair share C_l / n_l over links still carrying unfrozen flows.
-            let share =
-                self.used.iter().filter(|&&l| self.count[l] > 0).map(|&l| self.cap[l] / self.count[l] as f64).fold(f64::INFINITY, f64::min);
+            let share = self
+                .used
+                .iter()
+                .filter(|&&l| self.count[l] > 0)
+                .map(|&l| self.cap[l] / self.count[l] as f64)
+                .fold(f64::INFINITY, f64::min);
             let level = share * (1.0 + 1e-12);
             for &l in &self.used {
                 self.bottleneck[l] = self.count[l] > 0 && self.cap[l] / self.count[l] as f64 <= level;
@@ -293,7 +317,12 @@ impl WaterFill {
 /// flows ([`maxmin_rates`]), recomputed at every arrival and departure. On one
 /// link this is processor sharing; where every route is one link, each link is
 /// an independent PS queue and [`fluid_ps`] runs on each.
-pub fn fluid_maxmin(links_bps: &[f64], starts_ns: &[u64], sizes_bytes: &[f64], routes: &[Vec<usize>]) -> IdealResult<Vec<u64>> {
+pub fn fluid_maxmin(
+    links_bps: &[f64],
+    starts_ns: &[u64],
+    sizes_bytes: &[f64],
+    routes: &[Vec<usize>],
+) -> IdealResult<Vec<u64>> {
     check_flows(starts_ns, sizes_bytes)?;
     check_topology(links_bps, routes, starts_ns.len())?;
     if routes.iter().all(|r| r.len() == 1) {
@@ -304,7 +333,12 @@ pub fn fluid_maxmin(links_bps: &[f64], starts_ns: &[u64], sizes_bytes: &[f64], r
 
 /// [`fluid_maxmin`] always by progressive filling at every event, never by the
 /// per-link PS shortcut: the reference implementation (O(active × route) per event).
-pub fn fluid_maxmin_general(links_bps: &[f64], starts_ns: &[u64], sizes_bytes: &[f64], routes: &[Vec<usize>]) -> IdealResult<Vec<u64>> {
+pub fn fluid_maxmin_general(
+    links_bps: &[f64],
+    starts_ns: &[u64],
+    sizes_bytes: &[f64],
+    routes: &[Vec<usize>],
+) -> IdealResult<Vec<u64>> {
     check_flows(starts_ns, sizes_bytes)?;
     check_topology(links_bps, routes, starts_ns.len())?;
     Ok(maxmin_unchecked(links_bps, starts_ns, sizes_bytes, routes))
@@ -347,7 +381,10 @@ fn maxmin_unchecked(links_bps: &[f64], starts_ns: &[u64], sizes_bytes: &[f64], r
             next += 1;
         }
         fill.run(&links_bpns, routes, &active, &mut rates);
-        let dt_dep = active.iter().map(|&f| remaining[f] / rates[f]).fold(f64::INFINITY, f64::min);
+        let dt_dep = active
+            .iter()
+            .map(|&f| remaining[f] / rates[f])
+            .fold(f64::INFINITY, f64::min);
         let t_arr = order.get(next).map(|&i| starts_ns[i] as f64);
         if let Some(ta) = t_arr.filter(|&ta| ta < t + dt_dep) {
             for &f in &active {
@@ -383,23 +420,41 @@ mod tests {
         // 1250 B = 10 000 bits at 10 Mb/s: 1 ms.
         assert_eq!(fluid_ps(&[5], &[1250.0], 10e6).unwrap(), vec![1_000_005]);
         assert_eq!(fluid_srpt(&[5], &[1250.0], 10e6).unwrap(), vec![1_000_005]);
-        assert_eq!(fluid_maxmin_general(&[10e6], &[5], &[1250.0], &[vec![0]]).unwrap(), vec![1_000_005]);
+        assert_eq!(
+            fluid_maxmin_general(&[10e6], &[5], &[1250.0], &[vec![0]]).unwrap(),
+            vec![1_000_005]
+        );
     }
 
     #[test]
     fn equal_flows_at_once() {
         // Two 1000 B flows at 8 Mb/s (1 B per µs): PS ends both at 2 ms, SRPT
         // serves input order: 1 ms then 2 ms.
-        assert_eq!(fluid_ps(&[0, 0], &[1000.0, 1000.0], 8e6).unwrap(), vec![2_000_000, 2_000_000]);
-        assert_eq!(fluid_srpt(&[0, 0], &[1000.0, 1000.0], 8e6).unwrap(), vec![1_000_000, 2_000_000]);
-        assert_eq!(fluid_maxmin_general(&[8e6], &[0, 0], &[1000.0, 1000.0], &[vec![0], vec![0]]).unwrap(), vec![2_000_000, 2_000_000]);
+        assert_eq!(
+            fluid_ps(&[0, 0], &[1000.0, 1000.0], 8e6).unwrap(),
+            vec![2_000_000, 2_000_000]
+        );
+        assert_eq!(
+            fluid_srpt(&[0, 0], &[1000.0, 1000.0], 8e6).unwrap(),
+            vec![1_000_000, 2_000_000]
+        );
+        assert_eq!(
+            fluid_maxmin_general(&[8e6], &[0, 0], &[1000.0, 1000.0], &[vec![0], vec![0]]).unwrap(),
+            vec![2_000_000, 2_000_000]
+        );
     }
 
     #[test]
     fn idle_gap_restarts_the_busy_period() {
         // 1000 B at 8 Mb/s takes 1 ms; the second flow arrives after the first left.
-        assert_eq!(fluid_ps(&[0, 5_000_000], &[1000.0, 1000.0], 8e6).unwrap(), vec![1_000_000, 6_000_000]);
-        assert_eq!(fluid_srpt(&[5_000_000, 0], &[1000.0, 1000.0], 8e6).unwrap(), vec![6_000_000, 1_000_000]);
+        assert_eq!(
+            fluid_ps(&[0, 5_000_000], &[1000.0, 1000.0], 8e6).unwrap(),
+            vec![1_000_000, 6_000_000]
+        );
+        assert_eq!(
+            fluid_srpt(&[5_000_000, 0], &[1000.0, 1000.0], 8e6).unwrap(),
+            vec![6_000_000, 1_000_000]
+        );
     }
 
     #[test]
@@ -409,9 +464,20 @@ mod tests {
         assert_eq!(fluid_srpt(&[0], &[1.0], -1.0).unwrap_err().arg, "capacity_bps");
         let e = fluid_maxmin(&[1e6], &[0], &[1.0], &[vec![1]]).unwrap_err();
         assert_eq!(e.arg, "routes[0][0]");
-        assert_eq!(fluid_maxmin(&[1e6], &[0], &[1.0], &[vec![]]).unwrap_err().arg, "routes[0]");
-        assert_eq!(fluid_maxmin(&[1e6, 1e6], &[0], &[1.0], &[vec![1, 1]]).unwrap_err().arg, "routes[0][1]");
-        assert_eq!(fluid_maxmin(&[1e6, f64::NAN], &[0], &[1.0], &[vec![0]]).unwrap_err().arg, "links_bps[1]");
+        assert_eq!(
+            fluid_maxmin(&[1e6], &[0], &[1.0], &[vec![]]).unwrap_err().arg,
+            "routes[0]"
+        );
+        assert_eq!(
+            fluid_maxmin(&[1e6, 1e6], &[0], &[1.0], &[vec![1, 1]]).unwrap_err().arg,
+            "routes[0][1]"
+        );
+        assert_eq!(
+            fluid_maxmin(&[1e6, f64::NAN], &[0], &[1.0], &[vec![0]])
+                .unwrap_err()
+                .arg,
+            "links_bps[1]"
+        );
         assert_eq!(fluid_maxmin(&[1e6], &[0], &[1.0], &[]).unwrap_err().arg, "routes");
         assert_eq!(maxmin_rates(&[], &[]).unwrap_err().arg, "links_bps");
     }

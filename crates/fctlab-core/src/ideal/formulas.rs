@@ -70,7 +70,13 @@ pub fn ps_slowdown(load_: f64) -> IdealResult<f64> {
 /// reach the receiver; L / (C(1 − ρ)) is the M/G/1-PS sojourn of [`ps_sojourn_ns`].
 /// Generalised here: (h + ½) · RTT + L / (C (1 − ρ)) with h = 1 for
 /// `Handshake::On` and h = 0 for `Handshake::Off`.
-pub fn ps_fct_ns(size_bytes: f64, capacity_bps: f64, load_: f64, rtt_ns: f64, handshake: Handshake) -> IdealResult<f64> {
+pub fn ps_fct_ns(
+    size_bytes: f64,
+    capacity_bps: f64,
+    load_: f64,
+    rtt_ns: f64,
+    handshake: Handshake,
+) -> IdealResult<f64> {
     let rtt = non_negative("rtt_ns", rtt_ns)?;
     let sojourn = ps_sojourn_ns(size_bytes, capacity_bps, load_)?;
     Ok((handshake.rtts() + 0.5) * rtt + sojourn)
@@ -148,7 +154,12 @@ pub fn srpt_sojourn_ns(size_bytes: f64, law: &SizeLaw, capacity_bps: f64, load_:
 
 /// [`srpt_sojourn_ns`] for many sizes at once (one pass: the residence integral
 /// is accumulated over the sorted sizes). Results are in the order given.
-pub fn srpt_sojourn_many_ns(sizes_bytes: &[f64], law: &SizeLaw, capacity_bps: f64, load_: f64) -> IdealResult<Vec<f64>> {
+pub fn srpt_sojourn_many_ns(
+    sizes_bytes: &[f64],
+    law: &SizeLaw,
+    capacity_bps: f64,
+    load_: f64,
+) -> IdealResult<Vec<f64>> {
     for (i, &x) in sizes_bytes.iter().enumerate() {
         non_negative(&format!("sizes_bytes[{i}]"), x)?;
     }
@@ -195,7 +206,10 @@ mod tests {
         assert_eq!(ps_sojourn_ns(1.0, 0.0, 0.1).unwrap_err().arg, "capacity_bps");
         assert_eq!(slow_start_rounds(0, 1).unwrap_err().arg, "size_pkts");
         assert_eq!(slow_start_rounds(1, 0).unwrap_err().arg, "init_cwnd_pkts");
-        assert_eq!(ps_fct_ns(1.0, 1.0, 0.1, f64::NAN, Handshake::On).unwrap_err().arg, "rtt_ns");
+        assert_eq!(
+            ps_fct_ns(1.0, 1.0, 0.1, f64::NAN, Handshake::On).unwrap_err().arg,
+            "rtt_ns"
+        );
     }
 
     #[test]

@@ -17,7 +17,10 @@ pub mod sizelaw;
 
 pub use error::{IdealError, IdealResult};
 pub use fluid::{fluid_maxmin, fluid_maxmin_general, fluid_ps, fluid_srpt, maxmin_rates};
-pub use formulas::{ps_fct_ns, ps_slowdown, ps_sojourn_ns, slow_start_fct_ns, slow_start_rounds, srpt_sojourn_many_ns, srpt_sojourn_ns, Handshake};
+pub use formulas::{
+    ps_fct_ns, ps_slowdown, ps_sojourn_ns, slow_start_fct_ns, slow_start_rounds, srpt_sojourn_many_ns, srpt_sojourn_ns,
+    Handshake,
+};
 pub use optimal::optimal_transfer_ns;
 pub use sizelaw::SizeLaw;
 
@@ -65,7 +68,10 @@ mod tests {
         // 1040 B at 8 Mb/s = 1.04 ms, at 80 Mb/s = 0.104 ms.
         let hops = [(80e6, 1_000_000), (8e6, 10_000_000)];
         let s = (1000, 1);
-        assert_eq!(line_rate_fct_ns(&hops, s.0, s.1, 1000, 40), 104_000 + 1_000_000 + 1_040_000 + 10_000_000);
+        assert_eq!(
+            line_rate_fct_ns(&hops, s.0, s.1, 1000, 40),
+            104_000 + 1_000_000 + 1_040_000 + 10_000_000
+        );
     }
 
     #[test]
@@ -73,9 +79,15 @@ mod tests {
         // 10 packets: the first crosses both hops, the other 9 follow 1.04 ms apart.
         let hops = [(80e6, 1_000_000), (8e6, 10_000_000)];
         let s = (10_000, 10);
-        assert_eq!(line_rate_fct_ns(&hops, s.0, s.1, 1000, 40), 104_000 + 1_000_000 + 1_040_000 + 10_000_000 + 9 * 1_040_000);
+        assert_eq!(
+            line_rate_fct_ns(&hops, s.0, s.1, 1000, 40),
+            104_000 + 1_000_000 + 1_040_000 + 10_000_000 + 9 * 1_040_000
+        );
         // A short last packet (100 B payload, 140 B on the wire: 0.14 ms at 8 Mb/s).
         let s = (9_100, 10);
-        assert_eq!(line_rate_fct_ns(&hops, s.0, s.1, 1000, 40), 104_000 + 1_000_000 + 1_040_000 + 10_000_000 + 8 * 1_040_000 + 140_000);
+        assert_eq!(
+            line_rate_fct_ns(&hops, s.0, s.1, 1000, 40),
+            104_000 + 1_000_000 + 1_040_000 + 10_000_000 + 8 * 1_040_000 + 140_000
+        );
     }
 }

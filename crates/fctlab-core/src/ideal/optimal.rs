@@ -43,10 +43,22 @@ pub fn optimal_transfer_ns(
     rtts_ns: &[u64],
 ) -> IdealResult<Vec<u64>> {
     if rtts_ns.len() != starts_ns.len() {
-        return bad("rtts_ns", format!("has {} entries but starts_ns has {}: give one RTT per connection", rtts_ns.len(), starts_ns.len()));
+        return bad(
+            "rtts_ns",
+            format!(
+                "has {} entries but starts_ns has {}: give one RTT per connection",
+                rtts_ns.len(),
+                starts_ns.len()
+            ),
+        );
     }
     let finish = fluid_maxmin(links_bps, starts_ns, sizes_bytes, routes)?;
-    Ok(finish.iter().zip(starts_ns).zip(rtts_ns).map(|((&f, &s), &rtt)| f - s + rtt).collect())
+    Ok(finish
+        .iter()
+        .zip(starts_ns)
+        .zip(rtts_ns)
+        .map(|((&f, &s), &rtt)| f - s + rtt)
+        .collect())
 }
 
 #[cfg(test)]
@@ -62,6 +74,11 @@ mod tests {
 
     #[test]
     fn refuses_mismatched_rtts() {
-        assert_eq!(optimal_transfer_ns(&[40e6], &[0], &[1.0], &[vec![0]], &[]).unwrap_err().arg, "rtts_ns");
+        assert_eq!(
+            optimal_transfer_ns(&[40e6], &[0], &[1.0], &[vec![0]], &[])
+                .unwrap_err()
+                .arg,
+            "rtts_ns"
+        );
     }
 }

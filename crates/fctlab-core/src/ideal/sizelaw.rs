@@ -79,7 +79,10 @@ impl SizeLaw {
         positive("min_bytes", min_bytes)?;
         positive("max_bytes", max_bytes)?;
         if max_bytes < min_bytes {
-            return bad("max_bytes", format!("must be >= min_bytes = {min_bytes}, got {max_bytes}"));
+            return bad(
+                "max_bytes",
+                format!("must be >= min_bytes = {min_bytes}, got {max_bytes}"),
+            );
         }
         if max_bytes == min_bytes {
             return Ok(SizeLaw::Fixed { bytes: min_bytes });
@@ -139,7 +142,10 @@ impl SizeLaw {
             }
             SizeLaw::Exponential { mean_bytes } => -(-x.max(0.0) / mean_bytes).exp_m1(),
             SizeLaw::Fixed { bytes } => f64::from(u8::from(x >= *bytes)),
-            SizeLaw::Uniform { min_bytes: a, max_bytes: b } => ((x - a) / (b - a)).clamp(0.0, 1.0),
+            SizeLaw::Uniform {
+                min_bytes: a,
+                max_bytes: b,
+            } => ((x - a) / (b - a)).clamp(0.0, 1.0),
             SizeLaw::Empirical(e) => e.count_le(x) as f64 / e.n(),
         }
     }
@@ -164,7 +170,10 @@ impl SizeLaw {
                     0.0
                 }
             }
-            SizeLaw::Uniform { min_bytes: a, max_bytes: b } => {
+            SizeLaw::Uniform {
+                min_bytes: a,
+                max_bytes: b,
+            } => {
                 let y = x.clamp(*a, *b);
                 (y * y - a * a) / (2.0 * (b - a))
             }
@@ -199,7 +208,11 @@ impl SizeLaw {
                 }
                 let (a, ln_r) = (*shape, (xm / x).ln());
                 let e = a - 2.0;
-                let g = if e.abs() < 1e-9 { -ln_r } else { -(e * ln_r).exp_m1() / e };
+                let g = if e.abs() < 1e-9 {
+                    -ln_r
+                } else {
+                    -(e * ln_r).exp_m1() / e
+                };
                 a * xm * xm * g
             }
             SizeLaw::Exponential { mean_bytes: m } => m * m * exp_partial2(x.max(0.0) / m),
@@ -210,7 +223,10 @@ impl SizeLaw {
                     0.0
                 }
             }
-            SizeLaw::Uniform { min_bytes: a, max_bytes: b } => {
+            SizeLaw::Uniform {
+                min_bytes: a,
+                max_bytes: b,
+            } => {
                 let y = x.clamp(*a, *b);
                 (y * y * y - a * a * a) / (3.0 * (b - a))
             }
@@ -227,7 +243,10 @@ impl SizeLaw {
         match self {
             SizeLaw::Fixed { bytes: s } => {
                 let rho = lam_b * s;
-                xs_sorted.iter().map(|&x| if x <= *s { x } else { s + (x - s) / (1.0 - rho) }).collect()
+                xs_sorted
+                    .iter()
+                    .map(|&x| if x <= *s { x } else { s + (x - s) / (1.0 - rho) })
+                    .collect()
             }
             SizeLaw::Empirical(e) => empirical_residence(e, xs_sorted, lam_b),
             _ => {
@@ -338,7 +357,17 @@ fn adaptive_simpson(f: &impl Fn(f64) -> f64, a: f64, b: f64) -> f64 {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn simpson_step(f: &impl Fn(f64) -> f64, a: f64, b: f64, fa: f64, fm: f64, fb: f64, whole: f64, tol: f64, depth: u32) -> f64 {
+fn simpson_step(
+    f: &impl Fn(f64) -> f64,
+    a: f64,
+    b: f64,
+    fa: f64,
+    fm: f64,
+    fb: f64,
+    whole: f64,
+    tol: f64,
+    depth: u32,
+) -> f64 {
     let m = 0.5 * (a + b);
     let (lm, rm) = (0.5 * (a + m), 0.5 * (m + b));
     let (flm, frm) = (f(lm), f(rm));
@@ -348,7 +377,8 @@ fn simpson_step(f: &impl Fn(f64) -> f64, a: f64, b: f64, fa: f64, fm: f64, fb: f
     if depth == 0 || delta.abs() <= 15.0 * tol {
         return left + right + delta / 15.0;
     }
-    simpson_step(f, a, m, fa, flm, fm, left, 0.5 * tol, depth - 1) + simpson_step(f, m, b, fm, frm, fb, right, 0.5 * tol, depth - 1)
+    simpson_step(f, a, m, fa, flm, fm, left, 0.5 * tol, depth - 1)
+        + simpson_step(f, m, b, fm, frm, fb, right, 0.5 * tol, depth - 1)
 }
 
 #[cfg(test)]

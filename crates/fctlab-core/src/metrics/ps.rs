@@ -35,10 +35,21 @@ pub fn fill_ps_fct(records: &mut [FlowRecord], inp: &PsInputs, end_ns: Time) {
     let hdr = inp.header_bytes as f64;
     let horizon = end_ns.max(1) as f64 * 1e-9;
     let endless = 2.0 * horizon * inp.caps.iter().cloned().fold(0.0, f64::max) / 8.0 + 1.0;
-    let sizes: Vec<f64> = records.iter().map(|r| if r.long_lived { endless } else { r.size_bytes as f64 + hdr * r.size_pkts as f64 }).collect();
+    let sizes: Vec<f64> = records
+        .iter()
+        .map(|r| {
+            if r.long_lived {
+                endless
+            } else {
+                r.size_bytes as f64 + hdr * r.size_pkts as f64
+            }
+        })
+        .collect();
     let starts: Vec<u64> = records.iter().map(|r| r.start_ns).collect();
     let flow_routes: Vec<Vec<usize>> = records.iter().map(|r| routes[r.sender as usize].clone()).collect();
-    let Ok(finish) = fluid_maxmin(inp.caps, &starts, &sizes, &flow_routes) else { return };
+    let Ok(finish) = fluid_maxmin(inp.caps, &starts, &sizes, &flow_routes) else {
+        return;
+    };
     for (r, f) in records.iter_mut().zip(finish) {
         if r.long_lived {
             continue;
@@ -65,10 +76,15 @@ fn bottleneck_routes(caps: &[f64], routes: &[Vec<u32>]) -> Vec<Vec<usize>> {
     let used: Vec<usize> = (0..n).filter(|&l| users[l].iter().any(|&u| u)).collect();
     let mut kept = vec![true; n];
     for &l in &used {
-        let dominated = used.iter().any(|&b| b != l && kept[b] && caps[b] <= caps[l] && users[l].iter().zip(&users[b]).all(|(&x, &y)| !x || y));
+        let dominated = used.iter().any(|&b| {
+            b != l && kept[b] && caps[b] <= caps[l] && users[l].iter().zip(&users[b]).all(|(&x, &y)| !x || y)
+        });
         if dominated {
             kept[l] = false;
         }
     }
-    routes.iter().map(|r| r.iter().map(|&l| l as usize).filter(|&l| kept[l]).collect()).collect()
+    routes
+        .iter()
+        .map(|r| r.iter().map(|&l| l as usize).filter(|&l| kept[l]).collect())
+        .collect()
 }

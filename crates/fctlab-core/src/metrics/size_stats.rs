@@ -54,9 +54,17 @@ impl SizeStatsSpec {
             names.push(n);
         }
         if !(alpha.is_finite() && alpha > 0.0 && alpha < 1.0) {
-            return err(format!("{section}.size_stats_alpha"), format!("must be in (0, 1) (0.005: quantiles within 0.5%), got {alpha}"));
+            return err(
+                format!("{section}.size_stats_alpha"),
+                format!("must be in (0, 1) (0.005: quantiles within 0.5%), got {alpha}"),
+            );
         }
-        Ok(SizeStatsSpec { quantiles: quantiles.to_vec(), alpha, from_ns: 0, until_ns: None })
+        Ok(SizeStatsSpec {
+            quantiles: quantiles.to_vec(),
+            alpha,
+            from_ns: 0,
+            until_ns: None,
+        })
     }
 
     /// Count only flows that start in [from_ns, until_ns).
@@ -93,7 +101,10 @@ pub struct Mapping {
 impl Mapping {
     pub fn new(alpha: f64) -> Mapping {
         let gamma = (1.0 + alpha) / (1.0 - alpha);
-        Mapping { gamma, ln_gamma: libm::log(gamma) }
+        Mapping {
+            gamma,
+            ln_gamma: libm::log(gamma),
+        }
     }
 
     /// The bucket of x > 0: ceil(log_gamma x).
@@ -138,7 +149,11 @@ impl Sketch {
     /// index `i32::MIN`. Sketches of the same alpha merge by adding counts.
     pub fn buckets_nonzero(&self) -> impl Iterator<Item = (i32, u64)> + '_ {
         (self.zeros > 0).then_some((i32::MIN, self.zeros)).into_iter().chain(
-            self.counts.iter().enumerate().filter(|(_, &c)| c > 0).map(move |(k, &c)| (self.offset + k as i32, c)),
+            self.counts
+                .iter()
+                .enumerate()
+                .filter(|(_, &c)| c > 0)
+                .map(move |(k, &c)| (self.offset + k as i32, c)),
         )
     }
 
@@ -213,7 +228,11 @@ pub struct SizeStatsTable {
 
 impl SizeStats {
     pub fn new(spec: SizeStatsSpec) -> SizeStats {
-        SizeStats { map: Mapping::new(spec.alpha), spec, rows: BTreeMap::new() }
+        SizeStats {
+            map: Mapping::new(spec.alpha),
+            spec,
+            rows: BTreeMap::new(),
+        }
     }
 
     /// Whether a flow starting at `start_ns` is counted (the spec's window).
@@ -246,8 +265,16 @@ impl SizeStats {
 
     /// The table.
     pub fn table(&self) -> SizeStatsTable {
-        let mut t = SizeStatsTable { alpha: self.spec.alpha, ..Default::default() };
-        t.quantiles = self.spec.quantiles.iter().map(|&q| (quantile_column(q), Vec::with_capacity(self.rows.len()))).collect();
+        let mut t = SizeStatsTable {
+            alpha: self.spec.alpha,
+            ..Default::default()
+        };
+        t.quantiles = self
+            .spec
+            .quantiles
+            .iter()
+            .map(|&q| (quantile_column(q), Vec::with_capacity(self.rows.len())))
+            .collect();
         for (&size, r) in &self.rows {
             t.size_pkts.push(size);
             t.flows_started.push(r.started);
@@ -259,7 +286,10 @@ impl SizeStats {
             t.sum_fct_ns.push(r.sum_ns);
             t.sketch.extend(r.sketch.buckets_nonzero().map(|(i, c)| (size, i, c)));
             for (k, &q) in self.spec.quantiles.iter().enumerate() {
-                let v = r.sketch.quantile(&self.map, q).map(|v| v.clamp(r.min_ns as f64, r.max_ns as f64));
+                let v = r
+                    .sketch
+                    .quantile(&self.map, q)
+                    .map(|v| v.clamp(r.min_ns as f64, r.max_ns as f64));
                 t.quantiles[k].1.push(v);
             }
         }
@@ -288,7 +318,10 @@ mod tests {
         for x in [1u64, 2, 3, 10, 999, 1_000_000, 123_456_789_012] {
             let i = m.index(x as f64);
             let v = m.value(i);
-            assert!((v - x as f64).abs() <= 0.01 * x as f64 * (1.0 + 1e-12), "x {x}: bucket {i} value {v}");
+            assert!(
+                (v - x as f64).abs() <= 0.01 * x as f64 * (1.0 + 1e-12),
+                "x {x}: bucket {i} value {v}"
+            );
         }
     }
 
@@ -300,12 +333,21 @@ mod tests {
         s.completed(3, 1000);
         let t = s.table();
         // One value: every quantile clamps to it exactly.
-        assert_eq!(t.quantiles.iter().map(|q| q.1[0]).collect::<Vec<_>>(), vec![Some(1000.0); 3]);
-        assert_eq!((t.mean_fct_ns[0], t.min_fct_ns[0], t.max_fct_ns[0]), (Some(1000.0), Some(1000), Some(1000)));
+        assert_eq!(
+            t.quantiles.iter().map(|q| q.1[0]).collect::<Vec<_>>(),
+            vec![Some(1000.0); 3]
+        );
+        assert_eq!(
+            (t.mean_fct_ns[0], t.min_fct_ns[0], t.max_fct_ns[0]),
+            (Some(1000.0), Some(1000), Some(1000))
+        );
         // Sizes that never completed have counts but no statistics.
         s.started(7);
         let t = s.table();
         assert_eq!(t.size_pkts, vec![3, 7]);
-        assert_eq!((t.flows_started[1], t.flows_completed[1], t.mean_fct_ns[1]), (1, 0, None));
+        assert_eq!(
+            (t.flows_started[1], t.flows_completed[1], t.mean_fct_ns[1]),
+            (1, 0, None)
+        );
     }
 }

@@ -6,8 +6,8 @@
 //! transmission-complete event only while packets wait behind the one on the
 //! wire.
 
-use super::queue::Queue;
 use super::packet::flags;
+use super::queue::Queue;
 use super::Packet;
 use crate::sim::{tx_time_ns, Time};
 use std::collections::VecDeque;
@@ -69,8 +69,29 @@ impl Link {
         let limited = queue.limit_pkts().is_some();
         let shaping = queue.shapes();
         let passes_idle = queue.passes_idle();
-        Link { name, rate_bps, delay_ns, queue, limited, shaping, passes_idle, wake_at: None, busy_until: 0, txdone_pending: false, in_flight: VecDeque::new(), tx_cache: (u32::MAX, 0), busy_ns: 0, busy_at_sample: 0, data_arrived: 0, data_at_sample: 0,
-               pkts_sent: 0, retx_pkts_sent: 0, retx_busy_ns: 0, retx_at_sample: 0, last_retx: false }
+        Link {
+            name,
+            rate_bps,
+            delay_ns,
+            queue,
+            limited,
+            shaping,
+            passes_idle,
+            wake_at: None,
+            busy_until: 0,
+            txdone_pending: false,
+            in_flight: VecDeque::new(),
+            tx_cache: (u32::MAX, 0),
+            busy_ns: 0,
+            busy_at_sample: 0,
+            data_arrived: 0,
+            data_at_sample: 0,
+            pkts_sent: 0,
+            retx_pkts_sent: 0,
+            retx_busy_ns: 0,
+            retx_at_sample: 0,
+            last_retx: false,
+        }
     }
 
     /// Put `pkt` on the wire at `now`. Returns its arrival time at the far end
@@ -107,7 +128,10 @@ impl Link {
     #[inline(always)]
     pub fn idle(&self, now: Time) -> bool {
         let idle = !self.shaping && !self.txdone_pending && self.busy_until <= now;
-        debug_assert!(!idle || self.queue.len_pkts() == 0, "packets wait at an idle port without a transmission end pending");
+        debug_assert!(
+            !idle || self.queue.len_pkts() == 0,
+            "packets wait at an idle port without a transmission end pending"
+        );
         idle
     }
 
@@ -124,7 +148,11 @@ impl Link {
     /// with retransmitted packets, counted as [`Link::utilisation_since_last`]
     /// counts the whole.
     pub fn retx_utilisation_since_last(&mut self, now: Time, interval_ns: Time) -> f64 {
-        let pending = if self.last_retx { self.busy_until.saturating_sub(now) } else { 0 };
+        let pending = if self.last_retx {
+            self.busy_until.saturating_sub(now)
+        } else {
+            0
+        };
         let busy = self.retx_busy_ns - pending;
         let util = (busy - self.retx_at_sample) as f64 / interval_ns as f64;
         self.retx_at_sample = busy;
@@ -133,8 +161,13 @@ impl Link {
 
     /// The link's totals so far.
     pub fn totals(&self) -> LinkTotals {
-        LinkTotals { name: self.name.clone(), busy_ns: self.busy_ns, retx_busy_ns: self.retx_busy_ns, pkts_sent: self.pkts_sent,
-                     retx_pkts_sent: self.retx_pkts_sent }
+        LinkTotals {
+            name: self.name.clone(),
+            busy_ns: self.busy_ns,
+            retx_busy_ns: self.retx_busy_ns,
+            pkts_sent: self.pkts_sent,
+            retx_pkts_sent: self.retx_pkts_sent,
+        }
     }
 
     /// Data packets that reached the far end since the last call.

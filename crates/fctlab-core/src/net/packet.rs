@@ -109,7 +109,10 @@ impl SackBlocks {
     pub fn new(ack: u64, blocks: impl IntoIterator<Item = (u64, u64)>) -> Self {
         let mut b = SackBlocks::default();
         for (word, (start, end)) in b.words.iter_mut().zip(blocks) {
-            debug_assert!(ack < start && start < end, "SACK block [{start}, {end}) not above ACK {ack}");
+            debug_assert!(
+                ack < start && start < end,
+                "SACK block [{start}, {end}) not above ACK {ack}"
+            );
             let (off, len) = (start - ack, end - start);
             if off >> Self::START_BITS != 0 || len >> Self::LEN_BITS != 0 {
                 break;
@@ -146,7 +149,17 @@ impl SackBlocks {
 
 impl Packet {
     pub fn new(flow: u32, kind: PacketKind, size_bytes: u32, seq: u64, ts: Time) -> Self {
-        Packet { flow, path: 0, hop: 0, kind, flags: 0, size_bytes, seq, ts, hdr: [0.0; 3] }
+        Packet {
+            flow,
+            path: 0,
+            hop: 0,
+            kind,
+            flags: 0,
+            size_bytes,
+            seq,
+            ts,
+            hdr: [0.0; 3],
+        }
     }
 
     pub fn is_data(&self) -> bool {

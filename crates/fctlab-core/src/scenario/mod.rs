@@ -342,7 +342,10 @@ pub fn parse_json_with(text: &str, reg: &Registries) -> Result<Scenario, ConfigE
     })?;
     let mut net_tables = Tables::new();
     let mut tr_tables = Tables::new();
-    for (section, names, out) in [("network", reg.network_tables(), &mut net_tables), ("transport", reg.transport_tables(), &mut tr_tables)] {
+    for (section, names, out) in [
+        ("network", reg.network_tables(), &mut net_tables),
+        ("transport", reg.transport_tables(), &mut tr_tables),
+    ] {
         if let Some(obj) = v.get_mut(section).and_then(|s| s.as_object_mut()) {
             for name in names {
                 if let Some(t) = obj.remove(name) {
@@ -369,13 +372,26 @@ pub(crate) fn de_error(e: serde_path_to_error::Error<serde_json::Error>, prefix:
         (false, false) => format!("{prefix}.{path}"),
     };
     if let Some(rest) = msg.strip_prefix("unknown field ") {
-        ConfigError { field, message: format!("unknown key {rest}") }
+        ConfigError {
+            field,
+            message: format!("unknown key {rest}"),
+        }
     } else if let Some(rest) = msg.strip_prefix("missing field ") {
         let key = rest.trim_matches('`');
-        let f = if field.is_empty() { key.to_string() } else { format!("{field}.{key}") };
-        ConfigError { field: f, message: "required key is missing".into() }
+        let f = if field.is_empty() {
+            key.to_string()
+        } else {
+            format!("{field}.{key}")
+        };
+        ConfigError {
+            field: f,
+            message: "required key is missing".into(),
+        }
     } else if msg.starts_with("data did not match any variant") {
-        ConfigError { field, message: "expected a number or a list of numbers".into() }
+        ConfigError {
+            field,
+            message: "expected a number or a list of numbers".into(),
+        }
     } else {
         ConfigError { field, message: msg }
     }
@@ -393,10 +409,18 @@ pub fn from_json_with(text: &str, reg: &Registries) -> Result<Plan, ConfigError>
 }
 
 /// Refuse a parameter table given for a building block that is not in use.
-pub(crate) fn unused_tables(section: &str, tables: &Tables, used: &[Option<&str>], what: &str) -> Result<(), ConfigError> {
+pub(crate) fn unused_tables(
+    section: &str,
+    tables: &Tables,
+    used: &[Option<&str>],
+    what: &str,
+) -> Result<(), ConfigError> {
     for name in tables.keys() {
         if !used.contains(&Some(name.as_str())) {
-            return err(format!("{section}.{name}"), format!("parameters for {name}, which is not in use ({what})"));
+            return err(
+                format!("{section}.{name}"),
+                format!("parameters for {name}, which is not in use ({what})"),
+            );
         }
     }
     Ok(())

@@ -33,7 +33,13 @@ pub struct Transports {
 impl Transports {
     /// The base transport (already resolved) and the per-sender overrides,
     /// each checked on its own so its errors name its entry.
-    pub fn new(t: &TransportCfg, base: (TransportParams, EndpointBuilder), senders: u32, queue: &str, reg: &Registries) -> Result<Self, ConfigError> {
+    pub fn new(
+        t: &TransportCfg,
+        base: (TransportParams, EndpointBuilder),
+        senders: u32,
+        queue: &str,
+        reg: &Registries,
+    ) -> Result<Self, ConfigError> {
         let mut raw = match serde_json::to_value(t) {
             Ok(Value::Object(m)) => m,
             _ => unreachable!("TransportCfg serialises to an object"),
@@ -53,7 +59,10 @@ impl Transports {
             queue: queue.to_string(),
         };
         if t.per_sender.len() > senders as usize {
-            return err("transport.per_sender", format!("has {} entries but there are {senders} senders", t.per_sender.len()));
+            return err(
+                "transport.per_sender",
+                format!("has {} entries but there are {senders} senders", t.per_sender.len()),
+            );
         }
         for (i, ovr) in t.per_sender.iter().enumerate() {
             let field = format!("transport.per_sender[{i}]");
@@ -67,7 +76,13 @@ impl Transports {
 
     /// The index of the transport of a flow of `sender` whose entry (a
     /// traffic or flows entry named `field`) has the override `entry`.
-    pub fn index(&mut self, sender: u32, entry: Option<&Value>, field: &str, reg: &Registries) -> Result<u16, ConfigError> {
+    pub fn index(
+        &mut self,
+        sender: u32,
+        entry: Option<&Value>,
+        field: &str,
+        reg: &Registries,
+    ) -> Result<u16, ConfigError> {
         let per = self.per_sender.get(sender as usize).and_then(|m| m.as_ref());
         if entry.is_none() && per.is_none() {
             return Ok(0);
@@ -86,7 +101,10 @@ impl Transports {
         };
         for k in RUN_WIDE {
             if o.contains_key(*k) {
-                return err(format!("{field}.{k}"), "is run-wide: set it in [transport] (packet sizes and the handshake are the same for every flow)");
+                return err(
+                    format!("{field}.{k}"),
+                    "is run-wide: set it in [transport] (packet sizes and the handshake are the same for every flow)",
+                );
             }
         }
         if let Some(s) = o.get("scheme") {
@@ -124,7 +142,8 @@ impl Transports {
                 tables.insert(t.to_string(), v);
             }
         }
-        let mut cfg: TransportCfg = serde_path_to_error::deserialize(Value::Object(m)).map_err(|e| de_error(e, field))?;
+        let mut cfg: TransportCfg =
+            serde_path_to_error::deserialize(Value::Object(m)).map_err(|e| de_error(e, field))?;
         cfg.tables = tables;
         let resolved = super::resolve::transport(&cfg, &self.queue, reg).map_err(|e| rename(e, field))?;
         if self.list.len() >= u16::MAX as usize {
@@ -147,10 +166,16 @@ fn canonical(m: &Map<String, Value>) -> String {
 /// An error of the resolved table, named under the override's field.
 fn rename(e: ConfigError, field: &str) -> ConfigError {
     if e.field == "network.queue" {
-        return ConfigError { field: format!("{field}.scheme"), message: e.message };
+        return ConfigError {
+            field: format!("{field}.scheme"),
+            message: e.message,
+        };
     }
     match e.field.strip_prefix("transport") {
-        Some(rest) => ConfigError { field: format!("{field}{rest}"), message: e.message },
+        Some(rest) => ConfigError {
+            field: format!("{field}{rest}"),
+            message: e.message,
+        },
         None => e,
     }
 }

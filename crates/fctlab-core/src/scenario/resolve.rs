@@ -2,19 +2,20 @@
 
 use super::overrides::Transports;
 use super::{unused_tables, MetricsCfg, NetworkCfg, PerSender, Scenario, TransportCfg};
-use crate::config::{at_most, duration_ms, duration_s, err, find, positive, rate_bps, ConfigError, Table, MAX_FLOW_PKTS};
+use crate::config::{
+    at_most, duration_ms, duration_s, err, find, positive, rate_bps, ConfigError, Table, MAX_FLOW_PKTS,
+};
+use crate::metrics::size_stats::SizeStatsSpec;
 use crate::net::queue::QueueBuilder;
 use crate::net::topology::{Shape, Topology};
 use crate::registry::Registries;
 use crate::sim::{ms_to_ns, secs_to_ns, Time};
 use crate::transport::{EndpointBuilder, FlowSize, TcpModel, TransportParams};
 use crate::workload::arrivals::{Context, MAX_FLOWS};
-use crate::metrics::size_stats::SizeStatsSpec;
 use crate::workload::Generator;
 
 /// The most senders a topology may have: routes are computed per sender.
 const MAX_SENDERS: u64 = 10_000;
-
 
 /// An explicit flow, resolved.
 #[derive(Clone, Debug)]
@@ -72,7 +73,11 @@ impl Plan {
     /// The transport index of generator `g`'s flows from `sender`.
     #[inline]
     pub fn generator_transport(&self, g: usize, sender: u32) -> u16 {
-        self.generator_transports.get(g).and_then(|v| v.get(sender as usize)).copied().unwrap_or(0)
+        self.generator_transports
+            .get(g)
+            .and_then(|v| v.get(sender as usize))
+            .copied()
+            .unwrap_or(0)
     }
 
     /// The endpoint builder of transport `i`.
@@ -84,7 +89,9 @@ impl Plan {
     /// The flows the run will create, if known before it runs (explicit flows
     /// plus each generator's count; None when a generator is bounded only by time).
     pub fn flows_expected(&self) -> Option<u64> {
-        self.generators.iter().try_fold(self.flows.len() as u64, |n, g| g.flows_expected().map(|c| n + c))
+        self.generators
+            .iter()
+            .try_fold(self.flows.len() as u64, |n, g| g.flows_expected().map(|c| n + c))
     }
 }
 
@@ -99,7 +106,12 @@ struct Network {
 fn network(n: &NetworkCfg, pkt_bytes: f64, reg: &Registries) -> Result<Network, ConfigError> {
     let topology = find(reg.topologies, "network.topology", &n.topology)?;
     let discipline = find(reg.queues, "network.queue", &n.queue)?;
-    unused_tables("network", &n.tables, &[discipline.table, topology.table], &format!("network.queue = {:?}, network.topology = {:?}", n.queue, n.topology))?;
+    unused_tables(
+        "network",
+        &n.tables,
+        &[discipline.table, topology.table],
+        &format!("network.queue = {:?}, network.topology = {:?}", n.queue, n.topology),
+    )?;
     let table = |name: Option<&'static str>| match name {
         Some(t) => (n.tables.get(t), format!("network.{t}")),
         None => (None, "network".to_string()),
@@ -110,7 +122,12 @@ fn network(n: &NetworkCfg, pkt_bytes: f64, reg: &Registries) -> Result<Network, 
     if senders == 0 {
         return err("network.senders", "must be at least 1");
     }
-    at_most("network.senders", senders as u64, MAX_SENDERS, "routes are computed per sender")?;
+    at_most(
+        "network.senders",
+        senders as u64,
+        MAX_SENDERS,
+        "routes are computed per sender",
+    )?;
     let bottleneck_bps = match n.bottleneck_bps {
         Some(c) => Some(rate_bps("network.bottleneck_bps", c)?),
         None => None,
@@ -125,7 +142,10 @@ fn network(n: &NetworkCfg, pkt_bytes: f64, reg: &Registries) -> Result<Network, 
         PerSender::One(v) => vec![duration_ms("network.access_delay_ms", *v, false)?; senders as usize],
         PerSender::Many(vs) => {
             if vs.len() != senders as usize {
-                return err("network.access_delay_ms", format!("has {} values but network.senders = {}", vs.len(), senders));
+                return err(
+                    "network.access_delay_ms",
+                    format!("has {} values but network.senders = {}", vs.len(), senders),
+                );
             }
             for v in vs {
                 duration_ms("network.access_delay_ms", *v, false)?;
@@ -156,40 +176,77 @@ fn network(n: &NetworkCfg, pkt_bytes: f64, reg: &Registries) -> Result<Network, 
         (None, bdp) => {
             let k = positive("network.buffer_bdp", bdp.unwrap_or(1.0))?;
             if k > 1e6 {
-                return err("network.buffer_bdp", format!("must be at most 1e6 bandwidth-delay products, got {k}"));
+                return err(
+                    "network.buffer_bdp",
+                    format!("must be at most 1e6 bandwidth-delay products, got {k}"),
+                );
             }
-            let mean_rtt = (0..probe.senders.len()).map(|i| probe.base_rtt_ns(i) as f64).sum::<f64>() / probe.senders.len() as f64;
+            let mean_rtt = (0..probe.senders.len())
+                .map(|i| probe.base_rtt_ns(i) as f64)
+                .sum::<f64>()
+                / probe.senders.len() as f64;
             let bdp_pkts = k * c * mean_rtt / 1e9 / 8.0 / pkt_bytes;
             (bdp_pkts.ceil() as usize).max(1)
         }
     };
-    Ok(Network { topology: build(Some(buffer_pkts))?, buffer_pkts, queue_builder, bottleneck_bps: c })
+    Ok(Network {
+        topology: build(Some(buffer_pkts))?,
+        buffer_pkts,
+        queue_builder,
+        bottleneck_bps: c,
+    })
 }
 
 /// The transport section: common settings and the scheme's endpoints.
-pub(super) fn transport(t: &TransportCfg, queue: &str, reg: &Registries) -> Result<(TransportParams, EndpointBuilder), ConfigError> {
+pub(super) fn transport(
+    t: &TransportCfg,
+    queue: &str,
+    reg: &Registries,
+) -> Result<(TransportParams, EndpointBuilder), ConfigError> {
     let scheme = find(reg.schemes, "transport.scheme", &t.scheme)?;
-    unused_tables("transport", &t.tables, &[scheme.table], &format!("transport.scheme = {:?}", t.scheme))?;
+    unused_tables(
+        "transport",
+        &t.tables,
+        &[scheme.table],
+        &format!("transport.scheme = {:?}", t.scheme),
+    )?;
     if let Some(q) = scheme.requires {
         if queue != q {
-            return err("network.queue", format!("scheme {:?} needs its router half: set queue = {q:?} (got {queue:?})", t.scheme));
+            return err(
+                "network.queue",
+                format!(
+                    "scheme {:?} needs its router half: set queue = {q:?} (got {queue:?})",
+                    t.scheme
+                ),
+            );
         }
     }
     if t.mss_bytes == 0 {
         return err("transport.mss_bytes", "must be at least 1");
     }
     at_most("transport.mss_bytes", t.mss_bytes as u64, 1_000_000, "1 MB packets")?;
-    at_most("transport.header_bytes", t.header_bytes as u64, 65_535, "an IP packet's length field")?;
+    at_most(
+        "transport.header_bytes",
+        t.header_bytes as u64,
+        65_535,
+        "an IP packet's length field",
+    )?;
     // The initial window leaves in one event: a bound keeps that event short.
     if !(t.init_cwnd_pkts.is_finite() && (1.0..=1e6).contains(&t.init_cwnd_pkts)) {
-        return err("transport.init_cwnd_pkts", format!("must be 1 to 1e6 packets, got {}", t.init_cwnd_pkts));
+        return err(
+            "transport.init_cwnd_pkts",
+            format!("must be 1 to 1e6 packets, got {}", t.init_cwnd_pkts),
+        );
     }
     duration_ms("transport.delack_timeout_ms", t.delack_timeout_ms, true)?;
     duration_ms("transport.min_rto_ms", t.min_rto_ms, true)?;
     duration_ms("transport.initial_rto_ms", t.initial_rto_ms, true)?;
     duration_ms("transport.max_rto_ms", t.max_rto_ms, true)?;
     if t.max_rto_ms < t.min_rto_ms {
-        return err("transport.max_rto_ms", format!("must be >= transport.min_rto_ms ({})", t.min_rto_ms));
+        return err(
+            "transport.max_rto_ms",
+            format!("must be >= transport.min_rto_ms ({})", t.min_rto_ms),
+        );
     }
     if t.dupack_threshold == 0 {
         return err("transport.dupack_threshold", "must be at least 1");
@@ -227,7 +284,12 @@ fn tcp_model(t: &TransportCfg) -> Result<TcpModel, ConfigError> {
     let mut m = match t.preset.as_deref() {
         None | Some("rfc") => TcpModel::default(),
         Some("ns3") => TcpModel::ns3(),
-        Some(other) => return err("transport.preset", format!("unknown preset {other:?} (known: \"rfc\", \"ns3\")")),
+        Some(other) => {
+            return err(
+                "transport.preset",
+                format!("unknown preset {other:?} (known: \"rfc\", \"ns3\")"),
+            )
+        }
     };
     if let Some(ms) = t.syn_rto_ms {
         duration_ms("transport.syn_rto_ms", ms, true)?;
@@ -235,7 +297,10 @@ fn tcp_model(t: &TransportCfg) -> Result<TcpModel, ConfigError> {
     }
     if let Some(x) = t.init_ssthresh_pkts {
         if !(x.is_finite() && x >= 1.0) {
-            return err("transport.init_ssthresh_pkts", format!("must be a number of packets >= 1, got {x}"));
+            return err(
+                "transport.init_ssthresh_pkts",
+                format!("must be a number of packets >= 1, got {x}"),
+            );
         }
         m.init_ssthresh_pkts = x;
     }
@@ -252,7 +317,10 @@ fn tcp_model(t: &TransportCfg) -> Result<TcpModel, ConfigError> {
     }
     if let Some(n) = t.syn_option_bytes {
         if n > 40 {
-            return err("transport.syn_option_bytes", format!("must be 0 to 40 (TCP's option space), got {n}"));
+            return err(
+                "transport.syn_option_bytes",
+                format!("must be 0 to 40 (TCP's option space), got {n}"),
+            );
         }
         m.syn_option_bytes = n;
     }
@@ -270,10 +338,20 @@ fn tcp_model(t: &TransportCfg) -> Result<TcpModel, ConfigError> {
     if let Some(k) = choice("transport.recovery_exit", &t.recovery_exit, "flight", "ssthresh")? {
         m.exit_to_ssthresh = k;
     }
-    if let Some(k) = choice("transport.timeout_exit_growth", &t.timeout_exit_growth, "all", "beyond_recover")? {
+    if let Some(k) = choice(
+        "transport.timeout_exit_growth",
+        &t.timeout_exit_growth,
+        "all",
+        "beyond_recover",
+    )? {
         m.timeout_exit_beyond_recover = k;
     }
-    if let Some(k) = choice("transport.fast_retransmit_timer", &t.fast_retransmit_timer, "restart", "keep")? {
+    if let Some(k) = choice(
+        "transport.fast_retransmit_timer",
+        &t.fast_retransmit_timer,
+        "restart",
+        "keep",
+    )? {
         m.keep_timer_on_fast_retransmit = k;
     }
     if let Some(k) = choice("transport.ssthresh_flight", &t.ssthresh_flight, "flight", "pipe")? {
@@ -289,38 +367,73 @@ fn tcp_model(t: &TransportCfg) -> Result<TcpModel, ConfigError> {
 }
 
 /// The explicit flows.
-fn flows(sc: &Scenario, senders: u32, mss: u32, stops: bool, tr: &mut Transports, reg: &Registries) -> Result<Vec<FlowPlan>, ConfigError> {
+fn flows(
+    sc: &Scenario,
+    senders: u32,
+    mss: u32,
+    stops: bool,
+    tr: &mut Transports,
+    reg: &Registries,
+) -> Result<Vec<FlowPlan>, ConfigError> {
     let mut out = Vec::new();
     for (i, f) in sc.flows.iter().enumerate() {
         let field = format!("flows[{i}]");
         if f.sender >= senders {
-            return err(format!("{field}.sender"), format!("is {} but there are {} senders (0..{})", f.sender, senders, senders - 1));
+            return err(
+                format!("{field}.sender"),
+                format!("is {} but there are {} senders (0..{})", f.sender, senders, senders - 1),
+            );
         }
         let start_ns = secs_to_ns(duration_s(&format!("{field}.start_s"), f.start_s, false)?);
         if let Some(p) = f.size_pkts {
             at_most(&format!("{field}.size_pkts"), p, MAX_FLOW_PKTS, "10^12 packets")?;
         }
         if let Some(b) = f.size_bytes {
-            at_most(&format!("{field}.size_bytes"), b / mss as u64, MAX_FLOW_PKTS, "10^12 packets")?;
+            at_most(
+                &format!("{field}.size_bytes"),
+                b / mss as u64,
+                MAX_FLOW_PKTS,
+                "10^12 packets",
+            )?;
         }
         let size = match (f.size_pkts, f.size_bytes, f.long_lived) {
             (Some(p), None, false) if p > 0 => FlowSize::of_pkts(p, mss),
             (None, Some(b), false) if b > 0 => FlowSize::from_bytes(b, mss),
             (None, None, true) => FlowSize::LongLived,
-            (Some(0), None, false) | (None, Some(0), false) => return err(format!("{field}.size_pkts"), "must be at least 1"),
-            _ => return err(format!("{field}.size_pkts"), "give exactly one of size_pkts, size_bytes or long_lived = true"),
+            (Some(0), None, false) | (None, Some(0), false) => {
+                return err(format!("{field}.size_pkts"), "must be at least 1")
+            }
+            _ => {
+                return err(
+                    format!("{field}.size_pkts"),
+                    "give exactly one of size_pkts, size_bytes or long_lived = true",
+                )
+            }
         };
         if size.is_long_lived() && !stops {
             return err("stop_s", format!("{field} is long-lived, so the run needs a stop_s"));
         }
         let transport = tr.index(f.sender, f.transport.as_ref(), &field, reg)?;
-        out.push(FlowPlan { sender: f.sender, start_ns, size, measure: f.measure, transport });
+        out.push(FlowPlan {
+            sender: f.sender,
+            start_ns,
+            size,
+            measure: f.measure,
+            transport,
+        });
     }
     Ok(out)
 }
 
 /// The generated traffic, each entry resolved by its arrival process.
-fn generators(sc: &Scenario, senders: u32, bottleneck_bps: f64, p: &TransportParams, run_stop_ns: Option<Time>, reg: &Registries) -> Result<Vec<Generator>, ConfigError> {
+fn generators(
+    sc: &Scenario,
+    senders: u32,
+    bottleneck_bps: f64,
+    p: &TransportParams,
+    run_stop_ns: Option<Time>,
+    reg: &Registries,
+) -> Result<Vec<Generator>, ConfigError> {
     let mut out = Vec::new();
     for (i, g) in sc.traffic.iter().enumerate() {
         let field = format!("traffic[{i}]");
@@ -349,12 +462,19 @@ fn series_links(m: &MetricsCfg, topology: &Topology) -> Result<Vec<u32>, ConfigE
             return Ok((0..topology.links.len() as u32).collect());
         }
         // "bottleneck" is the topology's bottleneck link whatever its name.
-        let found = topology.links.iter().position(|l| &l.name == name).or_else(|| (name == "bottleneck").then_some(topology.bottleneck as usize));
+        let found = topology
+            .links
+            .iter()
+            .position(|l| &l.name == name)
+            .or_else(|| (name == "bottleneck").then_some(topology.bottleneck as usize));
         match found {
             Some(i) => out.push(i as u32),
             None => {
                 let names: Vec<&str> = topology.links.iter().map(|l| l.name.as_str()).collect();
-                return err("metrics.links", format!("no link named {name:?}; this topology has: all, {}", names.join(", ")));
+                return err(
+                    "metrics.links",
+                    format!("no link named {name:?}; this topology has: all, {}", names.join(", ")),
+                );
             }
         }
     }
@@ -374,7 +494,13 @@ pub fn plan_with(sc: Scenario, reg: &Registries) -> Result<Plan, ConfigError> {
     let net = network(&sc.network, pkt_bytes, reg)?;
     let (transport, endpoints) = transport(t, &sc.network.queue, reg)?;
     let senders = net.topology.senders.len() as u32;
-    let mut tr = Transports::new(t, (transport.clone(), endpoints.clone()), senders, &sc.network.queue, reg)?;
+    let mut tr = Transports::new(
+        t,
+        (transport.clone(), endpoints.clone()),
+        senders,
+        &sc.network.queue,
+        reg,
+    )?;
     let stop_ns = match sc.stop_s {
         Some(s) => Some(secs_to_ns(duration_s("stop_s", s, true)?)),
         None => None,
@@ -386,7 +512,13 @@ pub fn plan_with(sc: Scenario, reg: &Registries) -> Result<Plan, ConfigError> {
         let field = format!("traffic[{i}]");
         let mut v: Vec<u16> = Vec::new();
         if g.transport.is_some() && matches!(generators[i].arrivals, crate::workload::Arrivals::OpenLoop(_)) {
-            return err(format!("{field}.transport"), format!("an open-loop source ({:?}) has no transport: it sends regardless of congestion", g.arrivals));
+            return err(
+                format!("{field}.transport"),
+                format!(
+                    "an open-loop source ({:?}) has no transport: it sends regardless of congestion",
+                    g.arrivals
+                ),
+            );
         }
         if g.transport.is_some() || !sc.transport.per_sender.is_empty() {
             // Senders beyond per_sender's entries share one merged table.
@@ -397,39 +529,63 @@ pub fn plan_with(sc: Scenario, reg: &Registries) -> Result<Plan, ConfigError> {
         generator_transports.push(v);
     }
     if flows.is_empty() && generators.is_empty() {
-        return err("flows", "the workload is empty: give at least one [[flows]] or [[traffic]] entry");
+        return err(
+            "flows",
+            "the workload is empty: give at least one [[flows]] or [[traffic]] entry",
+        );
     }
     let mut total = flows.len() as u64;
     for (i, g) in generators.iter().enumerate() {
         total = total.saturating_add(g.flows_expected().unwrap_or(0));
         if total > MAX_FLOWS {
-            return err(format!("traffic[{i}].count"), format!("the run would create more than {MAX_FLOWS} flows (flow ids are 32-bit)"));
+            return err(
+                format!("traffic[{i}].count"),
+                format!("the run would create more than {MAX_FLOWS} flows (flow ids are 32-bit)"),
+            );
         }
     }
     let m = &sc.metrics;
     let interval_ms = duration_ms("metrics.interval_ms", m.interval_ms, true)?;
     if interval_ms < 1e-3 {
-        return err("metrics.interval_ms", format!("must be at least 0.001 (one sample per microsecond), got {interval_ms}"));
+        return err(
+            "metrics.interval_ms",
+            format!("must be at least 0.001 (one sample per microsecond), got {interval_ms}"),
+        );
     }
     let interval_ns = ms_to_ns(interval_ms).max(1);
     let series_links = series_links(m, &net.topology)?;
     if m.utilization_pkts && !m.series {
-        return err("metrics.utilization_pkts", "is a series metric: it needs metrics.series = true");
+        return err(
+            "metrics.utilization_pkts",
+            "is a series metric: it needs metrics.series = true",
+        );
     }
     if m.utilization_retx && !m.series {
-        return err("metrics.utilization_retx", "is a series metric: it needs metrics.series = true");
+        return err(
+            "metrics.utilization_retx",
+            "is a series metric: it needs metrics.series = true",
+        );
     }
     let from_s = m.size_stats_from_s;
     if !(from_s.is_finite() && from_s >= 0.0) {
-        return err("metrics.size_stats_from_s", format!("must be a time >= 0 in seconds, got {from_s}"));
+        return err(
+            "metrics.size_stats_from_s",
+            format!("must be a time >= 0 in seconds, got {from_s}"),
+        );
     }
     if let Some(u) = m.size_stats_until_s {
         if !(u.is_finite() && u > from_s) {
-            return err("metrics.size_stats_until_s", format!("must be a time in seconds after size_stats_from_s ({from_s}), got {u}"));
+            return err(
+                "metrics.size_stats_until_s",
+                format!("must be a time in seconds after size_stats_from_s ({from_s}), got {u}"),
+            );
         }
     }
     let size_stats = if m.size_stats {
-        Some(SizeStatsSpec::new(&m.size_stats_quantiles, m.size_stats_alpha, "metrics")?.window(secs_to_ns(from_s), m.size_stats_until_s.map(secs_to_ns)))
+        Some(
+            SizeStatsSpec::new(&m.size_stats_quantiles, m.size_stats_alpha, "metrics")?
+                .window(secs_to_ns(from_s), m.size_stats_until_s.map(secs_to_ns)),
+        )
     } else {
         SizeStatsSpec::new(&m.size_stats_quantiles, m.size_stats_alpha, "metrics")?;
         None
@@ -437,7 +593,10 @@ pub fn plan_with(sc: Scenario, reg: &Registries) -> Result<Plan, ConfigError> {
     let mut losses = Vec::new();
     for (i, l) in sc.losses.iter().enumerate() {
         if l.transmission == 0 {
-            return err(format!("losses[{i}].transmission"), "counts from 1 (the first transmission)");
+            return err(
+                format!("losses[{i}].transmission"),
+                "counts from 1 (the first transmission)",
+            );
         }
         losses.push((l.flow, l.seq, l.transmission));
     }

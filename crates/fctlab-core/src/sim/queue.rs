@@ -345,7 +345,12 @@ impl EventQueue {
         } else {
             self.ctl_hole = true;
         }
-        assert!(time >= self.now, "causality violated: event at {} < now {}", time, self.now);
+        assert!(
+            time >= self.now,
+            "causality violated: event at {} < now {}",
+            time,
+            self.now
+        );
         self.now = time;
         self.processed += 1;
         Ok(Some((time, event)))
@@ -371,7 +376,16 @@ mod tests {
         q.schedule(5, Event::TxDone(3));
         q.schedule(6, Event::Arrive(4));
         let order: Vec<_> = std::iter::from_fn(|| q.pop()).map(|(_, e)| e).collect();
-        assert_eq!(order, vec![Event::SenderTimer(2), Event::Arrive(0), Event::SenderTimer(1), Event::TxDone(3), Event::Arrive(4)]);
+        assert_eq!(
+            order,
+            vec![
+                Event::SenderTimer(2),
+                Event::Arrive(0),
+                Event::SenderTimer(1),
+                Event::TxDone(3),
+                Event::Arrive(4)
+            ]
+        );
     }
 
     #[test]
@@ -428,7 +442,11 @@ mod heap_tests {
             for _ in 0..r.random_range(1..400) {
                 if r.random_bool(0.55) || model.is_empty() {
                     let t = now + r.random_range(0..20);
-                    let e = if r.random_bool(0.5) { Event::Arrive(seq as u32) } else { Event::SenderTimer(seq as u32) };
+                    let e = if r.random_bool(0.5) {
+                        Event::Arrive(seq as u32)
+                    } else {
+                        Event::SenderTimer(seq as u32)
+                    };
                     q.schedule(t, e);
                     model.push((t, seq, e));
                     seq += 1;
@@ -485,7 +503,10 @@ mod heap_tests {
                 assert_eq!(q.len(), model.len());
             }
         }
-        assert!(to_heap >= 3 && to_sorted >= 3, "the test must cross both thresholds ({to_heap}, {to_sorted})");
+        assert!(
+            to_heap >= 3 && to_sorted >= 3,
+            "the test must cross both thresholds ({to_heap}, {to_sorted})"
+        );
         model.sort_by_key(|m| (m.0, m.1));
         for (t, _, e) in model {
             assert_eq!(q.pop(), Some((t, e)));

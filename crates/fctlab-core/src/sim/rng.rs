@@ -33,10 +33,22 @@ mod tests {
 
     #[test]
     fn streams_are_reproducible_and_distinct() {
-        let a: Vec<u64> = (0..4).map(|_| 0).scan(stream_rng(7, 1), |r, _| Some(r.random())).collect();
-        let b: Vec<u64> = (0..4).map(|_| 0).scan(stream_rng(7, 1), |r, _| Some(r.random())).collect();
-        let c: Vec<u64> = (0..4).map(|_| 0).scan(stream_rng(7, 2), |r, _| Some(r.random())).collect();
-        let d: Vec<u64> = (0..4).map(|_| 0).scan(stream_rng(8, 1), |r, _| Some(r.random())).collect();
+        let a: Vec<u64> = (0..4)
+            .map(|_| 0)
+            .scan(stream_rng(7, 1), |r, _| Some(r.random()))
+            .collect();
+        let b: Vec<u64> = (0..4)
+            .map(|_| 0)
+            .scan(stream_rng(7, 1), |r, _| Some(r.random()))
+            .collect();
+        let c: Vec<u64> = (0..4)
+            .map(|_| 0)
+            .scan(stream_rng(7, 2), |r, _| Some(r.random()))
+            .collect();
+        let d: Vec<u64> = (0..4)
+            .map(|_| 0)
+            .scan(stream_rng(8, 1), |r, _| Some(r.random()))
+            .collect();
         assert_eq!(a, b);
         assert_ne!(a, c);
         assert_ne!(a, d);

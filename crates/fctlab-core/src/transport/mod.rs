@@ -66,12 +66,18 @@ pub enum FlowSize {
 impl FlowSize {
     /// `pkts` full packets of `mss` bytes.
     pub fn of_pkts(pkts: u64, mss: u32) -> Self {
-        FlowSize::Finite { bytes: pkts * mss as u64, pkts }
+        FlowSize::Finite {
+            bytes: pkts * mss as u64,
+            pkts,
+        }
     }
 
     /// `bytes` of payload in packets of at most `mss` bytes.
     pub fn from_bytes(bytes: u64, mss: u32) -> Self {
-        FlowSize::Finite { bytes, pkts: bytes.div_ceil(mss as u64).max(1) }
+        FlowSize::Finite {
+            bytes,
+            pkts: bytes.div_ceil(mss as u64).max(1),
+        }
     }
 
     pub fn is_long_lived(&self) -> bool {

@@ -88,7 +88,11 @@ pub struct PacketPairParams {
 
 impl Default for PacketPairParams {
     fn default() -> Self {
-        PacketPairParams { setpoint_pkts: 5.0, increase_gain: 0.5, recovery: Recovery::GoBack }
+        PacketPairParams {
+            setpoint_pkts: 5.0,
+            increase_gain: 0.5,
+            recovery: Recovery::GoBack,
+        }
     }
 }
 
@@ -100,10 +104,16 @@ impl Params for PacketPairParams {
     ];
     fn validate(&self, field: &str) -> Result<(), ConfigError> {
         if !(self.setpoint_pkts.is_finite() && self.setpoint_pkts >= 0.0) {
-            return err(format!("{field}.setpoint_pkts"), format!("must be a number of packets >= 0, got {}", self.setpoint_pkts));
+            return err(
+                format!("{field}.setpoint_pkts"),
+                format!("must be a number of packets >= 0, got {}", self.setpoint_pkts),
+            );
         }
         if !(self.increase_gain > 0.0 && self.increase_gain <= 1.0) {
-            return err(format!("{field}.increase_gain"), format!("must be in (0, 1] (1: jump to the target), got {}", self.increase_gain));
+            return err(
+                format!("{field}.increase_gain"),
+                format!("must be in (0, 1] (1: jump to the target), got {}", self.increase_gain),
+            );
         }
         Ok(())
     }
@@ -122,8 +132,17 @@ pub const ENTRY: SchemeEntry = Entry {
 fn factory(t: Table, p: &TransportParams) -> Result<EndpointBuilder, ConfigError> {
     let c: PacketPairParams = t.parse()?;
     // One ACK per packet: the pair's spacing is read from two ACKs.
-    let p = TransportParams { delayed_ack: false, ecn: false, ..p.clone() };
-    Ok(Arc::new(move |id, size| (Box::new(PacketPairSender::new(id, size, p.clone(), c.clone())) as Box<dyn Sender>, Box::new(TcpReceiver::new(id, size, &p)) as Box<dyn Receiver>)))
+    let p = TransportParams {
+        delayed_ack: false,
+        ecn: false,
+        ..p.clone()
+    };
+    Ok(Arc::new(move |id, size| {
+        (
+            Box::new(PacketPairSender::new(id, size, p.clone(), c.clone())) as Box<dyn Sender>,
+            Box::new(TcpReceiver::new(id, size, &p)) as Box<dyn Receiver>,
+        )
+    }))
 }
 
 /// The packet-pair source.
@@ -201,7 +220,10 @@ impl PacketPairSender {
 
     /// The same source driven by explicit router feedback (`e2e-ef`).
     pub fn explicit(flow: u32, size: FlowSize, p: TransportParams, c: PacketPairParams) -> Self {
-        PacketPairSender { explicit: true, ..Self::new(flow, size, p, c) }
+        PacketPairSender {
+            explicit: true,
+            ..Self::new(flow, size, p, c)
+        }
     }
 
     fn arm_rto(&mut self, now: Time) {
@@ -265,7 +287,11 @@ impl PacketPairSender {
         // Own packets beyond those the pipe holds at rate mu. With explicit
         // feedback the stamped queue (half a round trip old) is a lower bound.
         let in_flight = (self.outstanding() as f64 - mu * min_rtt_ns as f64 / NS_PER_S as f64).max(0.0);
-        let n_b = if self.explicit { in_flight.max(self.fb_queue) } else { in_flight };
+        let n_b = if self.explicit {
+            in_flight.max(self.fb_queue)
+        } else {
+            in_flight
+        };
         mu + (self.c.setpoint_pkts - n_b) / (srtt_ns.max(1) as f64 / NS_PER_S as f64)
     }
 
@@ -282,7 +308,9 @@ impl PacketPairSender {
         if let Some(m) = self.mu_round.take() {
             self.mu_pps = Some(m);
         }
-        let (Some(mu), Some(srtt), Some(min_rtt)) = (self.mu_pps, self.rtt.srtt(), self.rtt.min_rtt()) else { return };
+        let (Some(mu), Some(srtt), Some(min_rtt)) = (self.mu_pps, self.rtt.srtt(), self.rtt.min_rtt()) else {
+            return;
+        };
         let floor = NS_PER_S as f64 / srtt.max(1) as f64;
         let target = self.target_pps(mu, srtt, min_rtt).max(floor);
         let first = self.rate_pps == 0.0;
@@ -506,7 +534,10 @@ mod tests {
         s.start(0, &mut out);
         // The probe pair: packets 0 and 1 back to back, tagged 1 and 2 of pair 1.
         assert_eq!(out.len(), 2);
-        assert_eq!((out[0].hdr[HDR_POS], out[1].hdr[HDR_POS], out[1].hdr[HDR_PAIR]), (1.0, 2.0, 1.0));
+        assert_eq!(
+            (out[0].hdr[HDR_POS], out[1].hdr[HDR_POS], out[1].hdr[HDR_PAIR]),
+            (1.0, 2.0, 1.0)
+        );
         assert_eq!(s.next_timer(), s.rto_deadline, "no rate yet: nothing paced");
         // ACKs 40 ms and 40.1 ms later: mu = 1 / 100 us = 10 000 packets/s
         // (a 40 Mb/s bottleneck serving 500-byte packets).
@@ -519,7 +550,12 @@ mod tests {
         // 40 and 40.1 ms: 40 + 0.1/8 = 40.0125 ms).
         assert_eq!(s.rtt.srtt(), Some(40_012_500));
         let srtt = 0.0400125;
-        assert!((s.rate_pps - 2.0 / srtt).abs() < 1e-6, "{} vs {}", s.rate_pps, 2.0 / srtt);
+        assert!(
+            (s.rate_pps - 2.0 / srtt).abs() < 1e-6,
+            "{} vs {}",
+            s.rate_pps,
+            2.0 / srtt
+        );
         // And the next pair goes out at once.
         assert_eq!(out.len(), 2);
     }
@@ -560,7 +596,11 @@ mod tests {
     fn ack_of_the_resend(s: &mut PacketPairSender) {
         let mut out = Vec::new();
         s.on_packet(1_040_000_000, &ack(101, 1_000_000_000, 0.0, 0), &mut out);
-        assert!((s.rate_pps - 5_112.5).abs() < 1e-6, "rate {} (the update must not wait for packet 500)", s.rate_pps);
+        assert!(
+            (s.rate_pps - 5_112.5).abs() < 1e-6,
+            "rate {} (the update must not wait for packet 500)",
+            s.rate_pps
+        );
     }
 
     #[test]
@@ -584,7 +624,10 @@ mod tests {
 
     #[test]
     fn newreno_recovery_resends_hole_by_hole_and_restarts_the_timer_once() {
-        let c = PacketPairParams { recovery: Recovery::Newreno, ..Default::default() };
+        let c = PacketPairParams {
+            recovery: Recovery::Newreno,
+            ..Default::default()
+        };
         let mut s = PacketPairSender { c, ..mid_transfer() };
         let mut out = Vec::new();
         for _ in 0..3 {

@@ -17,7 +17,14 @@ impl RttEstimator {
     /// `initial_rto`: RFC 6298 (2.1) says 1 s. `min_rto`: RFC 6298 (2.4) says 1 s;
     /// Linux (`TCP_RTO_MIN`) and ns-2 (`minrto_`) use 200 ms, fctlab's default.
     pub fn new(initial_rto: Time, min_rto: Time, max_rto: Time) -> Self {
-        RttEstimator { srtt: None, rttvar: 0, min_rtt: Time::MAX, rto: initial_rto.clamp(min_rto, max_rto), min_rto, max_rto }
+        RttEstimator {
+            srtt: None,
+            rttvar: 0,
+            min_rtt: Time::MAX,
+            rto: initial_rto.clamp(min_rto, max_rto),
+            min_rto,
+            max_rto,
+        }
     }
 
     /// Take one RTT measurement `r` (RFC 6298 2.2 and 2.3, alpha = 1/8, beta = 1/4;

@@ -70,7 +70,10 @@ pub struct SackParams {
 
 impl Default for SackParams {
     fn default() -> Self {
-        SackParams { blocks: SackBlocks::MAX as u32, rescue: true }
+        SackParams {
+            blocks: SackBlocks::MAX as u32,
+            rescue: true,
+        }
     }
 }
 
@@ -82,7 +85,10 @@ impl Params for SackParams {
 
     fn validate(&self, field: &str) -> Result<(), ConfigError> {
         if !(1..=SackBlocks::MAX as u32).contains(&self.blocks) {
-            return Err(ConfigError::new(format!("{field}.blocks"), format!("must be 1 to {}, got {}", SackBlocks::MAX, self.blocks)));
+            return Err(ConfigError::new(
+                format!("{field}.blocks"),
+                format!("must be 1 to {}, got {}", SackBlocks::MAX, self.blocks),
+            ));
         }
         Ok(())
     }
@@ -123,7 +129,11 @@ pub struct SackReport {
 impl SackReport {
     pub fn new(max_blocks: usize) -> Self {
         let max_blocks = max_blocks.clamp(1, SackBlocks::MAX);
-        SackReport { runs: BTreeMap::new(), recent: Vec::with_capacity(max_blocks), max_blocks }
+        SackReport {
+            runs: BTreeMap::new(),
+            recent: Vec::with_capacity(max_blocks),
+            max_blocks,
+        }
     }
 
     /// Data packet `seq` arrived; `rcv_nxt` is the cumulative ACK after it.
@@ -209,7 +219,14 @@ pub struct Scoreboard {
 
 impl Scoreboard {
     pub fn new(dupthresh: u32, rescue: bool) -> Self {
-        Scoreboard { ranges: Vec::new(), sacked: 0, dupthresh: dupthresh.max(1) as u64, high_rxt: 0, rescue_rxt: 0, rescue }
+        Scoreboard {
+            ranges: Vec::new(),
+            sacked: 0,
+            dupthresh: dupthresh.max(1) as u64,
+            high_rxt: 0,
+            rescue_rxt: 0,
+            rescue,
+        }
     }
 
     /// Update (): the cumulative ACK `ack` and the blocks of one ACK. Blocks
@@ -397,13 +414,20 @@ mod tests {
                 rcv_nxt += 1;
             }
             r.on_data(s, rcv_nxt);
-            let blocks = r.option(rcv_nxt).blocks(rcv_nxt).map(|(a, b)| (5000 + 500 * a, 5000 + 500 * b)).collect();
+            let blocks = r
+                .option(rcv_nxt)
+                .blocks(rcv_nxt)
+                .map(|(a, b)| (5000 + 500 * a, 5000 + 500 * b))
+                .collect();
             (5000 + 500 * rcv_nxt, blocks)
         };
         assert_eq!(arrive(5000, &mut r), (5500, vec![]));
         assert_eq!(arrive(6000, &mut r), (5500, vec![(6000, 6500)]));
         assert_eq!(arrive(7000, &mut r), (5500, vec![(7000, 7500), (6000, 6500)]));
-        assert_eq!(arrive(8000, &mut r), (5500, vec![(8000, 8500), (7000, 7500), (6000, 6500)]));
+        assert_eq!(
+            arrive(8000, &mut r),
+            (5500, vec![(8000, 8500), (7000, 7500), (6000, 6500)])
+        );
         // "the 4th packet is received out of order": two blocks left.
         assert_eq!(arrive(6500, &mut r), (5500, vec![(6000, 7500), (8000, 8500)]));
         // "the 2nd segment is received".
@@ -556,7 +580,10 @@ mod tests {
         let big = (ack + (1 << 27) - 1, ack + (1 << 27) - 1 + (1 << 26) - 1);
         let b = SackBlocks::from_words(&SackBlocks::new(ack, [big, (ack + 1, ack + 2)]).words());
         assert_eq!(b.blocks(ack).collect::<Vec<_>>(), vec![big, (ack + 1, ack + 2)]);
-        assert!(b.words().iter().all(|&w| w <= 0.0), "negative: not a positive RTT field");
+        assert!(
+            b.words().iter().all(|&w| w <= 0.0),
+            "negative: not a positive RTT field"
+        );
         // At most three; a block that does not fit is left out with those after it.
         let b = SackBlocks::new(0, [(1, 2), (3, 4), (5, 6), (7, 8)]);
         assert_eq!(b.blocks(0).count(), 3);

@@ -20,9 +20,9 @@
 use super::cc::{AckSample, AckSeq, CongestionControl, Recovery, Window};
 use super::rtt::RttEstimator;
 use super::sack::{Rule, SackReport, Scoreboard};
-use crate::net::packet::SackBlocks;
 use super::{EndpointBuilder, FlowSize, Receiver, Sender, TransportParams};
 use crate::net::packet::flags;
+use crate::net::packet::SackBlocks;
 use crate::net::{Packet, PacketKind};
 use crate::sim::Time;
 use rangemap::RangeSet;
@@ -102,19 +102,35 @@ pub struct TcpSender {
 
 /// The endpoints of a window-based TCP: a [`TcpSender`] driven by a fresh
 /// controller from `cc` per flow, and a [`TcpReceiver`].
-pub fn endpoints(p: &TransportParams, cc: impl Fn() -> Box<dyn CongestionControl> + Send + Sync + 'static) -> EndpointBuilder {
+pub fn endpoints(
+    p: &TransportParams,
+    cc: impl Fn() -> Box<dyn CongestionControl> + Send + Sync + 'static,
+) -> EndpointBuilder {
     let p = Arc::new(p.clone());
-    Arc::new(move |id, size| (Box::new(TcpSender::with_shared(id, size, p.clone(), cc())) as Box<dyn Sender>, Box::new(TcpReceiver::new(id, size, &p)) as Box<dyn Receiver>))
+    Arc::new(move |id, size| {
+        (
+            Box::new(TcpSender::with_shared(id, size, p.clone(), cc())) as Box<dyn Sender>,
+            Box::new(TcpReceiver::new(id, size, &p)) as Box<dyn Receiver>,
+        )
+    })
 }
 
 /// The endpoints of a window-based TCP with SACK: the receiver reports up to
 /// `blocks` SACK blocks per ACK, the sender recovers by RFC 6675 (`rescue`:
 /// with NextSeg rule 4); `cc` gives the window policy.
-pub fn sack_endpoints(p: &TransportParams, blocks: usize, rescue: bool, cc: impl Fn() -> Box<dyn CongestionControl> + Send + Sync + 'static) -> EndpointBuilder {
+pub fn sack_endpoints(
+    p: &TransportParams,
+    blocks: usize,
+    rescue: bool,
+    cc: impl Fn() -> Box<dyn CongestionControl> + Send + Sync + 'static,
+) -> EndpointBuilder {
     let p = Arc::new(p.clone());
     Arc::new(move |id, size| {
         (
-            Box::new(TcpSackSender::new(TcpSender::with_shared(id, size, p.clone(), cc()), rescue)) as Box<dyn Sender>,
+            Box::new(TcpSackSender::new(
+                TcpSender::with_shared(id, size, p.clone(), cc()),
+                rescue,
+            )) as Box<dyn Sender>,
             Box::new(TcpSackReceiver::new(TcpReceiver::new(id, size, &p), blocks)) as Box<dyn Receiver>,
         )
     })
@@ -135,7 +151,10 @@ impl TcpSender {
             flow,
             size,
             end_seq: size.end_seq(),
-            w: Window { cwnd: p.init_cwnd_pkts, ssthresh: p.model.init_ssthresh_pkts },
+            w: Window {
+                cwnd: p.init_cwnd_pkts,
+                ssthresh: p.model.init_ssthresh_pkts,
+            },
             p,
             cc,
             recovery_style,
@@ -215,7 +234,9 @@ impl TcpSender {
     /// (`TcpModel::syn_rto_ns`), doubled per retry, else the RTO.
     fn arm_syn_timer(&mut self, now: Time) {
         let t = match self.p.model.syn_rto_ns {
-            Some(t) => t.saturating_mul(1u64 << self.backoff.min(30)).min(self.p.max_rto_ns.max(t)),
+            Some(t) => t
+                .saturating_mul(1u64 << self.backoff.min(30))
+                .min(self.p.max_rto_ns.max(t)),
             None => self.rtt.backed_off(self.backoff),
         };
         self.rto_deadline = Some(now + t);
@@ -238,7 +259,6 @@ impl TcpSender {
         }
         sample
     }
-
 
     fn arm_rto(&mut self, now: Time) {
         self.rto_deadline = Some(now + self.rtt.backed_off(self.backoff));
@@ -305,7 +325,11 @@ impl TcpSender {
         self.head_lost = true;
         self.head_resent = false;
         self.recover = self.high_data;
-        let flight = if self.p.model.ssthresh_from_pipe { self.pipe() + 1 } else { self.outstanding() - self.lt_sent };
+        let flight = if self.p.model.ssthresh_from_pipe {
+            self.pipe() + 1
+        } else {
+            self.outstanding() - self.lt_sent
+        };
         if self.snd_una >= self.ecn_recover {
             self.w.ssthresh = self.cc.ssthresh_after_loss(&self.w, flight);
         }
@@ -375,7 +399,13 @@ impl TcpSender {
     }
 
     fn syn(&self, now: Time) -> Packet {
-        Packet::new(self.flow, PacketKind::Syn, self.p.header_bytes + self.p.model.syn_option_bytes, 0, now)
+        Packet::new(
+            self.flow,
+            PacketKind::Syn,
+            self.p.header_bytes + self.p.model.syn_option_bytes,
+            0,
+            now,
+        )
     }
 
     /// RFC 3168 6.1.2: the answer to an ACK carrying ECE (cumulative ACK `ack`).
@@ -397,7 +427,17 @@ impl TcpSender {
         self.ecn_reductions
     }
 
-    fn on_new_ack(&mut self, now: Time, ack: u64, ts: Time, ece_reduced: bool, hdr: &[f64; 3], bit: bool, out: &mut Vec<Packet>) {
+    #[allow(clippy::too_many_arguments)] // one ACK struct in the TCP rework
+    fn on_new_ack(
+        &mut self,
+        now: Time,
+        ack: u64,
+        ts: Time,
+        ece_reduced: bool,
+        hdr: &[f64; 3],
+        bit: bool,
+        out: &mut Vec<Packet>,
+    ) {
         let acked = ack - self.snd_una;
         // ns-3 leaving `CA_LOSS`: only the segments beyond recover grow the window.
         let mut grow_pkts = acked;
@@ -414,7 +454,14 @@ impl TcpSender {
             None => self.rtt.srtt().unwrap_or(0),
         };
         if self.ack_seq {
-            let s = AckSeq { now, ack, acked_pkts: acked, congestion_bit: bit, rtt_ns: rtt, in_recovery: self.in_recovery };
+            let s = AckSeq {
+                now,
+                ack,
+                acked_pkts: acked,
+                congestion_bit: bit,
+                rtt_ns: rtt,
+                in_recovery: self.in_recovery,
+            };
             self.cc.on_ack_seq(&mut self.w, &s);
         }
         self.backoff = 0;
@@ -446,7 +493,11 @@ impl TcpSender {
                     self.arm_rto(now);
                 }
             } else {
-                self.w.cwnd = if self.p.model.exit_to_ssthresh { self.w.ssthresh } else { self.w.ssthresh.min((self.high_data - ack).max(1) as f64 + 1.0) };
+                self.w.cwnd = if self.p.model.exit_to_ssthresh {
+                    self.w.ssthresh
+                } else {
+                    self.w.ssthresh.min((self.high_data - ack).max(1) as f64 + 1.0)
+                };
                 self.in_recovery = false;
             }
         }
@@ -469,7 +520,11 @@ impl TcpSender {
                     // Full ACK (step 6): option 1, min(ssthresh, max(FlightSize,
                     // SMSS) + SMSS); or option 2, ssthresh (`TcpModel::exit_to_ssthresh`).
                     let flight_now = self.high_data - ack;
-                    self.w.cwnd = if self.p.model.exit_to_ssthresh { self.w.ssthresh } else { self.w.ssthresh.min(flight_now.max(1) as f64 + 1.0) };
+                    self.w.cwnd = if self.p.model.exit_to_ssthresh {
+                        self.w.ssthresh
+                    } else {
+                        self.w.ssthresh.min(flight_now.max(1) as f64 + 1.0)
+                    };
                     self.in_recovery = false;
                 }
                 _ => {
@@ -727,7 +782,8 @@ impl TcpSender {
             // the last recovery or timeout is still unacknowledged (RFC 6675
             // section 5.1; RFC 6582's recover).
             self.dupacks += 1;
-            let lost = self.dupacks >= self.p.dupack_threshold || self.sack.as_ref().is_some_and(|sb| sb.is_lost(self.snd_una));
+            let lost = self.dupacks >= self.p.dupack_threshold
+                || self.sack.as_ref().is_some_and(|sb| sb.is_lost(self.snd_una));
             if lost && self.snd_una >= self.recover {
                 self.enter_sack_recovery(now, out);
                 return;
@@ -770,8 +826,11 @@ impl TcpSender {
         let mut pipe = sb.pipe(self.snd_una, self.high_data);
         while cwnd - pipe as f64 >= 1.0 - 1e-9 {
             // Rule (2) needs unsent data and room in the receiver's window.
-            let new_data = self.high_data < self.end_seq && ((self.high_data - self.snd_una) as f64) + 1.0 <= self.p.max_cwnd_pkts + 1e-9;
-            let Some((seq, rule)) = sb.next_seg(self.snd_una, self.high_data, new_data) else { break };
+            let new_data = self.high_data < self.end_seq
+                && ((self.high_data - self.snd_una) as f64) + 1.0 <= self.p.max_cwnd_pkts + 1e-9;
+            let Some((seq, rule)) = sb.next_seg(self.snd_una, self.high_data, new_data) else {
+                break;
+            };
             // (C.2) HighRxt, or rule 4's RescueRxt; (C.3) HighData in send_seq.
             sb.sent(seq, rule, self.recover);
             self.send_seq(now, seq, out);
@@ -882,7 +941,11 @@ impl Sender for TcpSender {
     }
 
     fn next_timer(&self) -> Option<Time> {
-        if self.done { None } else { self.rto_deadline }
+        if self.done {
+            None
+        } else {
+            self.rto_deadline
+        }
     }
 
     fn done(&self) -> bool {
@@ -974,7 +1037,10 @@ pub struct TcpSackReceiver {
 impl TcpSackReceiver {
     /// Up to `blocks` SACK blocks per ACK.
     pub fn new(inner: TcpReceiver, blocks: usize) -> Self {
-        TcpSackReceiver { inner, report: SackReport::new(blocks) }
+        TcpSackReceiver {
+            inner,
+            report: SackReport::new(blocks),
+        }
     }
 
     /// The SACK option on the ACKs the receiver just added to `out`.
@@ -1186,7 +1252,15 @@ mod ecn_tests {
     }
 
     fn sender(ecn: bool) -> (TcpSender, Vec<Packet>) {
-        let mut s = TcpSender::new(0, FlowSize::Finite { bytes: 1_000_000, pkts: 1000 }, params(ecn), Box::new(NewReno));
+        let mut s = TcpSender::new(
+            0,
+            FlowSize::Finite {
+                bytes: 1_000_000,
+                pkts: 1000,
+            },
+            params(ecn),
+            Box::new(NewReno),
+        );
         let mut out = Vec::new();
         s.start(0, &mut out);
         (s, out)
@@ -1271,13 +1345,24 @@ mod ecn_tests {
             s.on_packet(t, &ack(1, false), &mut out);
         }
         assert_eq!((s.w.ssthresh, s.w.cwnd), (5.0, 8.0));
-        assert_eq!(out.iter().filter(|p| p.seq == 1).count(), 1, "packet 1 retransmitted once");
+        assert_eq!(
+            out.iter().filter(|p| p.seq == 1).count(),
+            1,
+            "packet 1 retransmitted once"
+        );
     }
 
     #[test]
     fn receiver_echoes_ce_on_the_next_ack() {
         let p = params(true);
-        let mut r = TcpReceiver::new(0, FlowSize::Finite { bytes: 10_000, pkts: 10 }, &p);
+        let mut r = TcpReceiver::new(
+            0,
+            FlowSize::Finite {
+                bytes: 10_000,
+                pkts: 10,
+            },
+            &p,
+        );
         let mut out = Vec::new();
         let mut d = Packet::new(0, PacketKind::Data, 1040, 0, 0);
         d.flags = flags::ECT | flags::CE;
@@ -1316,7 +1401,18 @@ mod sack_tests {
             ecn: false,
             model: Default::default(),
         };
-        let mut s = TcpSackSender::new(TcpSender::new(0, FlowSize::Finite { bytes: 20_000, pkts: 20 }, p, Box::new(NewReno)), true);
+        let mut s = TcpSackSender::new(
+            TcpSender::new(
+                0,
+                FlowSize::Finite {
+                    bytes: 20_000,
+                    pkts: 20,
+                },
+                p,
+                Box::new(NewReno),
+            ),
+            true,
+        );
         let mut out = Vec::new();
         s.start(0, &mut out);
         (s, out)
@@ -1415,7 +1511,15 @@ mod model_tests {
     }
 
     fn sender(handshake: bool, model: TcpModel) -> (TcpSender, Vec<Packet>) {
-        let mut s = TcpSender::new(0, FlowSize::Finite { bytes: 100_000, pkts: 100 }, params(handshake, model), Box::new(NewReno));
+        let mut s = TcpSender::new(
+            0,
+            FlowSize::Finite {
+                bytes: 100_000,
+                pkts: 100,
+            },
+            params(handshake, model),
+            Box::new(NewReno),
+        );
         let mut out = Vec::new();
         s.start(0, &mut out);
         (s, out)
@@ -1434,7 +1538,10 @@ mod model_tests {
         // leaving CA_LOSS counts (10 - recover) = 0 segments and keeps
         // cwnd 1. The next ACK (12) is an ordinary one in both: +1.
         for (beyond, after10, after12) in [(false, 2.0, 3.0), (true, 1.0, 2.0)] {
-            let m = TcpModel { timeout_exit_beyond_recover: beyond, ..Default::default() };
+            let m = TcpModel {
+                timeout_exit_beyond_recover: beyond,
+                ..Default::default()
+            };
             let (mut s, first) = sender(false, m);
             assert_eq!(first.len(), 10);
             let t = s.next_timer().expect("RTO armed");
@@ -1451,7 +1558,10 @@ mod model_tests {
     #[test]
     fn syn_timeout_is_the_connection_timeout_doubled_per_retry() {
         // ns-3 SendEmptyPacket: m_rto = ConnTimeout << retries: 3 s, then 6 s.
-        let m = TcpModel { syn_rto_ns: Some(3000 * MS), ..Default::default() };
+        let m = TcpModel {
+            syn_rto_ns: Some(3000 * MS),
+            ..Default::default()
+        };
         let (mut s, out) = sender(true, m);
         assert_eq!((out.len(), out[0].kind), (1, PacketKind::Syn));
         assert_eq!(s.next_timer(), Some(3000 * MS));
@@ -1470,19 +1580,38 @@ mod model_tests {
     fn handshake_ack_and_syn_options() {
         // ns-3: SYN and SYN-ACK carry the 4-byte window-scale option; the
         // SYN-ACK is answered by a pure ACK (header only) ahead of the data.
-        let m = TcpModel { handshake_ack: true, syn_option_bytes: 4, ..Default::default() };
+        let m = TcpModel {
+            handshake_ack: true,
+            syn_option_bytes: 4,
+            ..Default::default()
+        };
         let (mut s, out) = sender(true, m.clone());
         assert_eq!((out[0].kind, out[0].size_bytes), (PacketKind::Syn, 44));
-        let mut r = TcpReceiver::new(0, FlowSize::Finite { bytes: 100_000, pkts: 100 }, &params(true, m));
+        let mut r = TcpReceiver::new(
+            0,
+            FlowSize::Finite {
+                bytes: 100_000,
+                pkts: 100,
+            },
+            &params(true, m),
+        );
         let mut back = Vec::new();
         r.on_packet(20 * MS, &out[0], &mut back);
-        assert_eq!((back.len(), back[0].kind, back[0].size_bytes), (1, PacketKind::SynAck, 44));
+        assert_eq!(
+            (back.len(), back[0].kind, back[0].size_bytes),
+            (1, PacketKind::SynAck, 44)
+        );
         let mut out = Vec::new();
         s.on_packet(40 * MS, &back[0], &mut out);
-        let got: Vec<_> = out.iter().map(|p| (p.kind, p.flags & flags::PURE_ACK != 0, p.size_bytes, p.seq)).collect();
-        let want: Vec<_> = std::iter::once((PacketKind::Syn, true, 40, 0)).chain((0..10).map(|q| (PacketKind::Data, false, 1040, q))).collect();
+        let got: Vec<_> = out
+            .iter()
+            .map(|p| (p.kind, p.flags & flags::PURE_ACK != 0, p.size_bytes, p.seq))
+            .collect();
+        let want: Vec<_> = std::iter::once((PacketKind::Syn, true, 40, 0))
+            .chain((0..10).map(|q| (PacketKind::Data, false, 1040, q)))
+            .collect();
         assert_eq!(got, want); // the pure ACK, then the initial window of 10
-        // The receiver ignores the pure ACK (no second SYN-ACK).
+                               // The receiver ignores the pure ACK (no second SYN-ACK).
         let mut back = Vec::new();
         r.on_packet(60 * MS, &out[0], &mut back);
         assert!(back.is_empty());
@@ -1500,7 +1629,11 @@ mod model_tests {
         // (ns-3 DoPeerClose); the sender answers the FIN with a pure ACK,
         // stays until that ACK comes and answers it with a reset (both
         // forward, header bytes), and is done then.
-        let m = TcpModel { fin_exchange: true, fin_rst: true, ..Default::default() };
+        let m = TcpModel {
+            fin_exchange: true,
+            fin_rst: true,
+            ..Default::default()
+        };
         let size = FlowSize::Finite { bytes: 2000, pkts: 2 };
         let mut s = TcpSender::new(0, size, params(false, m.clone()), Box::new(NewReno));
         let mut r = TcpReceiver::new(0, size, &params(false, m.clone()));
@@ -1509,9 +1642,19 @@ mod model_tests {
         let mut back = Vec::new();
         r.on_packet(10 * MS, &data[0], &mut back);
         r.on_packet(11 * MS, &data[1], &mut back);
-        let got: Vec<_> = back.iter().map(|p| (p.kind, p.seq, p.flags & (flags::FIN | flags::AFTER_FIN), p.size_bytes)).collect();
-        assert_eq!(got, vec![(PacketKind::Ack, 1, 0, 40), (PacketKind::Ack, 2, 0, 40), (PacketKind::Ack, 2, flags::FIN, 40),
-                             (PacketKind::Ack, 2, flags::AFTER_FIN, 40)]);
+        let got: Vec<_> = back
+            .iter()
+            .map(|p| (p.kind, p.seq, p.flags & (flags::FIN | flags::AFTER_FIN), p.size_bytes))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (PacketKind::Ack, 1, 0, 40),
+                (PacketKind::Ack, 2, 0, 40),
+                (PacketKind::Ack, 2, flags::FIN, 40),
+                (PacketKind::Ack, 2, flags::AFTER_FIN, 40)
+            ]
+        );
         let mut out = Vec::new();
         for (i, p) in back[..3].iter().enumerate() {
             s.on_packet((20 + i as u64) * MS, p, &mut out);
@@ -1519,7 +1662,10 @@ mod model_tests {
         assert!(!s.done() && out.len() == 1 && s.next_timer().is_some());
         s.on_packet(23 * MS, &back[3], &mut out);
         assert!(s.done());
-        let got: Vec<_> = out.iter().map(|p| (p.kind, p.flags & flags::PURE_ACK != 0, p.size_bytes)).collect();
+        let got: Vec<_> = out
+            .iter()
+            .map(|p| (p.kind, p.flags & flags::PURE_ACK != 0, p.size_bytes))
+            .collect();
         assert_eq!(got, vec![(PacketKind::Syn, true, 40), (PacketKind::Syn, true, 40)]);
         // The ACK behind the FIN lost: the timer ends the wait, sending nothing more.
         let mut s = TcpSender::new(0, size, params(false, m), Box::new(NewReno));
@@ -1539,7 +1685,10 @@ mod model_tests {
         // Two packets, no handshake. The receiver ACKs the last one and sends
         // its FIN right after; the sender is not done on the ACK but on the
         // FIN, which it answers with a pure ACK (forward, header bytes).
-        let m = TcpModel { fin_exchange: true, ..Default::default() };
+        let m = TcpModel {
+            fin_exchange: true,
+            ..Default::default()
+        };
         let size = FlowSize::Finite { bytes: 2000, pkts: 2 };
         let mut s = TcpSender::new(0, size, params(false, m.clone()), Box::new(NewReno));
         let mut r = TcpReceiver::new(0, size, &params(false, m.clone()));
@@ -1550,8 +1699,18 @@ mod model_tests {
         r.on_packet(10 * MS, &data[0], &mut back);
         assert_eq!(back.len(), 1);
         r.on_packet(11 * MS, &data[1], &mut back);
-        let got: Vec<_> = back.iter().map(|p| (p.kind, p.seq, p.flags & flags::FIN != 0, p.size_bytes)).collect();
-        assert_eq!(got, vec![(PacketKind::Ack, 1, false, 40), (PacketKind::Ack, 2, false, 40), (PacketKind::Ack, 2, true, 40)]);
+        let got: Vec<_> = back
+            .iter()
+            .map(|p| (p.kind, p.seq, p.flags & flags::FIN != 0, p.size_bytes))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (PacketKind::Ack, 1, false, 40),
+                (PacketKind::Ack, 2, false, 40),
+                (PacketKind::Ack, 2, true, 40)
+            ]
+        );
         let mut out = Vec::new();
         s.on_packet(20 * MS, &back[0], &mut out);
         s.on_packet(21 * MS, &back[1], &mut out);
@@ -1561,7 +1720,10 @@ mod model_tests {
         s.on_packet(22 * MS, &back[2], &mut out);
         assert!(s.done());
         assert_eq!(out.len(), 1);
-        assert_eq!((out[0].kind, out[0].flags & flags::PURE_ACK != 0, out[0].size_bytes), (PacketKind::Syn, true, 40));
+        assert_eq!(
+            (out[0].kind, out[0].flags & flags::PURE_ACK != 0, out[0].size_bytes),
+            (PacketKind::Syn, true, 40)
+        );
         // A lost FIN: the timer ends the wait, sending nothing.
         let mut s = TcpSender::new(0, size, params(false, m), Box::new(NewReno));
         s.start(0, &mut data);
@@ -1584,7 +1746,10 @@ mod model_tests {
 
     #[test]
     fn karn_takes_no_sample_from_a_retransmitted_syn_or_segment() {
-        let karn = TcpModel { karn: true, ..Default::default() };
+        let karn = TcpModel {
+            karn: true,
+            ..Default::default()
+        };
         // SYN lost once: the SYN-ACK of the second SYN gives no sample.
         let (mut s, _) = sender(true, karn.clone());
         let mut out = Vec::new();
@@ -1617,7 +1782,13 @@ mod model_tests {
         // RFC 3042: 0..9 out (cwnd 10). Dupacks 1 and 2 each send one new
         // segment (10, 11); the third fast-retransmits 0 with ssthresh from
         // the FlightSize without them (RFC 5681 3.2 step 2): 10 / 2 = 5.
-        let (mut s, _) = sender(false, TcpModel { limited_transmit: true, ..Default::default() });
+        let (mut s, _) = sender(
+            false,
+            TcpModel {
+                limited_transmit: true,
+                ..Default::default()
+            },
+        );
         let mut out = Vec::new();
         s.on_packet(1, &ack(0, 0), &mut out);
         assert_eq!(out.iter().map(|p| p.seq).collect::<Vec<_>>(), vec![10]);
@@ -1641,7 +1812,13 @@ mod model_tests {
         // The full ACK (10) with 0 outstanding beyond: option 1 gives
         // min(5, max(0, 1) + 1) = 2; option 2 (ns-3) gives ssthresh, 5.
         for (exit, want) in [(false, 2.0f64), (true, 5.0)] {
-            let (mut s, _) = sender(false, TcpModel { exit_to_ssthresh: exit, ..Default::default() });
+            let (mut s, _) = sender(
+                false,
+                TcpModel {
+                    exit_to_ssthresh: exit,
+                    ..Default::default()
+                },
+            );
             let mut out = Vec::new();
             for t in 10..=12 {
                 s.on_packet(t * MS, &ack(0, 0), &mut out);
@@ -1654,7 +1831,13 @@ mod model_tests {
         // The timer: armed at 0 for 1 s (no sample yet). Fast retransmit at
         // 12 ms restarts it (12 ms + 1 s), or leaves it (RFC 6298 5.1, ns-3).
         for (keep, want) in [(false, 1012 * MS), (true, 1000 * MS)] {
-            let (mut s, _) = sender(false, TcpModel { keep_timer_on_fast_retransmit: keep, ..Default::default() });
+            let (mut s, _) = sender(
+                false,
+                TcpModel {
+                    keep_timer_on_fast_retransmit: keep,
+                    ..Default::default()
+                },
+            );
             let mut out = Vec::new();
             for t in 10..=12 {
                 s.on_packet(t * MS, &ack(0, 0), &mut out);
@@ -1672,7 +1855,11 @@ mod model_tests {
         // cwnd 4.5 + 3. RFC 5681: FlightSize without the limited-transmit
         // segments, 10: ssthresh 5, cwnd 8.
         for (pipe, ss, cwnd, ss_rto, ss_rto2) in [(true, 4.5, 7.5, 2.5, 2.0), (false, 5.0, 8.0, 6.0, 6.0)] {
-            let m = TcpModel { limited_transmit: true, ssthresh_from_pipe: pipe, ..Default::default() };
+            let m = TcpModel {
+                limited_transmit: true,
+                ssthresh_from_pipe: pipe,
+                ..Default::default()
+            };
             let (mut s, _) = sender(false, m);
             let mut out = Vec::new();
             for t in 1..=3 {
@@ -1704,9 +1891,18 @@ mod model_tests {
         // ns-3's window rule (TcpSocketBase::SendPendingData, AddRenoSack,
         // DiscardUpTo, TcpClassicRecovery) with limited transmit and ssthresh
         // from its pipe. 0..9 out at cwnd 10; 0 is lost.
-        let m = TcpModel { limited_transmit: true, ssthresh_from_pipe: true, pipe_window: true, ..Default::default() };
+        let m = TcpModel {
+            limited_transmit: true,
+            ssthresh_from_pipe: true,
+            pipe_window: true,
+            ..Default::default()
+        };
         let (mut s, _) = sender(false, m);
-        let sent = |out: &[Packet]| out.iter().map(|p| (p.seq, p.flags & flags::RETX != 0)).collect::<Vec<_>>();
+        let sent = |out: &[Packet]| {
+            out.iter()
+                .map(|p| (p.seq, p.flags & flags::RETX != 0))
+                .collect::<Vec<_>>()
+        };
         let mut out = Vec::new();
         // DupACKs 1, 2: each counts a segment as left: pipe 9, so 10, then 11.
         // DupACK 3: one more counted, the head lost: pipe 12 - 3 - 1 = 8,
@@ -1762,7 +1958,12 @@ mod model_tests {
         // the RTO stays the initial 1 s.
         let sa = Packet::new(0, PacketKind::SynAck, 40, 0, 3000 * MS);
         for (first, srtt, rto) in [(true, Some(3040 * MS), 9120 * MS), (false, None, 1000 * MS)] {
-            let m = TcpModel { syn_rto_ns: Some(3000 * MS), karn: true, time_first_syn: first, ..Default::default() };
+            let m = TcpModel {
+                syn_rto_ns: Some(3000 * MS),
+                karn: true,
+                time_first_syn: first,
+                ..Default::default()
+            };
             let (mut s, _) = sender(true, m);
             let mut out = Vec::new();
             s.on_timer(3000 * MS, &mut out);

@@ -82,9 +82,17 @@ impl Measure {
             (None, None) => Ok(Measure::Never),
             (Some(0), None) => err(format!("{field}.measure_every"), "must be at least 1 (1: every flow)"),
             (Some(n), None) => Ok(Measure::Every(n)),
-            (None, Some(p)) if p.is_finite() && (0.0..=1.0).contains(&p) => Ok(if p == 0.0 { Measure::Never } else { Measure::Fraction(p) }),
-            (None, Some(p)) => err(format!("{field}.measure_fraction"), format!("must be a probability in [0, 1], got {p}")),
-            (Some(_), Some(_)) => err(format!("{field}.measure_fraction"), "give measure_every or measure_fraction, not both"),
+            (None, Some(p)) if p.is_finite() && (0.0..=1.0).contains(&p) => {
+                Ok(if p == 0.0 { Measure::Never } else { Measure::Fraction(p) })
+            }
+            (None, Some(p)) => err(
+                format!("{field}.measure_fraction"),
+                format!("must be a probability in [0, 1], got {p}"),
+            ),
+            (Some(_), Some(_)) => err(
+                format!("{field}.measure_fraction"),
+                "give measure_every or measure_fraction, not both",
+            ),
         }
     }
 }
@@ -158,8 +166,14 @@ impl Context<'_> {
     /// The entry's `sizes` table, resolved through the size registry.
     fn sizes(&self, g: &TrafficCfg) -> Result<SizeDist, ConfigError> {
         let field = self.key("sizes");
-        let Some(v) = &g.sizes else { return err(field, "required key is missing") };
-        SizeContext { mss_bytes: self.mss_bytes, sizes: self.sizes }.resolve(v, &field)
+        let Some(v) = &g.sizes else {
+            return err(field, "required key is missing");
+        };
+        SizeContext {
+            mss_bytes: self.mss_bytes,
+            sizes: self.sizes,
+        }
+        .resolve(v, &field)
     }
 
     /// The senders, start and stop common to every process.
@@ -170,7 +184,10 @@ impl Context<'_> {
                     return err(self.key("senders"), "must not be empty");
                 }
                 if let Some(&s) = v.iter().find(|&&s| s >= self.senders) {
-                    return err(self.key("senders"), format!("sender {s} does not exist (network.senders = {})", self.senders));
+                    return err(
+                        self.key("senders"),
+                        format!("sender {s} does not exist (network.senders = {})", self.senders),
+                    );
                 }
                 v.clone()
             }
@@ -181,7 +198,10 @@ impl Context<'_> {
         }
         if let Some(c) = g.count {
             if c > MAX_FLOWS {
-                return err(self.key("count"), format!("must be at most {MAX_FLOWS} (flow ids are 32-bit), got {c}"));
+                return err(
+                    self.key("count"),
+                    format!("must be at most {MAX_FLOWS} (flow ids are 32-bit), got {c}"),
+                );
             }
         }
         let start_ns = secs_to_ns(duration_s(&self.key("start_s"), g.start_s, false)?);
@@ -231,7 +251,7 @@ pub const POISSON: ArrivalEntry = Entry {
                 return err(cx.key("stop_s"), format!("about {expected:.3e} flows would arrive before the stop time; at most {MAX_FLOWS} are allowed (flow ids are 32-bit)"));
             }
         }
-        if g.count.is_none() && stop_ns.is_none() && !cx.run_stop_ns.is_some() {
+        if g.count.is_none() && stop_ns.is_none() && cx.run_stop_ns.is_none() {
             return err(cx.key("count"), "poisson arrivals need count, stop_s, or a run stop_s");
         }
         Ok(Generator { arrivals: Arrivals::Poisson { mean_gap_ns: 1e9 / lambda }, sizes: Some(d), senders, start_ns, stop_ns, count: g.count, measure: Measure::Never })
@@ -246,7 +266,7 @@ pub const CLOSED_LOOP: ArrivalEntry = Entry {
     requires: None,
     factory: |g, cx| {
         let (senders, start_ns, stop_ns) = cx.common(g)?;
-        if g.count.is_none() && stop_ns.is_none() && !cx.run_stop_ns.is_some() {
+        if g.count.is_none() && stop_ns.is_none() && cx.run_stop_ns.is_none() {
             return err(cx.key("count"), "closed-loop arrivals need count, stop_s, or a run stop_s");
         }
         let think_ns = secs_to_ns(duration_s(&cx.key("think_s"), g.think_s, false)?);
@@ -263,9 +283,20 @@ pub const LONG_LIVED: ArrivalEntry = Entry {
     requires: None,
     factory: |g, cx| {
         let (senders, start_ns, stop_ns) = cx.common(g)?;
-        if !cx.run_stop_ns.is_some() {
-            return err("stop_s", format!("{} is long-lived, so the run needs a stop_s", cx.field));
+        if cx.run_stop_ns.is_none() {
+            return err(
+                "stop_s",
+                format!("{} is long-lived, so the run needs a stop_s", cx.field),
+            );
         }
-        Ok(Generator { arrivals: Arrivals::LongLived, sizes: None, senders, start_ns, stop_ns, count: g.count, measure: Measure::Never })
+        Ok(Generator {
+            arrivals: Arrivals::LongLived,
+            sizes: None,
+            senders,
+            start_ns,
+            stop_ns,
+            count: g.count,
+            measure: Measure::Never,
+        })
     },
 };

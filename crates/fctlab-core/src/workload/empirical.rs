@@ -61,7 +61,11 @@ fn ceil_integral(a: f64, b: f64) -> f64 {
     let k = b.ceil();
     // Whole unit intervals (j - 1, j] for j = m + 2 .. k - 1, each worth j.
     let (lo, hi) = (m + 2.0, k - 1.0);
-    let whole = if hi >= lo { (lo + hi) * (hi - lo + 1.0) / 2.0 } else { 0.0 };
+    let whole = if hi >= lo {
+        (lo + hi) * (hi - lo + 1.0) / 2.0
+    } else {
+        0.0
+    };
     (m + 1.0 - a) * (m + 1.0) + whole + (b - (k - 1.0)) * k
 }
 
@@ -79,10 +83,20 @@ impl Empirical {
             if p <= 0.0 {
                 continue;
             }
-            let m = if interpolate && x[i] > x[i - 1] { ceil_integral(x[i - 1], x[i]) / (x[i] - x[i - 1]) } else { pkts[i] as f64 };
+            let m = if interpolate && x[i] > x[i - 1] {
+                ceil_integral(x[i - 1], x[i]) / (x[i] - x[i - 1])
+            } else {
+                pkts[i] as f64
+            };
             mean += p * m;
         }
-        Empirical { cum, x, pkts, interpolate, mean }
+        Empirical {
+            cum,
+            x,
+            pkts,
+            interpolate,
+            mean,
+        }
     }
 
     /// Draw a size in packets from one uniform number.
@@ -118,7 +132,14 @@ pub struct EmpiricalCfg {
 
 impl Default for EmpiricalCfg {
     fn default() -> Self {
-        EmpiricalCfg { values: None, weights: None, cdf: None, cdf_file: None, unit: "pkts".into(), interpolate: None }
+        EmpiricalCfg {
+            values: None,
+            weights: None,
+            cdf: None,
+            cdf_file: None,
+            unit: "pkts".into(),
+            interpolate: None,
+        }
     }
 }
 
@@ -139,7 +160,8 @@ impl Params for EmpiricalCfg {
 
 /// Rows of a CDF file: `size cumulative` or `size count cumulative`.
 fn read_cdf_file(path: &str, field: &str) -> Result<Vec<Vec<f64>>, ConfigError> {
-    let text = std::fs::read_to_string(path).map_err(|e| ConfigError::new(field, format!("cannot read {path:?}: {e}")))?;
+    let text =
+        std::fs::read_to_string(path).map_err(|e| ConfigError::new(field, format!("cannot read {path:?}: {e}")))?;
     let mut rows = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -150,7 +172,15 @@ fn read_cdf_file(path: &str, field: &str) -> Result<Vec<Vec<f64>>, ConfigError> 
         match nums {
             Ok(v) if v.len() == 2 => rows.push(v),
             Ok(v) if v.len() == 3 => rows.push(vec![v[0], v[2]]),
-            _ => return err(field, format!("{path}: line {}: expected 'size cumulative' or 'size count cumulative', got {line:?}", n + 1)),
+            _ => {
+                return err(
+                    field,
+                    format!(
+                        "{path}: line {}: expected 'size cumulative' or 'size count cumulative', got {line:?}",
+                        n + 1
+                    ),
+                )
+            }
         }
     }
     Ok(rows)
@@ -164,17 +194,26 @@ fn check_cdf(rows: &[Vec<f64>], unit: f64, field: &str, interpolate: bool) -> Re
     let (mut x, mut cum) = (Vec::with_capacity(rows.len()), Vec::with_capacity(rows.len()));
     for (i, r) in rows.iter().enumerate() {
         if r.len() != 2 {
-            return err(format!("{field}[{i}]"), format!("expected [size, cumulative probability], got {} numbers", r.len()));
+            return err(
+                format!("{field}[{i}]"),
+                format!("expected [size, cumulative probability], got {} numbers", r.len()),
+            );
         }
         let (s, c) = (r[0], r[1]);
         if !(s.is_finite() && s >= 0.0) {
             return err(format!("{field}[{i}]"), format!("size must be a number >= 0, got {s}"));
         }
         if !(c.is_finite() && (0.0..=1.0).contains(&c)) {
-            return err(format!("{field}[{i}]"), format!("cumulative probability must be in [0, 1], got {c}"));
+            return err(
+                format!("{field}[{i}]"),
+                format!("cumulative probability must be in [0, 1], got {c}"),
+            );
         }
         if i > 0 && (s < rows[i - 1][0] || c < rows[i - 1][1]) {
-            return err(format!("{field}[{i}]"), "sizes and cumulative probabilities must not decrease");
+            return err(
+                format!("{field}[{i}]"),
+                "sizes and cumulative probabilities must not decrease",
+            );
         }
         let prev = if i == 0 { 0.0 } else { rows[i - 1][1] };
         // A size of 0 may only carry no probability (a CDF that starts at "0 ... 0").
@@ -182,14 +221,20 @@ fn check_cdf(rows: &[Vec<f64>], unit: f64, field: &str, interpolate: bool) -> Re
             return err(format!("{field}[{i}]"), "a size with probability must be > 0");
         }
         if (s / unit).ceil() > MAX_FLOW_PKTS as f64 {
-            return err(format!("{field}[{i}]"), format!("size must be at most {MAX_FLOW_PKTS} packets, got {s}"));
+            return err(
+                format!("{field}[{i}]"),
+                format!("size must be at most {MAX_FLOW_PKTS} packets, got {s}"),
+            );
         }
         x.push(s / unit);
         cum.push(c);
     }
     let last = cum[cum.len() - 1];
     if (last - 1.0).abs() > 1e-6 {
-        return err(format!("{field}[{}]", rows.len() - 1), format!("the last cumulative probability must be 1, got {last}"));
+        return err(
+            format!("{field}[{}]", rows.len() - 1),
+            format!("the last cumulative probability must be 1, got {last}"),
+        );
     }
     Ok(Empirical::from_rows(x, cum, interpolate))
 }
@@ -272,11 +317,22 @@ mod tests {
         assert_eq!(ceil_integral(0.5, 1.0), 0.5);
         assert_eq!(ceil_integral(1.0, 3.0), 5.0);
         assert_eq!(ceil_integral(0.5, 2.5), 0.5 + 2.0 + 1.5);
-        for &(a, b) in &[(0.0, 1.0), (0.2, 0.7), (1.0, 1.5), (3.3, 17.9), (6.0, 13.0), (100.0, 1075.25)] {
+        for &(a, b) in &[
+            (0.0, 1.0),
+            (0.2, 0.7),
+            (1.0, 1.5),
+            (3.3, 17.9),
+            (6.0, 13.0),
+            (100.0, 1075.25),
+        ] {
             let s = slices(a, b);
             // The midpoint sum errs by at most one slice width per unit step.
             let tol = (b - a + 1.0) * (b - a) / 200_000.0;
-            assert!((ceil_integral(a, b) - s).abs() <= tol, "({a}, {b}]: {} vs {s}", ceil_integral(a, b));
+            assert!(
+                (ceil_integral(a, b) - s).abs() <= tol,
+                "({a}, {b}]: {} vs {s}",
+                ceil_integral(a, b)
+            );
         }
     }
 }

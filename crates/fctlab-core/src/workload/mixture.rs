@@ -69,7 +69,11 @@ impl Mixture {
 
     /// Sum of probability x component mean.
     pub fn mean_pkts(&self) -> f64 {
-        self.probs.iter().zip(&self.parts).map(|(p, c)| p * c.1.mean_pkts()).sum()
+        self.probs
+            .iter()
+            .zip(&self.parts)
+            .map(|(p, c)| p * c.1.mean_pkts())
+            .sum()
     }
 }
 
@@ -96,14 +100,21 @@ pub const ENTRY: SizeEntry = Entry {
     factory: |t, cx| {
         let c: MixtureCfg = t.parse()?;
         if c.components.is_empty() {
-            return err(t.key("components"), "required: at least one component { weight = ..., dist = ..., ... }");
+            return err(
+                t.key("components"),
+                "required: at least one component { weight = ..., dist = ..., ... }",
+            );
         }
         let mut parts = Vec::with_capacity(c.components.len());
         for (i, v) in c.components.iter().enumerate() {
             let field = format!("{}.components[{i}]", t.field);
-            let Some(obj) = v.as_object() else { return err(field, "expected a table { weight = ..., dist = ..., ... }") };
+            let Some(obj) = v.as_object() else {
+                return err(field, "expected a table { weight = ..., dist = ..., ... }");
+            };
             let w = match obj.get("weight") {
-                Some(w) => w.as_f64().ok_or_else(|| ConfigError::new(format!("{field}.weight"), "expected a number"))?,
+                Some(w) => w
+                    .as_f64()
+                    .ok_or_else(|| ConfigError::new(format!("{field}.weight"), "expected a number"))?,
                 None => return err(format!("{field}.weight"), "required key is missing"),
             };
             let w = positive(&format!("{field}.weight"), w)?;

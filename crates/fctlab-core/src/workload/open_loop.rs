@@ -63,8 +63,20 @@ impl OpenLoop {
         let me = self.clone();
         let rng = std::sync::Mutex::new(Some(rng));
         Arc::new(move |id, _size| {
-            let r = rng.lock().expect("not poisoned").take().unwrap_or_else(|| crate::sim::stream_rng(0, id as u64));
-            (Box::new(OpenLoopSender::new(id, me.clone(), stop_ns, r)) as Box<dyn Sender>, Box::new(OpenLoopReceiver { flow: id, ack: me.ack, ack_bytes: me.ack_bytes, got: 0 }) as Box<dyn Receiver>)
+            let r = rng
+                .lock()
+                .expect("not poisoned")
+                .take()
+                .unwrap_or_else(|| crate::sim::stream_rng(0, id as u64));
+            (
+                Box::new(OpenLoopSender::new(id, me.clone(), stop_ns, r)) as Box<dyn Sender>,
+                Box::new(OpenLoopReceiver {
+                    flow: id,
+                    ack: me.ack,
+                    ack_bytes: me.ack_bytes,
+                    got: 0,
+                }) as Box<dyn Receiver>,
+            )
         })
     }
 }
@@ -84,7 +96,16 @@ pub struct OpenLoopSender {
 
 impl OpenLoopSender {
     pub fn new(flow: u32, src: OpenLoop, stop_ns: Option<Time>, rng: Rng) -> Self {
-        OpenLoopSender { flow, src, stop_ns, rng, started_at: 0, next: None, sent: 0, done: false }
+        OpenLoopSender {
+            flow,
+            src,
+            stop_ns,
+            rng,
+            started_at: 0,
+            next: None,
+            sent: 0,
+            done: false,
+        }
     }
 
     /// The send time after one at `t`.
@@ -100,7 +121,11 @@ impl OpenLoopSender {
                 let (p, into) = (since / period, since % period);
                 let k = (into as f64 / gap_ns).round() + 1.0;
                 let next_in = (k * gap_ns).round() as Time;
-                if next_in < on_ns { self.started_at + p * period + next_in } else { self.started_at + (p + 1) * period }
+                if next_in < on_ns {
+                    self.started_at + p * period + next_in
+                } else {
+                    self.started_at + (p + 1) * period
+                }
             }
         }
     }
@@ -209,7 +234,10 @@ impl Receiver for OpenLoopReceiver {
 fn pkt_bytes(g: &TrafficCfg, cx: &Context, default: f64) -> Result<u32, ConfigError> {
     let b = g.pkt_bytes.unwrap_or(default.round() as u32);
     if !(1..=1_000_000).contains(&b) {
-        return err(format!("{}.pkt_bytes", cx.field), format!("must be 1 to 1000000 bytes, got {b}"));
+        return err(
+            format!("{}.pkt_bytes", cx.field),
+            format!("must be 1 to 1000000 bytes, got {b}"),
+        );
     }
     Ok(b)
 }
@@ -218,19 +246,51 @@ fn open_loop(g: &TrafficCfg, cx: &Context, src: OpenLoop) -> Result<Generator, C
     let (senders, start_ns, stop_ns) = cx.common(g)?;
     let stop = stop_ns.or(cx.run_stop_ns);
     if stop.is_none() {
-        return err(format!("{}.stop_s", cx.field), "an open-loop source needs a stop time: give stop_s here or for the run");
+        return err(
+            format!("{}.stop_s", cx.field),
+            "an open-loop source needs a stop time: give stop_s here or for the run",
+        );
     }
-    if g.sizes.is_some() || g.count.is_some() || g.think_s != 0.0 || g.measure_every.is_some() || g.measure_fraction.is_some() {
-        return err(cx.field.to_string(), "open-loop sources take no sizes, count, think_s or measure keys");
+    if g.sizes.is_some()
+        || g.count.is_some()
+        || g.think_s != 0.0
+        || g.measure_every.is_some()
+        || g.measure_fraction.is_some()
+    {
+        return err(
+            cx.field.to_string(),
+            "open-loop sources take no sizes, count, think_s or measure keys",
+        );
     }
-    Ok(Generator { arrivals: Arrivals::OpenLoop(src), sizes: None, senders, start_ns, stop_ns: stop, count: None, measure: Measure::Never })
+    Ok(Generator {
+        arrivals: Arrivals::OpenLoop(src),
+        sizes: None,
+        senders,
+        start_ns,
+        stop_ns: stop,
+        count: None,
+        measure: Measure::Never,
+    })
 }
 
 fn check_only(g: &TrafficCfg, cx: &Context, allowed: &[&str]) -> Result<(), ConfigError> {
-    let given = [("load", g.load.is_some()), ("rate_per_s", g.rate_per_s.is_some()), ("on_ms", g.on_ms.is_some()), ("off_ms", g.off_ms.is_some()), ("interval_ms", g.interval_ms.is_some())];
+    let given = [
+        ("load", g.load.is_some()),
+        ("rate_per_s", g.rate_per_s.is_some()),
+        ("on_ms", g.on_ms.is_some()),
+        ("off_ms", g.off_ms.is_some()),
+        ("interval_ms", g.interval_ms.is_some()),
+    ];
     for (k, set) in given {
         if set && !allowed.contains(&k) {
-            return err(format!("{}.{k}", cx.field), format!("is not a key of arrivals = {:?} (keys: {})", g.arrivals, allowed.join(", ")));
+            return err(
+                format!("{}.{k}", cx.field),
+                format!(
+                    "is not a key of arrivals = {:?} (keys: {})",
+                    g.arrivals,
+                    allowed.join(", ")
+                ),
+            );
         }
     }
     Ok(())
@@ -240,12 +300,20 @@ fn check_only(g: &TrafficCfg, cx: &Context, allowed: &[&str]) -> Result<(), Conf
 /// the wire) or `rate_per_s`.
 fn rate_pps(g: &TrafficCfg, cx: &Context, bytes: u32, share: f64) -> Result<f64, ConfigError> {
     let r = match (g.load, g.rate_per_s) {
-        (Some(load), None) => positive(&format!("{}.load", cx.field), load)? * cx.bottleneck_bps / (8.0 * bytes as f64) * share,
+        (Some(load), None) => {
+            positive(&format!("{}.load", cx.field), load)? * cx.bottleneck_bps / (8.0 * bytes as f64) * share
+        }
         (None, Some(r)) => positive(&format!("{}.rate_per_s", cx.field), r)?,
         _ => return err(format!("{}.load", cx.field), "give exactly one of load or rate_per_s"),
     };
     if r > super::arrivals::MAX_ARRIVALS_PER_S {
-        return err(format!("{}.load", cx.field), format!("gives {r:.3e} packets per second per sender; at most {:e} are allowed", super::arrivals::MAX_ARRIVALS_PER_S));
+        return err(
+            format!("{}.load", cx.field),
+            format!(
+                "gives {r:.3e} packets per second per sender; at most {:e} are allowed",
+                super::arrivals::MAX_ARRIVALS_PER_S
+            ),
+        );
     }
     Ok(r)
 }
@@ -305,7 +373,17 @@ mod tests {
     use super::*;
 
     fn sender(p: Process, stop: Option<Time>) -> OpenLoopSender {
-        OpenLoopSender::new(0, OpenLoop { process: p, pkt_bytes: 500, ack: false, ack_bytes: 40 }, stop, crate::sim::stream_rng(1, 1))
+        OpenLoopSender::new(
+            0,
+            OpenLoop {
+                process: p,
+                pkt_bytes: 500,
+                ack: false,
+                ack_bytes: 40,
+            },
+            stop,
+            crate::sim::stream_rng(1, 1),
+        )
     }
 
     fn times(s: &mut OpenLoopSender, start: Time) -> Vec<Time> {
@@ -322,9 +400,19 @@ mod tests {
         // On 2.5 ms at one packet per 0.5 ms, off 1.5 ms, from t = 1 ms, until 9 ms:
         // periods start at 1 and 5 ms; packets at 1, 1.5, ..., 3 ms (5), then 5 .. 7 ms.
         let ms = 1_000_000;
-        let mut s = sender(Process::OnOff { on_ns: 5 * ms / 2, off_ns: 3 * ms / 2, gap_ns: (ms / 2) as f64 }, Some(9 * ms));
+        let mut s = sender(
+            Process::OnOff {
+                on_ns: 5 * ms / 2,
+                off_ns: 3 * ms / 2,
+                gap_ns: (ms / 2) as f64,
+            },
+            Some(9 * ms),
+        );
         let t = times(&mut s, ms);
-        let expect: Vec<Time> = [2, 3, 4, 5, 6, 10, 11, 12, 13, 14].iter().map(|&h| h * ms / 2).collect();
+        let expect: Vec<Time> = [2, 3, 4, 5, 6, 10, 11, 12, 13, 14]
+            .iter()
+            .map(|&h| h * ms / 2)
+            .collect();
         assert_eq!(t, expect);
         assert!(s.done());
     }

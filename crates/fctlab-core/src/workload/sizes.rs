@@ -24,7 +24,11 @@ pub enum SizeDist {
     Exponential { mean_pkts: f64 },
     /// Uniform over min_pkts, min_pkts + step_pkts, ..., max_pkts (step > 1;
     /// `uniform` with `step_pkts`).
-    Lattice { min_pkts: u64, step_pkts: u64, max_pkts: u64 },
+    Lattice {
+        min_pkts: u64,
+        step_pkts: u64,
+        max_pkts: u64,
+    },
     /// Components drawn with given weights ([`super::mixture`]).
     Mixture(super::mixture::Mixture),
     /// Values with probabilities, or a CDF table ([`super::empirical`]).
@@ -47,7 +51,9 @@ impl SizeContext {
     /// Resolve a sizes table `{ dist = "<name>", ...its parameters }` given at
     /// `field` through the size registry.
     pub fn resolve(&self, v: &serde_json::Value, field: &str) -> Result<SizeDist, ConfigError> {
-        let Some(obj) = v.as_object() else { return err(field, "expected a table { dist = ..., ... }") };
+        let Some(obj) = v.as_object() else {
+            return err(field, "expected a table { dist = ..., ... }");
+        };
         let dist = match obj.get("dist") {
             Some(serde_json::Value::String(d)) => d.as_str(),
             Some(_) => return err(format!("{field}.dist"), "expected a string"),
@@ -73,7 +79,10 @@ fn mean_of(t: &Table, mean_pkts: Option<f64>, mean_bytes: Option<f64>, mss: u32)
         (None, None) => return err(t.key("mean_pkts"), "required key is missing (or give mean_bytes)"),
     };
     if m > 1e9 {
-        return err(t.key(key), format!("a mean of at most 1e9 packets is allowed, got {m:.3e}"));
+        return err(
+            t.key(key),
+            format!("a mean of at most 1e9 packets is allowed, got {m:.3e}"),
+        );
     }
     Ok(m)
 }
@@ -91,7 +100,10 @@ impl Params for ParetoCfg {
     const DOCS: &'static [ParamDoc] = &[
         ParamDoc::new("mean_pkts", "required (or mean_bytes): the mean flow size"),
         ParamDoc::new("mean_bytes", "the mean in payload bytes, instead of mean_pkts"),
-        ParamDoc::new("shape", "required, > 1 (the 2006 FCT paper: 1.2; its released scripts: 1.8)"),
+        ParamDoc::new(
+            "shape",
+            "required, > 1 (the 2006 FCT paper: 1.2; its released scripts: 1.8)",
+        ),
     ];
 }
 
@@ -103,11 +115,19 @@ pub const PARETO: SizeEntry = Entry {
     requires: None,
     factory: |t, cx| {
         let c: ParetoCfg = t.parse()?;
-        let shape = c.shape.ok_or_else(|| ConfigError::new(t.key("shape"), "required key is missing"))?;
+        let shape = c
+            .shape
+            .ok_or_else(|| ConfigError::new(t.key("shape"), "required key is missing"))?;
         if !(shape.is_finite() && shape > 1.0) {
-            return err(t.key("shape"), format!("must be > 1 (the mean is infinite otherwise), got {shape}"));
+            return err(
+                t.key("shape"),
+                format!("must be > 1 (the mean is infinite otherwise), got {shape}"),
+            );
         }
-        Ok(SizeDist::Pareto { mean_pkts: mean_of(&t, c.mean_pkts, c.mean_bytes, cx.mss_bytes)?, shape })
+        Ok(SizeDist::Pareto {
+            mean_pkts: mean_of(&t, c.mean_pkts, c.mean_bytes, cx.mss_bytes)?,
+            shape,
+        })
     },
 };
 
@@ -134,7 +154,9 @@ pub const EXPONENTIAL: SizeEntry = Entry {
     requires: None,
     factory: |t, cx| {
         let c: ExponentialCfg = t.parse()?;
-        Ok(SizeDist::Exponential { mean_pkts: mean_of(&t, c.mean_pkts, c.mean_bytes, cx.mss_bytes)? })
+        Ok(SizeDist::Exponential {
+            mean_pkts: mean_of(&t, c.mean_pkts, c.mean_bytes, cx.mss_bytes)?,
+        })
     },
 };
 
@@ -185,7 +207,11 @@ pub struct UniformCfg {
 
 impl Default for UniformCfg {
     fn default() -> Self {
-        UniformCfg { min_pkts: None, max_pkts: None, step_pkts: 1 }
+        UniformCfg {
+            min_pkts: None,
+            max_pkts: None,
+            step_pkts: 1,
+        }
     }
 }
 
@@ -210,15 +236,28 @@ pub const UNIFORM: SizeEntry = Entry {
             _ => return err(t.key("min_pkts"), "uniform needs min_pkts and max_pkts"),
         };
         if lo == 0 || hi < lo {
-            return err(t.key("max_pkts"), format!("need 1 <= min_pkts <= max_pkts, got {lo}..{hi}"));
+            return err(
+                t.key("max_pkts"),
+                format!("need 1 <= min_pkts <= max_pkts, got {lo}..{hi}"),
+            );
         }
         at_most(&t.key("max_pkts"), hi, MAX_FLOW_PKTS, "10^12 packets")?;
         match c.step_pkts {
             0 => err(t.key("step_pkts"), "must be at least 1"),
             // Step 1 keeps the plain law (and its draws) exactly.
-            1 => Ok(SizeDist::Uniform { min_pkts: lo, max_pkts: hi }),
-            s if (hi - lo) % s != 0 => err(t.key("max_pkts"), format!("must be min_pkts plus a multiple of step_pkts = {s}, got {lo}..{hi}")),
-            s => Ok(SizeDist::Lattice { min_pkts: lo, step_pkts: s, max_pkts: hi }),
+            1 => Ok(SizeDist::Uniform {
+                min_pkts: lo,
+                max_pkts: hi,
+            }),
+            s if (hi - lo) % s != 0 => err(
+                t.key("max_pkts"),
+                format!("must be min_pkts plus a multiple of step_pkts = {s}, got {lo}..{hi}"),
+            ),
+            s => Ok(SizeDist::Lattice {
+                min_pkts: lo,
+                step_pkts: s,
+                max_pkts: hi,
+            }),
         }
     },
 };
@@ -240,7 +279,11 @@ impl SizeDist {
                 let x = super::exponential(rng, mean_pkts);
                 (x.ceil() as u64).clamp(1, MAX_FLOW_PKTS)
             }
-            SizeDist::Lattice { min_pkts, step_pkts, max_pkts } => min_pkts + step_pkts * rng.random_range(0..=(max_pkts - min_pkts) / step_pkts),
+            SizeDist::Lattice {
+                min_pkts,
+                step_pkts,
+                max_pkts,
+            } => min_pkts + step_pkts * rng.random_range(0..=(max_pkts - min_pkts) / step_pkts),
             SizeDist::Mixture(ref m) => m.sample(rng),
             SizeDist::Empirical(ref e) => e.sample(rng),
         }
@@ -254,7 +297,9 @@ impl SizeDist {
         match *self {
             SizeDist::Pareto { mean_pkts, .. } | SizeDist::Exponential { mean_pkts } => mean_pkts,
             SizeDist::Fixed { pkts } => pkts as f64,
-            SizeDist::Uniform { min_pkts, max_pkts } | SizeDist::Lattice { min_pkts, max_pkts, .. } => (min_pkts + max_pkts) as f64 / 2.0,
+            SizeDist::Uniform { min_pkts, max_pkts } | SizeDist::Lattice { min_pkts, max_pkts, .. } => {
+                (min_pkts + max_pkts) as f64 / 2.0
+            }
             SizeDist::Mixture(ref m) => m.mean_pkts(),
             SizeDist::Empirical(ref e) => e.mean_pkts(),
         }
@@ -269,7 +314,10 @@ mod tests {
     #[test]
     fn pareto_sample_mean_and_tail() {
         // Shape 2.5 has finite variance, so the sample mean converges quickly.
-        let d = SizeDist::Pareto { mean_pkts: 30.0, shape: 2.5 };
+        let d = SizeDist::Pareto {
+            mean_pkts: 30.0,
+            shape: 2.5,
+        };
         let mut r = stream_rng(1, 0);
         let n = 400_000;
         let xs: Vec<u64> = (0..n).map(|_| d.sample(&mut r)).collect();
@@ -284,7 +332,10 @@ mod tests {
     #[test]
     fn uniform_and_fixed() {
         let mut r = stream_rng(1, 0);
-        let d = SizeDist::Uniform { min_pkts: 3, max_pkts: 5 };
+        let d = SizeDist::Uniform {
+            min_pkts: 3,
+            max_pkts: 5,
+        };
         let xs: Vec<u64> = (0..1000).map(|_| d.sample(&mut r)).collect();
         assert!(xs.iter().all(|&x| (3..=5).contains(&x)));
         assert!((3..=5).all(|v| xs.contains(&v)));

@@ -47,7 +47,8 @@ impl Sources {
                 created: 0,
                 per_sender: vec![0; senders],
                 numbered: 0,
-                measure_rng: matches!(gens[g].measure, Measure::Fraction(_)).then(|| stream_rng(seed, MEASURE_STREAM + g as u64 + 1)),
+                measure_rng: matches!(gens[g].measure, Measure::Fraction(_))
+                    .then(|| stream_rng(seed, MEASURE_STREAM + g as u64 + 1)),
             })
             .collect();
         Sources { gens, state }
@@ -60,7 +61,7 @@ impl Sources {
         st.numbered += 1;
         match self.gens[g as usize].measure {
             Measure::Never => false,
-            Measure::Every(n) => st.numbered % n == 0,
+            Measure::Every(n) => st.numbered.is_multiple_of(n),
             Measure::Fraction(p) => st.measure_rng.as_mut().is_some_and(|r| r.random::<f64>() < p),
         }
     }
@@ -73,7 +74,9 @@ impl Sources {
     /// stop time). Draws the sender, the size and the next gap, in that order.
     pub fn poisson(&mut self, g: u32, now: Time, run_stop_ns: Option<Time>) -> Option<PoissonArrival> {
         let gen = &self.gens[g as usize];
-        let Arrivals::Poisson { mean_gap_ns } = gen.arrivals else { return None };
+        let Arrivals::Poisson { mean_gap_ns } = gen.arrivals else {
+            return None;
+        };
         let sizes = gen.sizes.as_ref()?;
         let st = &mut self.state[g as usize];
         let sender = gen.senders[st.rng.random_range(0..gen.senders.len())];
@@ -81,9 +84,16 @@ impl Sources {
         st.created += 1;
         let gap = exponential(&mut st.rng, mean_gap_ns).round() as Time;
         let next = now + gap;
-        let more = gen.count.is_none_or(|c| st.created < c) && gen.stop_ns.is_none_or(|s| next < s) && run_stop_ns.is_none_or(|s| next <= s);
+        let more = gen.count.is_none_or(|c| st.created < c)
+            && gen.stop_ns.is_none_or(|s| next < s)
+            && run_stop_ns.is_none_or(|s| next <= s);
         let measure = self.next_is_measured(g);
-        Some(PoissonArrival { sender, pkts, measure, next_ns: more.then_some(next) })
+        Some(PoissonArrival {
+            sender,
+            pkts,
+            measure,
+            next_ns: more.then_some(next),
+        })
     }
 
     /// The size of the next flow of closed-loop generator `g` on sender `s`,

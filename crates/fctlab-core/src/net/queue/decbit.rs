@@ -43,10 +43,16 @@ impl Default for DecbitCfg {
 }
 
 impl Params for DecbitCfg {
-    const DOCS: &'static [ParamDoc] = &[ParamDoc::new("threshold_pkts", "Ramakrishnan & Jain 1990 sec. 4: the bit is set when the average queue length is at least 1")];
+    const DOCS: &'static [ParamDoc] = &[ParamDoc::new(
+        "threshold_pkts",
+        "Ramakrishnan & Jain 1990 sec. 4: the bit is set when the average queue length is at least 1",
+    )];
     fn validate(&self, field: &str) -> Result<(), ConfigError> {
         if !(self.threshold_pkts.is_finite() && self.threshold_pkts > 0.0) {
-            return err(format!("{field}.threshold_pkts"), format!("must be a positive number of packets, got {}", self.threshold_pkts));
+            return err(
+                format!("{field}.threshold_pkts"),
+                format!("must be a positive number of packets, got {}", self.threshold_pkts),
+            );
         }
         Ok(())
     }
@@ -64,7 +70,9 @@ pub const ENTRY: QueueEntry = Entry {
 
 fn factory(t: Table) -> Result<QueueBuilder, ConfigError> {
     let c: DecbitCfg = t.parse()?;
-    Ok(Arc::new(move |p: PortParams| Box::new(Decbit::new(c.threshold_pkts, p.limit_pkts, p.rate_bps)) as Box<dyn Queue>))
+    Ok(Arc::new(move |p: PortParams| {
+        Box::new(Decbit::new(c.threshold_pkts, p.limit_pkts, p.rate_bps)) as Box<dyn Queue>
+    }))
 }
 
 /// A DECbit port.
@@ -93,7 +101,22 @@ pub struct Decbit {
 
 impl Decbit {
     pub fn new(threshold: f64, limit: usize, rate_bps: f64) -> Self {
-        Decbit { q: VecDeque::new(), bytes: 0, limit, rate_bps, threshold, busy_until: 0, serving: false, idle_since: 0, last_t: 0, cycle_start: 0, area_cur: 0.0, area_prev: 0.0, len_prev: 0, marked: 0 }
+        Decbit {
+            q: VecDeque::new(),
+            bytes: 0,
+            limit,
+            rate_bps,
+            threshold,
+            busy_until: 0,
+            serving: false,
+            idle_since: 0,
+            last_t: 0,
+            cycle_start: 0,
+            area_cur: 0.0,
+            area_prev: 0.0,
+            len_prev: 0,
+            marked: 0,
+        }
     }
 
     /// Packets at the port, the one on the wire included.
@@ -127,7 +150,11 @@ impl Decbit {
             self.area_cur = 0.0;
         }
         let span = self.len_prev + (now - self.cycle_start);
-        if span == 0 { 0.0 } else { (self.area_prev + self.area_cur) / span as f64 }
+        if span == 0 {
+            0.0
+        } else {
+            (self.area_prev + self.area_cur) / span as f64
+        }
     }
 
     fn arrive(&mut self, now: Time, pkt: &mut Packet) {
@@ -269,6 +296,12 @@ mod tests {
         assert_eq!(q.len_pkts(), 1);
         let mut q0 = Decbit::new(1.0, 0, 8e6);
         assert!(q0.pass_through(0, data(0)).is_err());
-        assert_eq!(DecbitCfg { threshold_pkts: 0.0 }.validate("network.decbit").unwrap_err().field, "network.decbit.threshold_pkts");
+        assert_eq!(
+            DecbitCfg { threshold_pkts: 0.0 }
+                .validate("network.decbit")
+                .unwrap_err()
+                .field,
+            "network.decbit.threshold_pkts"
+        );
     }
 }

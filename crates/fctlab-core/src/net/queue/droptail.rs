@@ -28,13 +28,22 @@ pub struct DropTail {
 impl DropTail {
     /// A FIFO holding at most `limit` packets.
     pub fn new(limit: usize) -> Self {
-        DropTail { q: VecDeque::new(), bytes: 0, limit, deferred_wake: false, full_at: None }
+        DropTail {
+            q: VecDeque::new(),
+            bytes: 0,
+            limit,
+            deferred_wake: false,
+            full_at: None,
+        }
     }
 
     /// A FIFO holding at most `limit` packets whose departures from a full
     /// queue make room only after the arrivals of the same instant.
     pub fn deferred_wake(limit: usize) -> Self {
-        DropTail { deferred_wake: true, ..DropTail::new(limit) }
+        DropTail {
+            deferred_wake: true,
+            ..DropTail::new(limit)
+        }
     }
 
     /// The packets waiting, oldest first.
@@ -82,7 +91,11 @@ impl Queue for DropTail {
     #[inline]
     fn pass_through(&mut self, _now: Time, pkt: Packet) -> Result<Packet, Packet> {
         // The queue is empty and the limit is at least one packet.
-        if self.limit == 0 { Err(pkt) } else { Ok(pkt) }
+        if self.limit == 0 {
+            Err(pkt)
+        } else {
+            Ok(pkt)
+        }
     }
 }
 

@@ -14,11 +14,11 @@
 use super::{PortParams, Queue, QueueBuilder, QueueEntry};
 use crate::config::{documented, ConfigError, Entry, ParamDoc, Params, Table};
 use crate::net::Packet;
-use std::sync::Arc;
 use crate::sim::Time;
 use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
+use std::sync::Arc;
 
 /// How packets are assigned to buckets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -66,23 +66,32 @@ pub struct FqCfg {
 
 impl Default for FqCfg {
     fn default() -> Self {
-        FqCfg { buckets: 1000, quantum_bytes: 1040, classify: Classify::Flow, discipline: Discipline::Drr }
+        FqCfg {
+            buckets: 1000,
+            quantum_bytes: 1040,
+            classify: Classify::Flow,
+            discipline: Discipline::Drr,
+        }
     }
 }
 
 impl FqCfg {
     pub fn validate(&self, field: &str) -> Result<(), ConfigError> {
         if !(1..=1_000_000).contains(&self.buckets) {
-            return Err(ConfigError { field: format!("{field}.buckets"), message: format!("must be 1 to 1000000, got {}", self.buckets) });
+            return Err(ConfigError {
+                field: format!("{field}.buckets"),
+                message: format!("must be 1 to 1000000, got {}", self.buckets),
+            });
         }
         if self.quantum_bytes == 0 {
-            return Err(ConfigError { field: format!("{field}.quantum_bytes"), message: "must be at least 1 byte".into() });
+            return Err(ConfigError {
+                field: format!("{field}.quantum_bytes"),
+                message: "must be at least 1 byte".into(),
+            });
         }
         Ok(())
     }
 }
-
-
 
 impl Params for FqCfg {
     const DOCS: &'static [ParamDoc] = &[
@@ -109,7 +118,9 @@ pub const ENTRY: QueueEntry = Entry {
 /// Check `[network.fq]` and make the builder.
 fn factory(t: Table) -> Result<QueueBuilder, ConfigError> {
     let c: FqCfg = t.parse()?;
-    Ok(Arc::new(move |p: PortParams| Box::new(Fq::for_port(&c, p.limit_pkts, p.rate_bps)) as Box<dyn Queue>))
+    Ok(Arc::new(move |p: PortParams| {
+        Box::new(Fq::for_port(&c, p.limit_pkts, p.rate_bps)) as Box<dyn Queue>
+    }))
 }
 
 const NIL: u32 = u32::MAX;
@@ -160,12 +171,19 @@ struct Dks {
 }
 
 /// An f64 ordered for the heaps (finish numbers are finite).
-#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+/// Ordered as `f64`'s `partial_cmp` (so 0.0 and -0.0 tie, as the heaps have
+/// always compared them), with `total_cmp` only for a NaN, which never occurs.
+#[derive(Clone, Copy, Debug, PartialEq)]
 struct Num(f64);
 impl Eq for Num {}
+impl PartialOrd for Num {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
 impl Ord for Num {
     fn cmp(&self, o: &Self) -> std::cmp::Ordering {
-        self.0.total_cmp(&o.0)
+        self.0.partial_cmp(&o.0).unwrap_or_else(|| self.0.total_cmp(&o.0))
     }
 }
 
@@ -260,7 +278,11 @@ impl Fq {
 
     fn unlink(&mut self, b: usize, depth: usize) {
         let (p, n) = (self.prev[b], self.next[b]);
-        if p == NIL { self.dep_head[depth] = n } else { self.next[p as usize] = n }
+        if p == NIL {
+            self.dep_head[depth] = n
+        } else {
+            self.next[p as usize] = n
+        }
         if n != NIL {
             self.prev[n as usize] = p;
         }
@@ -356,7 +378,11 @@ impl Fq {
     /// own bucket `b` when it is among the longest); returns the bucket and
     /// the packet.
     fn drop_from_longest(&mut self, b: usize) -> (usize, Packet) {
-        let v = if self.queues[b].len() == self.max_depth { b } else { self.dep_head[self.max_depth] as usize };
+        let v = if self.queues[b].len() == self.max_depth {
+            b
+        } else {
+            self.dep_head[self.max_depth] as usize
+        };
         let dv = self.queues[v].len();
         let dropped = self.queues[v].pop_back().expect("the longest bucket holds a packet");
         self.len -= 1;
@@ -472,7 +498,11 @@ impl Queue for Fq {
             return Ok(self.dks_dequeue().expect("just queued"));
         }
         // An empty queue on an idle link: DRR would send it at once and keep no state.
-        if self.limit == 0 { Err(pkt) } else { Ok(pkt) }
+        if self.limit == 0 {
+            Err(pkt)
+        } else {
+            Ok(pkt)
+        }
     }
 }
 
@@ -485,7 +515,12 @@ mod tests {
         Packet::new(flow, PacketKind::Data, size, seq, 0)
     }
     fn cfg(buckets: u32, quantum: u32) -> FqCfg {
-        FqCfg { buckets, quantum_bytes: quantum, classify: Classify::Flow, discipline: Discipline::Drr }
+        FqCfg {
+            buckets,
+            quantum_bytes: quantum,
+            classify: Classify::Flow,
+            discipline: Discipline::Drr,
+        }
     }
 
     #[test]
@@ -510,7 +545,10 @@ mod tests {
             q.enqueue(0, p(2, 300, s));
         }
         let order: Vec<(u32, u64)> = std::iter::from_fn(|| q.dequeue(0)).map(|x| (x.flow, x.seq)).collect();
-        assert_eq!(order, vec![(0, 0), (0, 1), (2, 0), (0, 2), (0, 3), (1, 0), (2, 1), (2, 2), (1, 1)]);
+        assert_eq!(
+            order,
+            vec![(0, 0), (0, 1), (2, 0), (0, 2), (0, 3), (1, 0), (2, 1), (2, 2), (1, 1)]
+        );
         assert_eq!((q.len_pkts(), q.len_bytes(), q.max_depth()), (0, 0, 0));
     }
 
@@ -554,9 +592,16 @@ mod tests {
         q.enqueue(0, a1);
         let first = q.dequeue(0).map(|x| (x.flow, x.seq)); // 0-100 us
         q.enqueue(100_000, a2);
-        let rest: Vec<(u32, u64)> = std::iter::from_fn(|| q.dequeue(0)).take(3).map(|x| (x.flow, x.seq)).collect();
+        let rest: Vec<(u32, u64)> = std::iter::from_fn(|| q.dequeue(0))
+            .take(3)
+            .map(|x| (x.flow, x.seq))
+            .collect();
         assert_eq!(first, Some((1, 0)));
-        assert_eq!(rest, vec![(2, 0), (0, 1), (0, 2)], "the two ACKs leave one after the other");
+        assert_eq!(
+            rest,
+            vec![(2, 0), (0, 1), (0, 2)],
+            "the two ACKs leave one after the other"
+        );
     }
 
     #[test]
@@ -571,7 +616,10 @@ mod tests {
         // per us), when ACK 1's conversation left the bit-by-bit system, then
         // grew at 5/2 per us to 355; F = 395 < 1000: it leaves at 208 us,
         // 108 us after ACK 1 (DRR: 8 us).
-        let c = FqCfg { discipline: Discipline::Dks, ..cfg(10, 500) };
+        let c = FqCfg {
+            discipline: Discipline::Dks,
+            ..cfg(10, 500)
+        };
         let mut q = Fq::for_port(&c, 100, 40e6);
         for s in 0..3 {
             q.enqueue(0, p(1, 500, s));
@@ -588,7 +636,11 @@ mod tests {
         order.push(q.dequeue(108_000));
         q.enqueue(150_000, a2);
         // 355 up to the whole-ns rounding of the moment R reached 165.
-        assert!((q.dks.as_ref().unwrap().round - 355.0).abs() < 0.01, "{}", q.dks.as_ref().unwrap().round);
+        assert!(
+            (q.dks.as_ref().unwrap().round - 355.0).abs() < 0.01,
+            "{}",
+            q.dks.as_ref().unwrap().round
+        );
         order.push(q.dequeue(208_000));
         let order: Vec<(u32, u64)> = order.into_iter().map(|x| x.map(|x| (x.flow, x.seq)).unwrap()).collect();
         assert_eq!(order, vec![(1, 0), (0, 1), (2, 0), (0, 2)]);
@@ -602,7 +654,10 @@ mod tests {
     fn dks_conserves_packets_and_keeps_its_counts_under_random_load() {
         use rand::{Rng, SeedableRng};
         let mut r = rand_pcg::Pcg64Mcg::seed_from_u64(7);
-        let c = FqCfg { discipline: Discipline::Dks, ..cfg(16, 700) };
+        let c = FqCfg {
+            discipline: Discipline::Dks,
+            ..cfg(16, 700)
+        };
         let mut q = Fq::for_port(&c, 40, 10e6);
         let (mut now, mut inn, mut out, mut dropped) = (0, 0u64, 0u64, 0u64);
         for i in 0..20_000u64 {
@@ -635,7 +690,16 @@ mod tests {
         }
         let d = q.enqueue(0, p(2, 1040, 0)).unwrap();
         assert_eq!((d.flow, d.seq), (0, 2));
-        assert_eq!((q.len_pkts(), q.bucket_len(0), q.bucket_len(1), q.bucket_len(2), q.pushed_out), (5, 2, 2, 1, 1));
+        assert_eq!(
+            (
+                q.len_pkts(),
+                q.bucket_len(0),
+                q.bucket_len(1),
+                q.bucket_len(2),
+                q.pushed_out
+            ),
+            (5, 2, 2, 1, 1)
+        );
         // Now 2, 2, 1: flow 1's arrival ties with flow 0 at the new maximum 3 and is itself dropped.
         let d = q.enqueue(0, p(1, 1040, 2)).unwrap();
         assert_eq!((d.flow, d.seq), (1, 2));
@@ -670,7 +734,12 @@ mod tests {
         q.enqueue(0, p(1, 100, 0));
         q.enqueue(0, p(5, 100, 0));
         assert_eq!(q.bucket_len(1), 2);
-        let c = FqCfg { buckets: 4, quantum_bytes: 1040, classify: Classify::Path, discipline: Discipline::Drr };
+        let c = FqCfg {
+            buckets: 4,
+            quantum_bytes: 1040,
+            classify: Classify::Path,
+            discipline: Discipline::Drr,
+        };
         let mut q = Fq::new(&c, 100);
         let mut a = p(1, 100, 0);
         a.path = 2;
@@ -704,7 +773,25 @@ mod tests {
     #[test]
     fn config_checks() {
         assert!(FqCfg::default().validate("network.fq").is_ok());
-        assert_eq!(FqCfg { buckets: 0, ..Default::default() }.validate("network.fq").unwrap_err().field, "network.fq.buckets");
-        assert_eq!(FqCfg { quantum_bytes: 0, ..Default::default() }.validate("network.fq").unwrap_err().field, "network.fq.quantum_bytes");
+        assert_eq!(
+            FqCfg {
+                buckets: 0,
+                ..Default::default()
+            }
+            .validate("network.fq")
+            .unwrap_err()
+            .field,
+            "network.fq.buckets"
+        );
+        assert_eq!(
+            FqCfg {
+                quantum_bytes: 0,
+                ..Default::default()
+            }
+            .validate("network.fq")
+            .unwrap_err()
+            .field,
+            "network.fq.quantum_bytes"
+        );
     }
 }

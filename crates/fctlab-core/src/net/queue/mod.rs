@@ -1,7 +1,7 @@
 //! Queue disciplines of router ports, behind one trait, looked up by name.
 
-mod droptail;
 pub mod decbit;
+mod droptail;
 pub mod fq;
 pub mod red;
 pub mod sync_drop;
@@ -9,7 +9,6 @@ pub mod sync_drop;
 pub use droptail::DropTail;
 pub use fq::{Classify, Fq, FqCfg};
 pub use red::{Red, RedCfg, RedStats};
-
 
 use super::Packet;
 use crate::config::{documented, ConfigError, Entry, ParamDoc, Params, Table};
@@ -107,7 +106,9 @@ pub struct DropTailCfg {
 
 impl Default for DropTailCfg {
     fn default() -> Self {
-        DropTailCfg { full_wake: "immediate".into() }
+        DropTailCfg {
+            full_wake: "immediate".into(),
+        }
     }
 }
 
@@ -119,7 +120,10 @@ impl Params for DropTailCfg {
     fn validate(&self, field: &str) -> Result<(), ConfigError> {
         match self.full_wake.as_str() {
             "immediate" | "deferred" => Ok(()),
-            other => Err(ConfigError::new(format!("{field}.full_wake"), format!("must be \"immediate\" or \"deferred\", got {other:?}"))),
+            other => Err(ConfigError::new(
+                format!("{field}.full_wake"),
+                format!("must be \"immediate\" or \"deferred\", got {other:?}"),
+            )),
         }
     }
 }
@@ -134,9 +138,13 @@ pub const DROPTAIL: QueueEntry = Entry {
     factory: |t| {
         let c: DropTailCfg = t.parse()?;
         if c.full_wake == "deferred" {
-            Ok(Arc::new(|p: PortParams| Box::new(DropTail::deferred_wake(p.limit_pkts)) as Box<dyn Queue>))
+            Ok(Arc::new(|p: PortParams| {
+                Box::new(DropTail::deferred_wake(p.limit_pkts)) as Box<dyn Queue>
+            }))
         } else {
-            Ok(Arc::new(|p: PortParams| Box::new(DropTail::new(p.limit_pkts)) as Box<dyn Queue>))
+            Ok(Arc::new(|p: PortParams| {
+                Box::new(DropTail::new(p.limit_pkts)) as Box<dyn Queue>
+            }))
         }
     },
 };

@@ -13,15 +13,15 @@
 //! Every default below is ns-2's (`tcl/lib/ns-default.tcl`, `red.cc`) unless
 //! the comment says otherwise.
 
+use super::QueueEntry;
 use super::{DropTail, PortParams, Queue, QueueBuilder};
+use crate::config::{documented, ConfigError, Entry, ParamDoc, ParamInfo, Params, Table};
 use crate::net::packet::flags;
 use crate::net::Packet;
-use super::QueueEntry;
-use crate::config::{documented, ConfigError, Entry, ParamDoc, ParamInfo, Params, Table};
-use std::sync::Arc;
 use crate::sim::{stream_rng, tx_time_ns, Rng, Time, NS_PER_S};
 use rand::Rng as _;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// The `[network.red]` table.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -112,7 +112,12 @@ const ADAPT_TOP: f64 = 0.5;
 impl RedCfg {
     /// Check the values (`field` is the table's dotted key).
     pub fn validate(&self, field: &str) -> Result<(), ConfigError> {
-        let bad = |k: &str, m: String| Err(ConfigError { field: format!("{field}.{k}"), message: m });
+        let bad = |k: &str, m: String| {
+            Err(ConfigError {
+                field: format!("{field}.{k}"),
+                message: m,
+            })
+        };
         if !(self.max_p > 0.0 && self.max_p <= 1.0) {
             return bad("max_p", format!("must be in (0, 1], got {}", self.max_p));
         }
@@ -125,16 +130,31 @@ impl RedCfg {
             }
         }
         if self.max_th > 0.0 && self.min_th == 0.0 {
-            return bad("max_th", "needs min_th as well (the automatic min_th depends on each port's rate)".into());
+            return bad(
+                "max_th",
+                "needs min_th as well (the automatic min_th depends on each port's rate)".into(),
+            );
         }
         if self.max_th > 0.0 && self.min_th >= self.max_th {
-            return bad("min_th", format!("must be below max_th, got min_th {} and max_th {}", self.min_th, self.max_th));
+            return bad(
+                "min_th",
+                format!(
+                    "must be below max_th, got min_th {} and max_th {}",
+                    self.min_th, self.max_th
+                ),
+            );
         }
         if !(self.q_weight == -1.0 || (self.q_weight > 0.0 && self.q_weight <= 1.0)) {
-            return bad("q_weight", format!("must be in (0, 1], or -1 for automatic, got {}", self.q_weight));
+            return bad(
+                "q_weight",
+                format!("must be in (0, 1], or -1 for automatic, got {}", self.q_weight),
+            );
         }
         if !(self.target_delay_ms.is_finite() && self.target_delay_ms > 0.0) {
-            return bad("target_delay_ms", format!("must be a positive number, got {}", self.target_delay_ms));
+            return bad(
+                "target_delay_ms",
+                format!("must be a positive number, got {}", self.target_delay_ms),
+            );
         }
         if self.mean_pktsize == 0 {
             return bad("mean_pktsize", "must be at least 1 byte".into());
@@ -143,16 +163,23 @@ impl RedCfg {
             return bad("device_queue_pkts", format!("must be 0 (RED holds every waiting packet) or 1 (ns-3's one-packet device queue below RED), got {}", self.device_queue_pkts));
         }
         if self.device_queue_pkts > 0 && self.byte_mode {
-            return bad("device_queue_pkts", "counts packets: use it with byte_mode = false".into());
+            return bad(
+                "device_queue_pkts",
+                "counts packets: use it with byte_mode = false".into(),
+            );
         }
         if !matches!(self.forced_drop_count.as_str(), "reset" | "keep") {
-            return bad("forced_drop_count", format!("must be \"reset\" (ns-2) or \"keep\" (ns-3), got {:?}", self.forced_drop_count));
+            return bad(
+                "forced_drop_count",
+                format!(
+                    "must be \"reset\" (ns-2) or \"keep\" (ns-3), got {:?}",
+                    self.forced_drop_count
+                ),
+            );
         }
         Ok(())
     }
 }
-
-
 
 impl Params for RedCfg {
     const DOCS: &'static [ParamDoc] = &[
@@ -189,7 +216,8 @@ pub const ENTRY: QueueEntry = Entry {
 /// `red-ecn`: `red` with `ecn` forced on.
 pub const ENTRY_ECN: QueueEntry = Entry {
     name: "red-ecn",
-    description: "RED with ecn = true: ECN-capable packets are marked CE instead of dropped early (needs transport.ecn to mark)",
+    description:
+        "RED with ecn = true: ECN-capable packets are marked CE instead of dropped early (needs transport.ecn to mark)",
     table: Some("red"),
     params: ecn_params,
     requires: None,
@@ -209,11 +237,16 @@ fn factory(t: Table, force_ecn: bool) -> Result<QueueBuilder, ConfigError> {
     let mut c: RedCfg = t.parse()?;
     if force_ecn {
         if t.get("ecn") == Some(&serde_json::Value::Bool(false)) {
-            return Err(ConfigError::new(t.key("ecn"), "queue \"red-ecn\" always marks; use queue = \"red\" for RED without ECN"));
+            return Err(ConfigError::new(
+                t.key("ecn"),
+                "queue \"red-ecn\" always marks; use queue = \"red\" for RED without ECN",
+            ));
         }
         c.ecn = true;
     }
-    Ok(Arc::new(move |p: PortParams| Box::new(Red::new(&c, p)) as Box<dyn Queue>))
+    Ok(Arc::new(move |p: PortParams| {
+        Box::new(Red::new(&c, p)) as Box<dyn Queue>
+    }))
 }
 
 /// Packet time constant: packets of `mean_pktsize` bytes the link sends per second.
@@ -332,7 +365,11 @@ impl Red {
         } else if max_th == 0.0 {
             max_th = 3.0 * min_th;
         }
-        let w = if c.q_weight == -1.0 { auto_weight(ptc, p.delay_ns as f64 / 1e9) } else { c.q_weight };
+        let w = if c.q_weight == -1.0 {
+            auto_weight(ptc, p.delay_ns as f64 / 1e9)
+        } else {
+            c.q_weight
+        };
         Red {
             fifo: DropTail::new(p.limit_pkts),
             rate_bps: p.rate_bps,
@@ -370,12 +407,20 @@ impl Red {
     /// an event scheduled for now), so at that instant RED holds them all.
     fn red_pkts(&self, now: Time) -> usize {
         let n = self.fifo.len_pkts();
-        if self.device_queue && self.last_dequeue != Some(now) { n.saturating_sub(1) } else { n }
+        if self.device_queue && self.last_dequeue != Some(now) {
+            n.saturating_sub(1)
+        } else {
+            n
+        }
     }
 
     /// The queue as RED measures it.
     fn measure(&self, now: Time) -> f64 {
-        if self.byte_mode { self.fifo.len_bytes() as f64 / self.mean_pktsize } else { self.red_pkts(now) as f64 }
+        if self.byte_mode {
+            self.fifo.len_bytes() as f64 / self.mean_pktsize
+        } else {
+            self.red_pkts(now) as f64
+        }
     }
 
     /// Update the average for an arrival at `now` (ns-2 `estimator`): after an
@@ -415,7 +460,11 @@ impl Queue for Red {
         self.count_bytes += pkt.size_bytes as u64;
         let qlen = self.red_pkts(now);
         if self.avg >= self.min_th && qlen > 1 {
-            let forced = if self.gentle { self.avg >= 2.0 * self.max_th } else { self.avg >= self.max_th };
+            let forced = if self.gentle {
+                self.avg >= 2.0 * self.max_th
+            } else {
+                self.avg >= self.max_th
+            };
             if self.keep_count && forced {
                 // ns-3: a forced drop, checked first, and the count runs on.
                 self.stats.early_drops += 1;
@@ -429,7 +478,10 @@ impl Queue for Red {
             } else {
                 let pb = p_b(self.avg, self.min_th, self.max_th, self.max_p, self.gentle);
                 let (count, ratio) = if self.byte_mode {
-                    ((self.count_bytes as f64 / self.mean_pktsize).floor(), pkt.size_bytes as f64 / self.mean_pktsize)
+                    (
+                        (self.count_bytes as f64 / self.mean_pktsize).floor(),
+                        pkt.size_bytes as f64 / self.mean_pktsize,
+                    )
                 } else {
                     (self.count as f64, 1.0)
                 };
@@ -503,7 +555,13 @@ mod tests {
     use crate::net::PacketKind;
 
     fn port(rate_bps: f64, delay_ns: Time, limit: usize) -> PortParams {
-        PortParams { limit_pkts: limit, rate_bps, delay_ns, seed: 1, stream: 9 }
+        PortParams {
+            limit_pkts: limit,
+            rate_bps,
+            delay_ns,
+            seed: 1,
+            stream: 9,
+        }
     }
     fn pkt(seq: u64) -> Packet {
         Packet::new(0, PacketKind::Data, 1040, seq, 0)
@@ -553,16 +611,25 @@ mod tests {
         let rtt = 3.0 * (0.05 + 8320.0 / 1e9);
         assert!(close(q.w, 1.0 - (-1.0f64 / (10.0 * rtt * 1e9 / 8320.0)).exp()));
         // min_th given alone: max = 3 min.
-        let c = RedCfg { min_th: 7.0, q_weight: 0.002, ..Default::default() };
+        let c = RedCfg {
+            min_th: 7.0,
+            q_weight: 0.002,
+            ..Default::default()
+        };
         let q = Red::new(&c, port(10e6, 0, 100));
         assert_eq!((q.min_th, q.max_th, q.w), (7.0, 21.0, 0.002));
     }
 
     #[test]
     fn average_is_an_ewma_of_arrivals_and_decays_when_idle() {
-        let c = RedCfg { min_th: 50.0, max_th: 90.0, q_weight: 0.25, ..Default::default() };
+        let c = RedCfg {
+            min_th: 50.0,
+            max_th: 90.0,
+            q_weight: 0.25,
+            ..Default::default()
+        };
         let mut q = Red::new(&c, port(8.32e6, 0, 100)); // 1 ms per 1040 B packet: ptc = 1000/s
-        // Arrivals at t = 0 see queues 0, 1, 2, 3 (nothing leaves).
+                                                        // Arrivals at t = 0 see queues 0, 1, 2, 3 (nothing leaves).
         let mut want = 0.0;
         for i in 0..4 {
             assert!(q.enqueue(0, pkt(i)).is_none());
@@ -575,7 +642,12 @@ mod tests {
         }
         // An arrival at 11 ms + 7.5 ms: m = ⌊1000 · 0.0075⌋ = 7, so avg·0.75^8 + 0.25 · 0.
         q.enqueue(18_500_000, pkt(9));
-        assert!(close(q.avg, want * 0.75f64.powi(8)), "{} vs {}", q.avg, want * 0.75f64.powi(8));
+        assert!(
+            close(q.avg, want * 0.75f64.powi(8)),
+            "{} vs {}",
+            q.avg,
+            want * 0.75f64.powi(8)
+        );
         // A busy link gives no decay: the next arrival sees queue 1.
         let before = q.avg;
         q.enqueue(18_600_000, pkt(10));
@@ -587,7 +659,13 @@ mod tests {
         // Hold the average at 10 (min 5, max 15, max_p 0.1: p_b = 0.05) with
         // w = 1 and a queue kept at 10 packets, and count the early drops.
         let run = |ecn: bool, ect: bool| {
-            let c = RedCfg { min_th: 5.0, max_th: 15.0, q_weight: 1.0, ecn, ..Default::default() };
+            let c = RedCfg {
+                min_th: 5.0,
+                max_th: 15.0,
+                q_weight: 1.0,
+                ecn,
+                ..Default::default()
+            };
             let mut q = Red::new(&c, port(10e6, 0, 1000));
             for i in 0..10 {
                 q.enqueue(0, pkt(i));
@@ -616,7 +694,11 @@ mod tests {
         let (s, n) = run(false, true);
         let frac = s.early_drops as f64 / n as f64;
         assert_eq!(s.marks, 0);
-        assert!((frac * mean_gap - 1.0).abs() < 0.02, "drop fraction {frac}, expected {}", 1.0 / mean_gap);
+        assert!(
+            (frac * mean_gap - 1.0).abs() < 0.02,
+            "drop fraction {frac}, expected {}",
+            1.0 / mean_gap
+        );
         // With ECN on and ECT packets, the same decisions become marks (p_b 0.05 <= mark_p 0.1).
         let (s, _) = run(true, true);
         assert_eq!(s.early_drops, 0);
@@ -629,7 +711,13 @@ mod tests {
 
     #[test]
     fn full_buffer_always_drops_even_with_ecn() {
-        let c = RedCfg { min_th: 50.0, max_th: 90.0, ecn: true, mark_p: 1.0, ..Default::default() };
+        let c = RedCfg {
+            min_th: 50.0,
+            max_th: 90.0,
+            ecn: true,
+            mark_p: 1.0,
+            ..Default::default()
+        };
         let mut q = Red::new(&c, port(10e6, 0, 3));
         let mut p = pkt(0);
         p.flags |= flags::ECT;
@@ -637,7 +725,14 @@ mod tests {
             assert!(q.enqueue(0, p).is_none());
         }
         assert!(q.enqueue(0, p).is_some());
-        assert_eq!(q.stats, RedStats { early_drops: 0, forced_drops: 1, marks: 0 });
+        assert_eq!(
+            q.stats,
+            RedStats {
+                early_drops: 0,
+                forced_drops: 1,
+                marks: 0
+            }
+        );
         assert_eq!(q.len_pkts(), 3);
     }
 
@@ -645,7 +740,13 @@ mod tests {
     fn above_mark_p_ecn_capable_packets_are_dropped() {
         // Average pinned at 2·max_th (w = 1, 8 packets queued): p_b = 1 > mark_p
         // 0.1 and p_a = 1 whatever the count, so the ECN-capable arrival is dropped.
-        let c = RedCfg { min_th: 2.0, max_th: 4.0, q_weight: 1.0, ecn: true, ..Default::default() };
+        let c = RedCfg {
+            min_th: 2.0,
+            max_th: 4.0,
+            q_weight: 1.0,
+            ecn: true,
+            ..Default::default()
+        };
         let mut q = Red::new(&c, port(10e6, 0, 100));
         let mut i = 0;
         while q.len_pkts() < 8 {
@@ -662,7 +763,13 @@ mod tests {
 
     #[test]
     fn adaptive_red_moves_max_p() {
-        let c = RedCfg { min_th: 5.0, max_th: 15.0, q_weight: 1.0, adaptive: true, ..Default::default() };
+        let c = RedCfg {
+            min_th: 5.0,
+            max_th: 15.0,
+            q_weight: 1.0,
+            adaptive: true,
+            ..Default::default()
+        };
         let mut q = Red::new(&c, port(10e6, 0, 1000));
         // First arrival after 0.5 s, empty queue (avg 0 < min + 0.4(max − min) = 9): max_p × 0.9.
         let t0 = NS_PER_S / 2 + 1;
@@ -685,7 +792,13 @@ mod tests {
     fn device_queue_hides_one_packet_except_at_a_departure_instant() {
         // ns-3: RED over a device queue of one packet. Buffer 5 = RED's 4 + 1.
         // q_weight 1, so the average is the last arrival's measure.
-        let c = RedCfg { min_th: 50.0, max_th: 90.0, q_weight: 1.0, device_queue_pkts: 1, ..Default::default() };
+        let c = RedCfg {
+            min_th: 50.0,
+            max_th: 90.0,
+            q_weight: 1.0,
+            device_queue_pkts: 1,
+            ..Default::default()
+        };
         let mut q = Red::new(&c, port(8.32e6, 0, 5));
         // p0 reaches the idle link and goes straight on (in at 0, out at 0).
         assert!(q.enqueue(0, pkt(0)).is_none());
@@ -711,7 +824,10 @@ mod tests {
         assert_eq!(q.avg, 3.0);
         assert_eq!(q.stats.forced_drops, 2);
         // Without the device queue the same port holds 5 in RED.
-        let c0 = RedCfg { device_queue_pkts: 0, ..c };
+        let c0 = RedCfg {
+            device_queue_pkts: 0,
+            ..c
+        };
         let mut q0 = Red::new(&c0, port(8.32e6, 0, 5));
         for i in 0..5 {
             assert!(q0.enqueue(1, pkt(i)).is_none());
@@ -724,7 +840,13 @@ mod tests {
     fn device_queue_starts_the_idle_time_when_the_last_packet_leaves_for_the_wire() {
         // ptc = 1000 packets/s (1040 B at 8.32 Mb/s, 1 ms each); w = 0.25.
         let run = |dev: u32| {
-            let c = RedCfg { min_th: 50.0, max_th: 90.0, q_weight: 0.25, device_queue_pkts: dev, ..Default::default() };
+            let c = RedCfg {
+                min_th: 50.0,
+                max_th: 90.0,
+                q_weight: 0.25,
+                device_queue_pkts: dev,
+                ..Default::default()
+            };
             let mut q = Red::new(&c, port(8.32e6, 0, 100));
             for i in 0..4 {
                 q.enqueue(0, pkt(i));
@@ -757,8 +879,12 @@ mod tests {
         // dropped (ns-2: p_b = 1 on the early-drop path; ns-3: a forced drop).
         let run = |keep: &str| {
             let c = RedCfg {
-                min_th: 2.0, max_th: 10.0, q_weight: 1.0, gentle: false,
-                forced_drop_count: keep.into(), ..Default::default()
+                min_th: 2.0,
+                max_th: 10.0,
+                q_weight: 1.0,
+                gentle: false,
+                forced_drop_count: keep.into(),
+                ..Default::default()
             };
             let mut q = Red::new(&c, port(10e6, 0, 100));
             let mut dropped = 0;
@@ -782,7 +908,13 @@ mod tests {
         // Buffer 4, min 2, max 50, max_p 0.1; a weight so small that the
         // average stays where it is put: 2.5, so p_b = 0.1 x 0.5/48 = 0.00104.
         let run = |keep: &str| {
-            let c = RedCfg { min_th: 2.0, max_th: 50.0, q_weight: 1e-12, forced_drop_count: keep.into(), ..Default::default() };
+            let c = RedCfg {
+                min_th: 2.0,
+                max_th: 50.0,
+                q_weight: 1e-12,
+                forced_drop_count: keep.into(),
+                ..Default::default()
+            };
             let mut q = Red::new(&c, port(10e6, 0, 4));
             q.avg = 2.5;
             // The arrival finding 2 starts the count (1), the one finding 3
@@ -791,7 +923,14 @@ mod tests {
             for i in 0..904 {
                 q.enqueue(0, pkt(i));
             }
-            assert_eq!(q.stats, RedStats { early_drops: 0, forced_drops: 900, marks: 0 });
+            assert_eq!(
+                q.stats,
+                RedStats {
+                    early_drops: 0,
+                    forced_drops: 900,
+                    marks: 0
+                }
+            );
             // The average now rises to 10 (p_b = 0.1 x 8/48 = 0.0167) and a slot frees.
             q.avg = 10.0;
             q.dequeue(0);
@@ -807,21 +946,63 @@ mod tests {
     fn config_checks() {
         let ok = RedCfg::default();
         assert!(ok.validate("network.red").is_ok());
-        let e = RedCfg { max_p: 0.0, ..Default::default() }.validate("network.red").unwrap_err();
+        let e = RedCfg {
+            max_p: 0.0,
+            ..Default::default()
+        }
+        .validate("network.red")
+        .unwrap_err();
         assert_eq!(e.field, "network.red.max_p");
-        let e = RedCfg { max_p: 1.5, ..Default::default() }.validate("network.red").unwrap_err();
+        let e = RedCfg {
+            max_p: 1.5,
+            ..Default::default()
+        }
+        .validate("network.red")
+        .unwrap_err();
         assert_eq!(e.field, "network.red.max_p");
-        let e = RedCfg { min_th: 20.0, max_th: 10.0, ..Default::default() }.validate("network.red").unwrap_err();
+        let e = RedCfg {
+            min_th: 20.0,
+            max_th: 10.0,
+            ..Default::default()
+        }
+        .validate("network.red")
+        .unwrap_err();
         assert_eq!(e.field, "network.red.min_th");
-        let e = RedCfg { q_weight: 0.0, ..Default::default() }.validate("network.red").unwrap_err();
+        let e = RedCfg {
+            q_weight: 0.0,
+            ..Default::default()
+        }
+        .validate("network.red")
+        .unwrap_err();
         assert_eq!(e.field, "network.red.q_weight");
-        let e = RedCfg { max_th: 10.0, ..Default::default() }.validate("network.red").unwrap_err();
+        let e = RedCfg {
+            max_th: 10.0,
+            ..Default::default()
+        }
+        .validate("network.red")
+        .unwrap_err();
         assert_eq!(e.field, "network.red.max_th");
-        let e = RedCfg { device_queue_pkts: 2, ..Default::default() }.validate("network.red").unwrap_err();
+        let e = RedCfg {
+            device_queue_pkts: 2,
+            ..Default::default()
+        }
+        .validate("network.red")
+        .unwrap_err();
         assert_eq!(e.field, "network.red.device_queue_pkts");
-        let e = RedCfg { device_queue_pkts: 1, byte_mode: true, ..Default::default() }.validate("network.red").unwrap_err();
+        let e = RedCfg {
+            device_queue_pkts: 1,
+            byte_mode: true,
+            ..Default::default()
+        }
+        .validate("network.red")
+        .unwrap_err();
         assert_eq!(e.field, "network.red.device_queue_pkts");
-        let e = RedCfg { forced_drop_count: "drop".into(), ..Default::default() }.validate("network.red").unwrap_err();
+        let e = RedCfg {
+            forced_drop_count: "drop".into(),
+            ..Default::default()
+        }
+        .validate("network.red")
+        .unwrap_err();
         assert_eq!(e.field, "network.red.forced_drop_count");
     }
 }

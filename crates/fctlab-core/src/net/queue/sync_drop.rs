@@ -36,7 +36,10 @@ pub struct SyncDropCfg {
 
 impl Default for SyncDropCfg {
     fn default() -> Self {
-        SyncDropCfg { threshold: 0.9, rearm: 0.5 }
+        SyncDropCfg {
+            threshold: 0.9,
+            rearm: 0.5,
+        }
     }
 }
 
@@ -47,10 +50,19 @@ impl Params for SyncDropCfg {
     ];
     fn validate(&self, field: &str) -> Result<(), ConfigError> {
         if !(self.threshold > 0.0 && self.threshold <= 1.0) {
-            return Err(ConfigError::new(format!("{field}.threshold"), format!("must be a fraction of the buffer in (0, 1], got {}", self.threshold)));
+            return Err(ConfigError::new(
+                format!("{field}.threshold"),
+                format!("must be a fraction of the buffer in (0, 1], got {}", self.threshold),
+            ));
         }
         if !(self.rearm >= 0.0 && self.rearm < self.threshold) {
-            return Err(ConfigError::new(format!("{field}.rearm"), format!("must be in [0, threshold) = [0, {}), got {}", self.threshold, self.rearm)));
+            return Err(ConfigError::new(
+                format!("{field}.rearm"),
+                format!(
+                    "must be in [0, threshold) = [0, {}), got {}",
+                    self.threshold, self.rearm
+                ),
+            ));
         }
         Ok(())
     }
@@ -74,7 +86,15 @@ impl SyncDrop {
     pub fn new(c: &SyncDropCfg, limit: usize) -> Self {
         let trigger = ((c.threshold * limit as f64).ceil() as usize).max(1);
         let rearm = (c.rearm * limit as f64).floor() as usize;
-        SyncDrop { fifo: DropTail::new(limit), limit, trigger, rearm: rearm.min(trigger - 1), armed: true, owed: Vec::new(), episodes: 0 }
+        SyncDrop {
+            fifo: DropTail::new(limit),
+            limit,
+            trigger,
+            rearm: rearm.min(trigger - 1),
+            armed: true,
+            owed: Vec::new(),
+            episodes: 0,
+        }
     }
 }
 
@@ -88,7 +108,12 @@ impl Queue for SyncDrop {
             if self.armed && self.fifo.len_pkts() + 1 >= self.trigger {
                 self.armed = false;
                 self.episodes += 1;
-                let mut flows: Vec<u32> = self.fifo.iter().filter(|p| p.is_data() && p.flow != pkt.flow).map(|p| p.flow).collect();
+                let mut flows: Vec<u32> = self
+                    .fifo
+                    .iter()
+                    .filter(|p| p.is_data() && p.flow != pkt.flow)
+                    .map(|p| p.flow)
+                    .collect();
                 flows.sort_unstable();
                 flows.dedup();
                 self.owed = flows;
@@ -132,7 +157,9 @@ pub const ENTRY: QueueEntry = Entry {
 
 fn factory(t: Table) -> Result<QueueBuilder, ConfigError> {
     let c: SyncDropCfg = t.parse()?;
-    Ok(Arc::new(move |p: PortParams| Box::new(SyncDrop::new(&c, p.limit_pkts)) as Box<dyn Queue>))
+    Ok(Arc::new(move |p: PortParams| {
+        Box::new(SyncDrop::new(&c, p.limit_pkts)) as Box<dyn Queue>
+    }))
 }
 
 #[cfg(test)]
@@ -161,8 +188,14 @@ mod tests {
         assert!(q.enqueue(0, data(2, 103)).is_none()); // flow 2 already paid
         assert_eq!(q.len_pkts(), 10);
         assert!(q.enqueue(0, data(1, 104)).is_some()); // full: DropTail
-        // Full buffer: DropTail.
-        let mut q = SyncDrop::new(&SyncDropCfg { threshold: 1.0, rearm: 0.5 }, 3);
+                                                       // Full buffer: DropTail.
+        let mut q = SyncDrop::new(
+            &SyncDropCfg {
+                threshold: 1.0,
+                rearm: 0.5,
+            },
+            3,
+        );
         for i in 0..2 {
             assert!(q.enqueue(0, data(0, i)).is_none());
         }
@@ -170,7 +203,7 @@ mod tests {
         assert!(q.enqueue(0, data(0, 3)).is_some()); // flow 0 owed
         assert!(q.enqueue(0, data(0, 4)).is_none());
         assert!(q.enqueue(0, data(0, 5)).is_some()); // full
-        // Drain to the rearm level (1 packet) and a new episode can start.
+                                                     // Drain to the rearm level (1 packet) and a new episode can start.
         q.dequeue(0);
         q.dequeue(0);
         assert!(q.armed);

@@ -16,11 +16,24 @@ pub const ENTRY: TopologyEntry = Entry {
 
 fn factory(s: &Shape, t: Table, limit: Option<usize>) -> Result<Topology, ConfigError> {
     t.parse::<NoParams>()?;
-    Ok(build(s.bottleneck()?, s.bottleneck_delay_ns, s.access()?, &s.access_delay_ns, s.receiver_delay_ns, limit))
+    Ok(build(
+        s.bottleneck()?,
+        s.bottleneck_delay_ns,
+        s.access()?,
+        &s.access_delay_ns,
+        s.receiver_delay_ns,
+        limit,
+    ))
 }
 
 /// The graph with one sender per access delay.
-pub fn graph(rate_bps: f64, delay_ns: Time, access_bps: f64, access_delay_ns: &[Time], receiver_delay_ns: Time) -> Graph {
+pub fn graph(
+    rate_bps: f64,
+    delay_ns: Time,
+    access_bps: f64,
+    access_delay_ns: &[Time],
+    receiver_delay_ns: Time,
+) -> Graph {
     let mut g = Graph::default();
     let r0 = g.node("R0", true);
     let r1 = g.node("R1", true);
@@ -36,6 +49,13 @@ pub fn graph(rate_bps: f64, delay_ns: Time, access_bps: f64, access_delay_ns: &[
 }
 
 /// The topology with one sender per access delay.
-pub fn build(rate_bps: f64, delay_ns: Time, access_bps: f64, access_delay_ns: &[Time], receiver_delay_ns: Time, limit: Option<usize>) -> Topology {
+pub fn build(
+    rate_bps: f64,
+    delay_ns: Time,
+    access_bps: f64,
+    access_delay_ns: &[Time],
+    receiver_delay_ns: Time,
+    limit: Option<usize>,
+) -> Topology {
     graph(rate_bps, delay_ns, access_bps, access_delay_ns, receiver_delay_ns).build(limit)
 }

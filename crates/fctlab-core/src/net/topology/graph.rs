@@ -44,18 +44,30 @@ impl Graph {
     }
 
     pub fn link(&mut self, name: impl Into<String>, a: usize, b: usize, rate_bps: f64, delay_ns: Time) -> usize {
-        self.links.push(GraphLink { name: name.into(), a, b, rate_bps, delay_ns, buffer_pkts: None });
+        self.links.push(GraphLink {
+            name: name.into(),
+            a,
+            b,
+            rate_bps,
+            delay_ns,
+            buffer_pkts: None,
+        });
         self.links.len() - 1
     }
 
     /// The topology, router ports limited to `limit` packets (or their
     /// link's own buffer; None: unlimited, to measure base RTTs).
     pub fn build(&self, limit: Option<usize>) -> Topology {
-        let mut t = Topology { nodes: self.nodes.len() as u32, ..Default::default() };
+        let mut t = Topology {
+            nodes: self.nodes.len() as u32,
+            ..Default::default()
+        };
         let mut bottleneck: LinkId = 0;
         for (i, l) in self.links.iter().enumerate() {
             let lim = limit.map(|d| l.buffer_pkts.unwrap_or(d));
-            let id = t.duplex(&l.name, l.a as u32, l.b as u32, l.rate_bps, l.delay_ns, lim, self.nodes[l.a].1, self.nodes[l.b].1);
+            let a = (l.a as u32, self.nodes[l.a].1);
+            let b = (l.b as u32, self.nodes[l.b].1);
+            let id = t.duplex(&l.name, a, b, l.rate_bps, l.delay_ns, lim);
             if i == self.bottleneck {
                 bottleneck = id;
             }
@@ -118,20 +130,40 @@ pub const ENTRY: TopologyEntry = Entry {
 
 fn factory(s: &Shape, t: Table, limit: Option<usize>) -> Result<Topology, ConfigError> {
     let c: GraphCfg = t.parse()?;
-    for (given, key) in [(s.bottleneck_bps.is_some(), "bottleneck_bps"), (s.access_given || s.access_delay_ns.iter().any(|&d| d > 0), "access_delay_ms"), (s.delays_given, "bottleneck_delay_ms")] {
+    for (given, key) in [
+        (s.bottleneck_bps.is_some(), "bottleneck_bps"),
+        (
+            s.access_given || s.access_delay_ns.iter().any(|&d| d > 0),
+            "access_delay_ms",
+        ),
+        (s.delays_given, "bottleneck_delay_ms"),
+    ] {
         if given {
-            return err(format!("network.{key}"), "not used by topology \"graph\": its links carry their own rates and delays");
+            return err(
+                format!("network.{key}"),
+                "not used by topology \"graph\": its links carry their own rates and delays",
+            );
         }
     }
     let g = resolve(&c, t.field)?;
     if s.senders_given.is_some_and(|n| n != g.paths.len()) {
-        return err("network.senders", format!("is {} but [network.graph] has {} paths (one per sender)", s.senders_given.unwrap_or(0), g.paths.len()));
+        return err(
+            "network.senders",
+            format!(
+                "is {} but [network.graph] has {} paths (one per sender)",
+                s.senders_given.unwrap_or(0),
+                g.paths.len()
+            ),
+        );
     }
     let topo = g.build(limit);
     for (i, p) in g.paths.iter().enumerate() {
         for (a, b) in [(p.0, p.1), (p.1, p.0)] {
             if topo.route(a as u32, b as u32).is_none() {
-                return err(format!("{}.paths[{i}]", t.field), format!("no route from {:?} to {:?}", g.nodes[a].0, g.nodes[b].0));
+                return err(
+                    format!("{}.paths[{i}]", t.field),
+                    format!("no route from {:?} to {:?}", g.nodes[a].0, g.nodes[b].0),
+                );
             }
         }
     }
@@ -147,7 +179,8 @@ fn resolve(c: &GraphCfg, field: &str) -> Result<Graph, ConfigError> {
             return err(format!("{field}.routers[{i}]"), format!("router {r:?} is listed twice"));
         }
     }
-    let mut node = |g: &mut Graph, name: &str| -> usize { *ids.entry(name.to_string()).or_insert_with(|| g.node(name, false)) };
+    let mut node =
+        |g: &mut Graph, name: &str| -> usize { *ids.entry(name.to_string()).or_insert_with(|| g.node(name, false)) };
     if c.links.is_empty() {
         return err(format!("{field}.links"), "needs at least one link");
     }
@@ -155,7 +188,10 @@ fn resolve(c: &GraphCfg, field: &str) -> Result<Graph, ConfigError> {
     for (i, l) in c.links.iter().enumerate() {
         let f = format!("{field}.links[{i}]");
         if l.a == l.b {
-            return err(format!("{f}.b"), format!("a link joins two different nodes, got {:?} twice", l.a));
+            return err(
+                format!("{f}.b"),
+                format!("a link joins two different nodes, got {:?} twice", l.a),
+            );
         }
         let rate = rate_bps(&format!("{f}.rate_bps"), l.rate_bps)?;
         let delay = ms_to_ns(duration_ms(&format!("{f}.delay_ms"), l.delay_ms, false)?);
@@ -164,18 +200,31 @@ fn resolve(c: &GraphCfg, field: &str) -> Result<Graph, ConfigError> {
         }
         let name = l.name.clone().unwrap_or_else(|| format!("{}-{}", l.a, l.b));
         if names.insert(name.clone(), i).is_some() || name.ends_with("-rev") {
-            return err(format!("{f}.name"), format!("link names must be unique and not end in -rev (the reverse direction's suffix), got {name:?}"));
+            return err(
+                format!("{f}.name"),
+                format!("link names must be unique and not end in -rev (the reverse direction's suffix), got {name:?}"),
+            );
         }
         let (a, b) = (node(&mut g, &l.a), node(&mut g, &l.b));
         let k = g.link(name, a, b, rate, delay);
         g.links[k].buffer_pkts = l.buffer_pkts.map(|x| x.min(usize::MAX as u64) as usize);
     }
     if c.paths.is_empty() {
-        return err(format!("{field}.paths"), "needs at least one [source, destination] pair (one per sender)");
+        return err(
+            format!("{field}.paths"),
+            "needs at least one [source, destination] pair (one per sender)",
+        );
     }
     for (i, [a, b]) in c.paths.iter().enumerate() {
         let f = format!("{field}.paths[{i}]");
-        let known = |n: &String| ids.get(n).copied().ok_or_else(|| ConfigError::new(f.clone(), format!("no node named {n:?} (nodes are the routers and the ends of links)")));
+        let known = |n: &String| {
+            ids.get(n).copied().ok_or_else(|| {
+                ConfigError::new(
+                    f.clone(),
+                    format!("no node named {n:?} (nodes are the routers and the ends of links)"),
+                )
+            })
+        };
         let (a, b) = (known(a)?, known(b)?);
         if a == b {
             return err(f, "source and destination must differ");
@@ -183,8 +232,12 @@ fn resolve(c: &GraphCfg, field: &str) -> Result<Graph, ConfigError> {
         g.paths.push((a, b));
     }
     g.bottleneck = match &c.bottleneck {
-        Some(n) => *names.get(n).ok_or_else(|| ConfigError::new(format!("{field}.bottleneck"), format!("no link named {n:?}")))?,
-        None => (0..g.links.len()).min_by(|&x, &y| g.links[x].rate_bps.total_cmp(&g.links[y].rate_bps)).unwrap_or(0),
+        Some(n) => *names
+            .get(n)
+            .ok_or_else(|| ConfigError::new(format!("{field}.bottleneck"), format!("no link named {n:?}")))?,
+        None => (0..g.links.len())
+            .min_by(|&x, &y| g.links[x].rate_bps.total_cmp(&g.links[y].rate_bps))
+            .unwrap_or(0),
     };
     Ok(g)
 }

@@ -7,7 +7,8 @@ use crate::sim::Time;
 
 pub const ENTRY: TopologyEntry = Entry {
     name: "half-dumbbell",
-    description: "per-sender access links into R0, the bottleneck from R0 to a single receiving host (Mussmann 2012, sec. 4)",
+    description:
+        "per-sender access links into R0, the bottleneck from R0 to a single receiving host (Mussmann 2012, sec. 4)",
     table: None,
     params: documented::<NoParams>,
     requires: None,
@@ -16,7 +17,13 @@ pub const ENTRY: TopologyEntry = Entry {
 
 fn factory(s: &Shape, t: Table, limit: Option<usize>) -> Result<Topology, ConfigError> {
     t.parse::<NoParams>()?;
-    Ok(build(s.bottleneck()?, s.bottleneck_delay_ns, s.access()?, &s.access_delay_ns, limit))
+    Ok(build(
+        s.bottleneck()?,
+        s.bottleneck_delay_ns,
+        s.access()?,
+        &s.access_delay_ns,
+        limit,
+    ))
 }
 
 /// The graph with one sender per access delay.
@@ -34,6 +41,12 @@ pub fn graph(rate_bps: f64, delay_ns: Time, access_bps: f64, access_delay_ns: &[
 }
 
 /// The topology with one sender per access delay.
-pub fn build(rate_bps: f64, delay_ns: Time, access_bps: f64, access_delay_ns: &[Time], limit: Option<usize>) -> Topology {
+pub fn build(
+    rate_bps: f64,
+    delay_ns: Time,
+    access_bps: f64,
+    access_delay_ns: &[Time],
+    limit: Option<usize>,
+) -> Topology {
     graph(rate_bps, delay_ns, access_bps, access_delay_ns).build(limit)
 }

@@ -83,13 +83,16 @@ pub struct Topology {
 impl Shape {
     /// The bottleneck rate, which the built-in shapes require.
     pub fn bottleneck(&self) -> Result<f64, ConfigError> {
-        self.bottleneck_bps.ok_or_else(|| ConfigError::new("network.bottleneck_bps", "required key is missing"))
+        self.bottleneck_bps
+            .ok_or_else(|| ConfigError::new("network.bottleneck_bps", "required key is missing"))
     }
 
     /// The access links' rate: given, or ten times the bottleneck's, so the
     /// bottleneck is where queues build.
     pub fn access(&self) -> Result<f64, ConfigError> {
-        Ok(self.access_bps.unwrap_or((10.0 * self.bottleneck()?).min(crate::config::MAX_RATE_BPS)))
+        Ok(self
+            .access_bps
+            .unwrap_or((10.0 * self.bottleneck()?).min(crate::config::MAX_RATE_BPS)))
     }
 }
 
@@ -99,11 +102,37 @@ impl Topology {
         self.nodes - 1
     }
 
-    /// Add a link in each direction (`name` and `name-rev`); returns the forward id.
-    pub fn duplex(&mut self, name: &str, a: NodeId, b: NodeId, rate_bps: f64, delay_ns: Time, limit: Option<usize>, a_router: bool, b_router: bool) -> LinkId {
+    /// Add a link in each direction (`name` and `name-rev`) between the
+    /// ends `(node, is_router)`; only a router's port gets the `limit`.
+    /// Returns the forward id.
+    pub fn duplex(
+        &mut self,
+        name: &str,
+        (a, a_router): (NodeId, bool),
+        (b, b_router): (NodeId, bool),
+        rate_bps: f64,
+        delay_ns: Time,
+        limit: Option<usize>,
+    ) -> LinkId {
         let id = self.links.len() as LinkId;
-        self.links.push(LinkSpec { name: name.to_string(), from: a, to: b, rate_bps, delay_ns, limit_pkts: if a_router { limit } else { None }, router_port: a_router });
-        self.links.push(LinkSpec { name: format!("{name}-rev"), from: b, to: a, rate_bps, delay_ns, limit_pkts: if b_router { limit } else { None }, router_port: b_router });
+        self.links.push(LinkSpec {
+            name: name.to_string(),
+            from: a,
+            to: b,
+            rate_bps,
+            delay_ns,
+            limit_pkts: if a_router { limit } else { None },
+            router_port: a_router,
+        });
+        self.links.push(LinkSpec {
+            name: format!("{name}-rev"),
+            from: b,
+            to: a,
+            rate_bps,
+            delay_ns,
+            limit_pkts: if b_router { limit } else { None },
+            router_port: b_router,
+        });
         id
     }
 

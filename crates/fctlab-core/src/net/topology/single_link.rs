@@ -20,7 +20,10 @@ fn factory(s: &Shape, t: Table, limit: Option<usize>) -> Result<Topology, Config
     t.parse::<NoParams>()?;
     let c = s.bottleneck()?;
     if s.access_given {
-        return err("network.access_delay_ms", "single-link has no access links; use dumbbell or half-dumbbell for per-sender delays");
+        return err(
+            "network.access_delay_ms",
+            "single-link has no access links; use dumbbell or half-dumbbell for per-sender delays",
+        );
     }
     Ok(graph(s.senders, c, s.bottleneck_delay_ns).build(limit))
 }

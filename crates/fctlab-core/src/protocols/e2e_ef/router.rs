@@ -29,7 +29,12 @@ pub const ENTRY: QueueEntry = Entry {
 
 fn factory(t: Table) -> Result<QueueBuilder, ConfigError> {
     let c: FqCfg = t.parse()?;
-    Ok(Arc::new(move |p: PortParams| Box::new(FqEf { fq: Fq::for_port(&c, p.limit_pkts, p.rate_bps), rate_bps: p.rate_bps }) as Box<dyn Queue>))
+    Ok(Arc::new(move |p: PortParams| {
+        Box::new(FqEf {
+            fq: Fq::for_port(&c, p.limit_pkts, p.rate_bps),
+            rate_bps: p.rate_bps,
+        }) as Box<dyn Queue>
+    }))
 }
 
 /// The stamping fair queue.
@@ -40,7 +45,10 @@ pub struct FqEf {
 
 impl FqEf {
     pub fn new(c: &FqCfg, limit: usize, rate_bps: f64) -> Self {
-        FqEf { fq: Fq::for_port(c, limit, rate_bps), rate_bps }
+        FqEf {
+            fq: Fq::for_port(c, limit, rate_bps),
+            rate_bps,
+        }
     }
 
     /// Stamp a departing packet; `others` conversations besides its own hold packets.
@@ -101,7 +109,10 @@ mod tests {
     #[test]
     fn stamps_the_round_robin_share_and_the_flows_queue() {
         // 40 Mb/s, 500-byte packets: 10 000 packets/s.
-        let c = FqCfg { quantum_bytes: 500, ..Default::default() };
+        let c = FqCfg {
+            quantum_bytes: 500,
+            ..Default::default()
+        };
         let mut q = FqEf::new(&c, 100, 40e6);
         // Alone on an idle port: the whole rate, nothing queued.
         let p = q.pass_through(0, data(0, f64::MAX)).unwrap();
@@ -118,8 +129,14 @@ mod tests {
         let p = q.dequeue(0).unwrap();
         assert_eq!((p.flow, p.hdr[HDR_RATE], p.hdr[HDR_QUEUE]), (1, 5_000.0, 0.0));
         // Flow 0 alone now: 10 000/s, then one and none behind.
-        assert_eq!(q.dequeue(0).map(|p| (p.hdr[HDR_RATE], p.hdr[HDR_QUEUE])), Some((10_000.0, 1.0)));
-        assert_eq!(q.dequeue(0).map(|p| (p.hdr[HDR_RATE], p.hdr[HDR_QUEUE])), Some((10_000.0, 0.0)));
+        assert_eq!(
+            q.dequeue(0).map(|p| (p.hdr[HDR_RATE], p.hdr[HDR_QUEUE])),
+            Some((10_000.0, 1.0))
+        );
+        assert_eq!(
+            q.dequeue(0).map(|p| (p.hdr[HDR_RATE], p.hdr[HDR_QUEUE])),
+            Some((10_000.0, 0.0))
+        );
         // A smaller upstream stamp is kept, with its queue.
         let mut d = data(0, 1_000.0);
         d.hdr[HDR_QUEUE] = 7.0;

@@ -19,6 +19,15 @@ pub const ENTRY: SchemeEntry = Entry {
 
 fn factory(t: Table, p: &TransportParams) -> Result<EndpointBuilder, ConfigError> {
     let c: PacketPairParams = t.parse()?;
-    let p = TransportParams { delayed_ack: false, ecn: false, ..p.clone() };
-    Ok(Arc::new(move |id, size| (Box::new(PacketPairSender::explicit(id, size, p.clone(), c.clone())) as Box<dyn Sender>, Box::new(TcpReceiver::new(id, size, &p)) as Box<dyn Receiver>)))
+    let p = TransportParams {
+        delayed_ack: false,
+        ecn: false,
+        ..p.clone()
+    };
+    Ok(Arc::new(move |id, size| {
+        (
+            Box::new(PacketPairSender::explicit(id, size, p.clone(), c.clone())) as Box<dyn Sender>,
+            Box::new(TcpReceiver::new(id, size, &p)) as Box<dyn Receiver>,
+        )
+    }))
 }

@@ -34,7 +34,12 @@ pub struct HbhParams {
 
 impl Default for HbhParams {
     fn default() -> Self {
-        HbhParams { setpoint_pkts: 5.0, gain: 0.25, min_rate_frac: 1.0 / 16.0, rate_window_ms: 10.0 }
+        HbhParams {
+            setpoint_pkts: 5.0,
+            gain: 0.25,
+            min_rate_frac: 1.0 / 16.0,
+            rate_window_ms: 10.0,
+        }
     }
 }
 
@@ -47,16 +52,25 @@ impl Params for HbhParams {
     ];
     fn validate(&self, field: &str) -> Result<(), ConfigError> {
         if !(self.setpoint_pkts.is_finite() && self.setpoint_pkts >= 0.0) {
-            return err(format!("{field}.setpoint_pkts"), format!("must be a number of packets >= 0, got {}", self.setpoint_pkts));
+            return err(
+                format!("{field}.setpoint_pkts"),
+                format!("must be a number of packets >= 0, got {}", self.setpoint_pkts),
+            );
         }
         if !(self.gain > 0.0 && self.gain <= 1.0) {
             return err(format!("{field}.gain"), format!("must be in (0, 1], got {}", self.gain));
         }
         if !(self.rate_window_ms.is_finite() && self.rate_window_ms > 0.0) {
-            return err(format!("{field}.rate_window_ms"), format!("must be a positive number of ms, got {}", self.rate_window_ms));
+            return err(
+                format!("{field}.rate_window_ms"),
+                format!("must be a positive number of ms, got {}", self.rate_window_ms),
+            );
         }
         if !(self.min_rate_frac > 0.0 && self.min_rate_frac <= 1.0) {
-            return err(format!("{field}.min_rate_frac"), format!("must be in (0, 1], got {}", self.min_rate_frac));
+            return err(
+                format!("{field}.min_rate_frac"),
+                format!("must be in (0, 1], got {}", self.min_rate_frac),
+            );
         }
         Ok(())
     }
@@ -72,6 +86,10 @@ pub const ENTRY: QueueEntry = Entry {
     factory,
 };
 
+/// One entry of a port's history of a conversation: (time, its round-robin
+/// share, its queue).
+type Report = (Time, f64, f64);
+
 /// What the ports of one run know of each other: each port's propagation
 /// delay, each port's history of each conversation (time, its round-robin
 /// share, its queue), and which port is next downstream of which for each
@@ -79,7 +97,7 @@ pub const ENTRY: QueueEntry = Entry {
 #[derive(Default)]
 struct Board {
     delay: Vec<Time>,
-    hist: HashMap<(u32, u32), VecDeque<(Time, f64, f64)>>,
+    hist: HashMap<(u32, u32), VecDeque<Report>>,
     down: HashMap<(u32, u32), u32>,
 }
 
@@ -121,7 +139,9 @@ type Shared = Arc<Mutex<Board>>;
 fn factory(t: Table) -> Result<QueueBuilder, ConfigError> {
     let c: HbhParams = t.parse()?;
     let board: Shared = Arc::new(Mutex::new(Board::default()));
-    Ok(Arc::new(move |p: PortParams| Box::new(HbhPort::new(c.clone(), p, board.clone())) as Box<dyn Queue>))
+    Ok(Arc::new(move |p: PortParams| {
+        Box::new(HbhPort::new(c.clone(), p, board.clone())) as Box<dyn Queue>
+    }))
 }
 
 /// A conversation's state at a port.
@@ -190,7 +210,18 @@ impl HbhPort {
             b.delay.push(p.delay_ns);
             b.delay.len() as u32
         };
-        HbhPort { c, id, rate_bps: p.rate_bps, delay_ns: p.delay_ns, limit: p.limit_pkts, len: 0, bytes: 0, convs: BTreeMap::new(), active: VecDeque::new(), board }
+        HbhPort {
+            c,
+            id,
+            rate_bps: p.rate_bps,
+            delay_ns: p.delay_ns,
+            limit: p.limit_pkts,
+            len: 0,
+            bytes: 0,
+            convs: BTreeMap::new(),
+            active: VecDeque::new(),
+            board,
+        }
     }
 
     /// The hop round trip: twice the propagation delay plus one packet's serialisation.
@@ -203,14 +234,23 @@ impl HbhPort {
     /// the other conversations' arrival rates ([`maxmin_share_bps`]).
     fn share(&self, now: Time, f: u32, bytes: u32) -> f64 {
         let tau = self.c.rate_window_ms * 1e6;
-        let mut others: Vec<f64> = self.convs.iter().filter(|(&g, _)| g != f).map(|(_, c)| c.arrival_bps(now, tau)).filter(|&r| r > 0.0).collect();
+        let mut others: Vec<f64> = self
+            .convs
+            .iter()
+            .filter(|(&g, _)| g != f)
+            .map(|(_, c)| c.arrival_bps(now, tau))
+            .filter(|&r| r > 0.0)
+            .collect();
         maxmin_share_bps(self.rate_bps, &mut others) / (8.0 * bytes as f64)
     }
 
     /// Note `f`'s share and queue here after an arrival or a departure.
     fn record(&self, now: Time, f: u32, bytes: u32) {
         let n = self.convs.get(&f).map_or(0, |c| c.q.len()) as f64;
-        self.board.lock().expect("hbh board").record(self.id, f, (now, self.share(now, f, bytes), n));
+        self.board
+            .lock()
+            .expect("hbh board")
+            .record(self.id, f, (now, self.share(now, f, bytes), n));
     }
 
     /// Once per hop round trip: read the next switch's report on `f` (what
@@ -222,7 +262,8 @@ impl HbhPort {
         let report = {
             let b = self.board.lock().expect("hbh board");
             let down = b.down.get(&(self.id, f)).copied();
-            down.zip(now.checked_sub(self.delay_ns)).and_then(|(d, t)| b.state(d, f, t, 0))
+            down.zip(now.checked_sub(self.delay_ns))
+                .and_then(|(d, t)| b.state(d, f, t, 0))
         };
         let d = self.hop_rtt_ns(bytes);
         let (b, g, frac) = (self.c.setpoint_pkts, self.c.gain, self.c.min_rate_frac);
@@ -238,7 +279,11 @@ impl HbhPort {
     }
 
     fn drop_from_longest(&mut self) -> Option<Packet> {
-        let (&f, _) = self.convs.iter().filter(|(_, c)| !c.q.is_empty()).max_by_key(|(g, c)| (c.q.len(), std::cmp::Reverse(**g)))?;
+        let (&f, _) = self
+            .convs
+            .iter()
+            .filter(|(_, c)| !c.q.is_empty())
+            .max_by_key(|(g, c)| (c.q.len(), std::cmp::Reverse(**g)))?;
         let c = self.convs.get_mut(&f)?;
         let p = c.q.pop_back()?;
         if c.q.is_empty() {
@@ -271,7 +316,11 @@ impl Queue for HbhPort {
         let tau = self.c.rate_window_ms * 1e6;
         if self.convs.len() > 256 && !self.convs.contains_key(&f) {
             // Forget conversations long idle (their estimate has decayed away).
-            self.convs.retain(|_, c| !c.q.is_empty() || c.rate.is_some() && now < c.next_update + (20.0 * tau) as Time || c.arrival_bps(now, tau) > 1.0);
+            self.convs.retain(|_, c| {
+                !c.q.is_empty()
+                    || c.rate.is_some() && now < c.next_update + (20.0 * tau) as Time
+                    || c.arrival_bps(now, tau) > 1.0
+            });
         }
         let c = self.convs.entry(f).or_default();
         c.hbh |= hbh;
@@ -283,7 +332,11 @@ impl Queue for HbhPort {
         c.q.push_back(pkt);
         self.len += 1;
         self.bytes += bytes as u64;
-        let dropped = if self.len > self.limit { self.drop_from_longest() } else { None };
+        let dropped = if self.len > self.limit {
+            self.drop_from_longest()
+        } else {
+            None
+        };
         if hbh {
             if up != 0 {
                 self.board.lock().expect("hbh board").down.insert((up, f), self.id);
@@ -368,7 +421,13 @@ mod tests {
     use super::*;
 
     fn port(board: &Shared, rate_bps: f64, delay_ns: Time, limit: usize) -> HbhPort {
-        let p = PortParams { limit_pkts: limit, rate_bps, delay_ns, seed: 1, stream: 0 };
+        let p = PortParams {
+            limit_pkts: limit,
+            rate_bps,
+            delay_ns,
+            seed: 1,
+            stream: 0,
+        };
         HbhPort::new(HbhParams::default(), p, board.clone())
     }
 

@@ -62,16 +62,16 @@
 //!
 //! `cwnd_pkts` reports R·RTT / ((mss + header)·8).
 
-pub use super::HDR_SACK;
 use super::router::RcpMode;
+pub use super::HDR_SACK;
 use super::{HDR_MARK, HDR_RATE, HDR_RTT, LAST};
 use crate::config::{documented, duration_ms, ConfigError, Entry, ParamDoc, Params, Table};
 use crate::net::packet::flags;
 use crate::net::{Packet, PacketKind};
 use crate::sim::{Time, NS_PER_S};
 use crate::transport::{EndpointBuilder, FlowSize, Receiver, SchemeEntry, Sender, TransportParams};
-use serde::{Deserialize, Serialize};
 use rangemap::RangeSet;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -111,23 +111,40 @@ pub struct RcpHostCfg {
 
 impl Default for RcpHostCfg {
     fn default() -> Self {
-        RcpHostCfg { mode: RcpMode::Ps, syn_first_retx_ms: 10.0, syn_retx_ms: 500.0, max_probe_interval_ms: 500.0, recovery_rtts: 2.0, data_with_syn: false }
+        RcpHostCfg {
+            mode: RcpMode::Ps,
+            syn_first_retx_ms: 10.0,
+            syn_retx_ms: 500.0,
+            max_probe_interval_ms: 500.0,
+            recovery_rtts: 2.0,
+            data_with_syn: false,
+        }
     }
 }
 
-
 impl RcpHostCfg {
     pub fn check(&self) -> Result<(), ConfigError> {
-        for (k, v) in [("syn_first_retx_ms", self.syn_first_retx_ms), ("syn_retx_ms", self.syn_retx_ms), ("max_probe_interval_ms", self.max_probe_interval_ms), ("recovery_rtts", self.recovery_rtts)] {
+        for (k, v) in [
+            ("syn_first_retx_ms", self.syn_first_retx_ms),
+            ("syn_retx_ms", self.syn_retx_ms),
+            ("max_probe_interval_ms", self.max_probe_interval_ms),
+            ("recovery_rtts", self.recovery_rtts),
+        ] {
             if !(v.is_finite() && v > 0.0) {
-                return Err(ConfigError { field: format!("transport.rcp.{k}"), message: format!("must be a positive number, got {v}") });
+                return Err(ConfigError {
+                    field: format!("transport.rcp.{k}"),
+                    message: format!("must be a positive number, got {v}"),
+                });
             }
         }
         duration_ms("transport.rcp.syn_retx_ms", self.syn_retx_ms, true)?;
         duration_ms("transport.rcp.syn_first_retx_ms", self.syn_first_retx_ms, true)?;
         duration_ms("transport.rcp.max_probe_interval_ms", self.max_probe_interval_ms, true)?;
         if self.recovery_rtts > 1e3 {
-            return Err(ConfigError::new("transport.rcp.recovery_rtts", format!("must be at most 1000 RTTs, got {}", self.recovery_rtts)));
+            return Err(ConfigError::new(
+                "transport.rcp.recovery_rtts",
+                format!("must be at most 1000 RTTs, got {}", self.recovery_rtts),
+            ));
         }
         Ok(())
     }
@@ -151,7 +168,12 @@ impl Params for RcpHostCfg {
 fn factory(t: Table, p: &TransportParams) -> Result<EndpointBuilder, ConfigError> {
     let c: RcpHostCfg = t.parse()?;
     let (mss, hdr) = (p.mss_bytes, p.header_bytes);
-    Ok(Arc::new(move |id, size| (Box::new(RcpSender::new(id, size, mss, hdr, c.clone())) as Box<dyn Sender>, Box::new(RcpReceiver::new(id, size, hdr)) as Box<dyn Receiver>)))
+    Ok(Arc::new(move |id, size| {
+        (
+            Box::new(RcpSender::new(id, size, mss, hdr, c.clone())) as Box<dyn Sender>,
+            Box::new(RcpReceiver::new(id, size, hdr)) as Box<dyn Receiver>,
+        )
+    }))
 }
 
 fn ms(v: f64) -> Time {
@@ -163,7 +185,11 @@ fn ms(v: f64) -> Time {
 /// stamped the packet; the scenario check makes that impossible on a path
 /// with an `rcp` bottleneck).
 fn sane_rate(r: f64) -> f64 {
-    if r.is_nan() || r < 0.0 { 1e12 } else { r.clamp(1.0, 1e12) }
+    if r.is_nan() || r < 0.0 {
+        1e12
+    } else {
+        r.clamp(1.0, 1e12)
+    }
 }
 
 /// An RCP sender.
@@ -256,7 +282,9 @@ impl RcpSender {
 
     /// The pacing interval (mss + header)·8/R, ns.
     pub fn interval_ns(&self) -> Time {
-        (((self.mss + self.hdr) as f64 * 8.0 / self.rate_bps) * NS_PER_S as f64).round().max(1.0) as Time
+        (((self.mss + self.hdr) as f64 * 8.0 / self.rate_bps) * NS_PER_S as f64)
+            .round()
+            .max(1.0) as Time
     }
 
     fn rtt_sample(&mut self, rtt: Time) {
@@ -347,7 +375,9 @@ impl RcpSender {
     }
 
     fn probe_gap(&self) -> Time {
-        ms(self.cfg.max_probe_interval_ms).min(self.srtt_ns.unwrap_or(f64::MAX).round() as Time).max(1)
+        ms(self.cfg.max_probe_interval_ms)
+            .min(self.srtt_ns.unwrap_or(f64::MAX).round() as Time)
+            .max(1)
     }
 
     fn send_data(&mut self, now: Time, out: &mut Vec<Packet>) {
@@ -488,7 +518,10 @@ impl Sender for RcpSender {
         if self.done {
             return None;
         }
-        [self.syn_at, self.next_send, self.probe_at, self.recovery_at].into_iter().flatten().min()
+        [self.syn_at, self.next_send, self.probe_at, self.recovery_at]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     fn done(&self) -> bool {
@@ -526,7 +559,14 @@ pub struct RcpReceiver {
 
 impl RcpReceiver {
     pub fn new(flow: u32, size: FlowSize, hdr: u32) -> Self {
-        RcpReceiver { flow, size, hdr, rcv_nxt: 0, ooo: RangeSet::new(), finished: None }
+        RcpReceiver {
+            flow,
+            size,
+            hdr,
+            rcv_nxt: 0,
+            ooo: RangeSet::new(),
+            finished: None,
+        }
     }
 }
 
@@ -551,7 +591,13 @@ impl Receiver for RcpReceiver {
             }
             _ => return,
         };
-        let mut a = Packet::new(self.flow, kind, self.hdr, if kind == PacketKind::Ack { self.rcv_nxt } else { 0 }, pkt.ts);
+        let mut a = Packet::new(
+            self.flow,
+            kind,
+            self.hdr,
+            if kind == PacketKind::Ack { self.rcv_nxt } else { 0 },
+            pkt.ts,
+        );
         a.hdr[HDR_RATE] = pkt.hdr[HDR_RATE];
         a.hdr[HDR_RTT] = -1.0;
         a.hdr[HDR_SACK] = if kind == PacketKind::Ack { pkt.seq as f64 } else { -1.0 };
@@ -579,11 +625,26 @@ mod tests {
 
     /// The patch's hosts (mode ns2), derived by hand below.
     fn sender(pkts: u64) -> RcpSender {
-        RcpSender::new(0, FlowSize::from_bytes(pkts * 1000, 1000), 1000, 40, RcpHostCfg { mode: RcpMode::Ns2, ..RcpHostCfg::default() })
+        RcpSender::new(
+            0,
+            FlowSize::from_bytes(pkts * 1000, 1000),
+            1000,
+            40,
+            RcpHostCfg {
+                mode: RcpMode::Ns2,
+                ..RcpHostCfg::default()
+            },
+        )
     }
 
     fn ps_sender(flow: u32, pkts: u64) -> RcpSender {
-        RcpSender::new(flow, FlowSize::from_bytes(pkts * 1000, 1000), 1000, 40, RcpHostCfg::default())
+        RcpSender::new(
+            flow,
+            FlowSize::from_bytes(pkts * 1000, 1000),
+            1000,
+            40,
+            RcpHostCfg::default(),
+        )
     }
 
     #[test]
@@ -602,7 +663,10 @@ mod tests {
                 assert!(gap >= base && gap < 2.0 * base, "flow {flow} gap {k}: {gap}");
                 out.clear();
                 s.on_timer(next, &mut out);
-                assert_eq!((out[0].kind, out[0].flags & flags::RETX), (PacketKind::Syn, flags::RETX));
+                assert_eq!(
+                    (out[0].kind, out[0].flags & flags::RETX),
+                    (PacketKind::Syn, flags::RETX)
+                );
                 t = next;
             }
         }
@@ -659,7 +723,10 @@ mod tests {
         let mut out = vec![];
         s.start(0, &mut out);
         assert_eq!(out.len(), 1);
-        assert_eq!((out[0].kind, out[0].size_bytes, out[0].hdr[HDR_RATE]), (PacketKind::Syn, 40, -1.0));
+        assert_eq!(
+            (out[0].kind, out[0].size_bytes, out[0].hdr[HDR_RATE]),
+            (PacketKind::Syn, 40, -1.0)
+        );
         assert_eq!(s.next_timer(), Some(500_000_000));
         out.clear();
         s.on_timer(500_000_000, &mut out);
@@ -677,7 +744,10 @@ mod tests {
         s.on_packet(30_000_000, &synack(0, 500e3), &mut out);
         assert_eq!(s.interval_ns(), 16_640_000);
         assert_eq!(out.len(), 1);
-        assert_eq!((out[0].kind, out[0].seq, out[0].hdr[HDR_RATE]), (PacketKind::Data, 0, -1.0));
+        assert_eq!(
+            (out[0].kind, out[0].seq, out[0].hdr[HDR_RATE]),
+            (PacketKind::Data, 0, -1.0)
+        );
         // The data packet carries the RTT estimate (30 ms) for the routers.
         assert!((out[0].hdr[HDR_RTT] - 0.03).abs() < 1e-12);
         assert_eq!(s.next_timer(), Some(46_640_000));
@@ -709,13 +779,25 @@ mod tests {
         let mut syn = Packet::new(0, PacketKind::Syn, 40, 0, 5);
         syn.hdr[HDR_RATE] = 123.0;
         r.on_packet(10, &syn, &mut out);
-        assert_eq!((out[0].kind, out[0].hdr[HDR_RATE], out[0].ts, out[0].hdr[HDR_RTT]), (PacketKind::SynAck, 123.0, 5, -1.0));
+        assert_eq!(
+            (out[0].kind, out[0].hdr[HDR_RATE], out[0].ts, out[0].hdr[HDR_RTT]),
+            (PacketKind::SynAck, 123.0, 5, -1.0)
+        );
         let mut d = Packet::new(0, PacketKind::Data, 1040, 1, 7);
         d.hdr[HDR_RATE] = 456.0;
         d.hdr[HDR_RTT] = 0.03;
         r.on_packet(20, &d, &mut out);
         // Out of order: cumulative ACK 0, acknowledges seq 1.
-        assert_eq!((out[1].kind, out[1].seq, out[1].hdr[HDR_RATE], out[1].hdr[HDR_SACK], out[1].hdr[HDR_RTT]), (PacketKind::Ack, 0, 456.0, 1.0, -1.0));
+        assert_eq!(
+            (
+                out[1].kind,
+                out[1].seq,
+                out[1].hdr[HDR_RATE],
+                out[1].hdr[HDR_SACK],
+                out[1].hdr[HDR_RTT]
+            ),
+            (PacketKind::Ack, 0, 456.0, 1.0, -1.0)
+        );
         assert_eq!(r.finished_at(), None);
         d.seq = 0;
         r.on_packet(30, &d, &mut out);
@@ -737,7 +819,7 @@ mod tests {
             out.clear();
             r.on_packet(20_000_000, &Packet::new(0, PacketKind::Data, 1040, seq, 0), &mut out);
             assert_eq!(out[0].seq, 0);
-            let ack = out[0].clone();
+            let ack = out[0];
             s.on_packet(20_000_000, &ack, &mut vec![]);
         }
         assert_eq!((r.ooo.len(), s.sacked.len()), (1, 1));
@@ -797,7 +879,15 @@ mod tests {
         assert_eq!(s.next_timer(), Some(200_000_000));
         out.clear();
         s.on_timer(200_000_000, &mut out);
-        assert_eq!((out[0].kind, out[0].size_bytes, out[0].hdr[HDR_RATE], out[0].hdr[HDR_RTT]), (PacketKind::Syn, 40, -1.0, -1.0));
+        assert_eq!(
+            (
+                out[0].kind,
+                out[0].size_bytes,
+                out[0].hdr[HDR_RATE],
+                out[0].hdr[HDR_RTT]
+            ),
+            (PacketKind::Syn, 40, -1.0, -1.0)
+        );
         assert_eq!(s.probes(), 1);
         // The answer: 8.32 Mb/s, interval 1 ms < RTT: probing stops and the
         // next data packet goes at last_send (100 ms) + 1 ms, i.e. now.
@@ -812,18 +902,27 @@ mod tests {
 
     #[test]
     fn data_with_syn_sends_the_first_packet_behind_the_syn() {
-        let cfg = RcpHostCfg { data_with_syn: true, ..RcpHostCfg::default() };
+        let cfg = RcpHostCfg {
+            data_with_syn: true,
+            ..RcpHostCfg::default()
+        };
         let mut s = RcpSender::new(0, FlowSize::from_bytes(3000, 1000), 1000, 40, cfg);
         let mut out = vec![];
         s.start(0, &mut out);
-        let got: Vec<_> = out.iter().map(|p| (p.kind, p.seq, p.size_bytes, p.flags & flags::RETX)).collect();
+        let got: Vec<_> = out
+            .iter()
+            .map(|p| (p.kind, p.seq, p.size_bytes, p.flags & flags::RETX))
+            .collect();
         assert_eq!(got, vec![(PacketKind::Syn, 0, 40, 0), (PacketKind::Data, 0, 1040, 0)]);
         // No RTT estimate yet: routers leave the packet out of their average.
         assert_eq!((out[1].hdr[HDR_RATE], out[1].hdr[HDR_RTT]), (-1.0, 0.0));
         out.clear();
         // SYN-ACK after 10 ms at 8.32 Mb/s (interval 1 ms): packet 1 at once, packet 2 one interval later.
         s.on_packet(10_000_000, &synack(0, 8.32e6), &mut out);
-        assert_eq!(out.iter().map(|p| (p.kind, p.seq)).collect::<Vec<_>>(), vec![(PacketKind::Data, 1)]);
+        assert_eq!(
+            out.iter().map(|p| (p.kind, p.seq)).collect::<Vec<_>>(),
+            vec![(PacketKind::Data, 1)]
+        );
         assert_eq!(s.next_timer(), Some(11_000_000));
         // A one-packet flow has nothing left to send after the SYN-ACK.
         let mut one = RcpSender::new(1, FlowSize::from_bytes(1000, 1000), 1000, 40, cfg_with_syn());
@@ -839,6 +938,9 @@ mod tests {
     }
 
     fn cfg_with_syn() -> RcpHostCfg {
-        RcpHostCfg { data_with_syn: true, ..RcpHostCfg::default() }
+        RcpHostCfg {
+            data_with_syn: true,
+            ..RcpHostCfg::default()
+        }
     }
 }

@@ -91,14 +91,14 @@
 //!   the link partly idle, so the flows under way grew in number (to over
 //!   1400 within 5 s, the link about 60 % busy) and flows of 100-999
 //!   packets took about 8x PS: `tests/rcp_ps.rs` checks a scaled version.
-
+//!
 //! **Mode `ns2`**: the router above exactly as the released patch has it.
 //!
 //! Header fields: see [`super`].
 
 pub use super::{HDR_MARK, HDR_RATE, HDR_RTT, LAST};
-use crate::net::packet::flags;
 use crate::config::{documented, duration_ms, ConfigError, Entry, ParamDoc, Params, Table};
+use crate::net::packet::flags;
 use crate::net::queue::{DropTail, PortParams, Queue, QueueBuilder, QueueEntry};
 use crate::net::{Packet, PacketKind};
 use crate::sim::{Time, NS_PER_S};
@@ -148,37 +148,72 @@ pub struct RcpCfg {
 
 impl Default for RcpCfg {
     fn default() -> Self {
-        RcpCfg { mode: RcpMode::Ps, alpha: 0.1, beta: 1.0, gamma: 1.0, upd_timeslot_ms: 10.0, init_rate_fact: 0.05, min_rate_bps: 400.0, initial_rtt_ms: 200.0, floor_fact: 0.95 }
+        RcpCfg {
+            mode: RcpMode::Ps,
+            alpha: 0.1,
+            beta: 1.0,
+            gamma: 1.0,
+            upd_timeslot_ms: 10.0,
+            init_rate_fact: 0.05,
+            min_rate_bps: 400.0,
+            initial_rtt_ms: 200.0,
+            floor_fact: 0.95,
+        }
     }
 }
-
 
 impl RcpCfg {
     /// Check the values (`field` is the table's dotted key).
     pub fn validate(&self, field: &str) -> Result<(), ConfigError> {
-        let bad = |k: &str, m: String| Err(ConfigError { field: format!("{field}.{k}"), message: m });
+        let bad = |k: &str, m: String| {
+            Err(ConfigError {
+                field: format!("{field}.{k}"),
+                message: m,
+            })
+        };
         for (k, v) in [("alpha", self.alpha), ("beta", self.beta)] {
             if !(v.is_finite() && v >= 0.0) {
                 return bad(k, format!("must be a gain >= 0, got {v}"));
             }
         }
         if !(self.gamma > 0.0 && self.gamma <= 1.0) {
-            return bad("gamma", format!("must be a target utilisation in (0, 1], got {}", self.gamma));
+            return bad(
+                "gamma",
+                format!("must be a target utilisation in (0, 1], got {}", self.gamma),
+            );
         }
         if !(self.upd_timeslot_ms.is_finite() && self.upd_timeslot_ms >= 0.001) {
-            return bad("upd_timeslot_ms", format!("must be a time of at least 0.001 ms, got {}", self.upd_timeslot_ms));
+            return bad(
+                "upd_timeslot_ms",
+                format!("must be a time of at least 0.001 ms, got {}", self.upd_timeslot_ms),
+            );
         }
         if !(self.init_rate_fact > 0.0 && self.init_rate_fact <= 1.0) {
-            return bad("init_rate_fact", format!("must be a fraction of the link rate in (0, 1], got {}", self.init_rate_fact));
+            return bad(
+                "init_rate_fact",
+                format!(
+                    "must be a fraction of the link rate in (0, 1], got {}",
+                    self.init_rate_fact
+                ),
+            );
         }
         if !(self.min_rate_bps.is_finite() && self.min_rate_bps > 0.0) {
-            return bad("min_rate_bps", format!("must be a positive rate, got {}", self.min_rate_bps));
+            return bad(
+                "min_rate_bps",
+                format!("must be a positive rate, got {}", self.min_rate_bps),
+            );
         }
         if !(self.initial_rtt_ms.is_finite() && self.initial_rtt_ms >= 0.001) {
-            return bad("initial_rtt_ms", format!("must be a time of at least 0.001 ms, got {}", self.initial_rtt_ms));
+            return bad(
+                "initial_rtt_ms",
+                format!("must be a time of at least 0.001 ms, got {}", self.initial_rtt_ms),
+            );
         }
         if !(self.floor_fact >= 0.0 && self.floor_fact <= 1.0) {
-            return bad("floor_fact", format!("must be a fraction in [0, 1], got {}", self.floor_fact));
+            return bad(
+                "floor_fact",
+                format!("must be a fraction in [0, 1], got {}", self.floor_fact),
+            );
         }
         duration_ms(&format!("{field}.upd_timeslot_ms"), self.upd_timeslot_ms, true)?;
         duration_ms(&format!("{field}.initial_rtt_ms"), self.initial_rtt_ms, true)?;
@@ -216,7 +251,9 @@ pub const ENTRY: QueueEntry = Entry {
 /// Check `[network.rcp]` and make the builder.
 fn factory(t: Table) -> Result<QueueBuilder, ConfigError> {
     let c: RcpCfg = t.parse()?;
-    Ok(Arc::new(move |p: PortParams| Box::new(Rcp::new(&c, p.limit_pkts, p.rate_bps)) as Box<dyn Queue>))
+    Ok(Arc::new(move |p: PortParams| {
+        Box::new(Rcp::new(&c, p.limit_pkts, p.rate_bps)) as Box<dyn Queue>
+    }))
 }
 
 /// One rate update (eq. 2 of the paper, ns-2's form with γ): the new rate from
@@ -231,7 +268,11 @@ pub fn rate_update(c: &RcpCfg, link_bps: f64, r: f64, t_s: f64, d0_s: f64, y_bps
 /// One d0 update from the slot's size-weighted RTT sample `s` (ns-2 `rcp.cc`):
 /// the gain is T/d0 when the sample is at least d0, else (R/C)(s/d0)(T/d0).
 pub fn d0_update(d0: f64, s: f64, t_s: f64, r: f64, link_bps: f64) -> f64 {
-    let g = if s >= d0 { t_s / d0 } else { (r / link_bps) * (s / d0) * (t_s / d0) };
+    let g = if s >= d0 {
+        t_s / d0
+    } else {
+        (r / link_bps) * (s / d0) * (t_s / d0)
+    };
     (1.0 - g) * d0 + g * s
 }
 
@@ -329,7 +370,9 @@ impl Rcp {
             cfg: cfg.clone(),
             fifo: DropTail::new(limit),
             link_bps,
-            rate_bps: (cfg.init_rate_fact * link_bps).max(cfg.min_rate_bps).min(cfg.gamma * link_bps),
+            rate_bps: (cfg.init_rate_fact * link_bps)
+                .max(cfg.min_rate_bps)
+                .min(cfg.gamma * link_bps),
             d0_s,
             d0_measured: false,
             slot_ns,
@@ -432,7 +475,8 @@ impl Rcp {
     /// number of flows counted over their departure rate), at most the
     /// horizon; `None` before any flow has left (no history).
     fn window_ns(&self) -> Option<Time> {
-        (self.departures_avg > 0.0).then(|| ((self.flows_avg / self.departures_avg * NS_PER_S as f64) as Time).min(self.horizon_ns()))
+        (self.departures_avg > 0.0)
+            .then(|| ((self.flows_avg / self.departures_avg * NS_PER_S as f64) as Time).min(self.horizon_ns()))
     }
 
     /// N = flows with data under way + the announced flows expected to join
@@ -458,7 +502,8 @@ impl Rcp {
                 let d = self.departed.iter().rev().take_while(|&&t| t >= from).count() as u64;
                 // Beyond the noise of two Poisson counts (standard deviation
                 // of B - D: sqrt(B + D)); the newest announced flow at least.
-                b.saturating_sub(d + ((b + d) as f64).sqrt() as u64).max(u64::from(b > 0))
+                b.saturating_sub(d + ((b + d) as f64).sqrt() as u64)
+                    .max(u64::from(b > 0))
             }
             None => {
                 let gap = self.syn_bytes as f64 * 8.0 * NS_PER_S as f64 / self.link_bps;
@@ -489,7 +534,15 @@ impl Rcp {
                 self.arrived_bytes as f64
             };
             let y = bytes * 8.0 / t_s;
-            self.rate_bps = rate_update(&self.cfg, self.link_bps, self.rate_bps, t_s, self.d0_s, y, self.fifo.len_bytes() as f64);
+            self.rate_bps = rate_update(
+                &self.cfg,
+                self.link_bps,
+                self.rate_bps,
+                t_s,
+                self.d0_s,
+                y,
+                self.fifo.len_bytes() as f64,
+            );
             if self.ps() {
                 self.expire(self.next_update_ns);
                 let g = (t_s / self.d0_s).min(1.0);
@@ -546,8 +599,8 @@ impl Queue for Rcp {
         let (flow, size) = (pkt.flow, pkt.size_bytes);
         let d = self.fifo.enqueue(now, pkt);
         if syn && d.is_none() {
-            if !self.pending.contains_key(&flow) {
-                self.pending.insert(flow, now);
+            if let std::collections::btree_map::Entry::Vacant(e) = self.pending.entry(flow) {
+                e.insert(now);
                 self.pending_at.insert((now, flow));
             }
             self.syn_bytes = size;
@@ -566,18 +619,31 @@ impl Queue for Rcp {
             // estimate (one sent with the SYN carries none, and the flow
             // waits for the SYN-ACK's rate after it): the first packet, or
             // a copy of it or a later one while the flow is still announced.
-            if p.hdr[HDR_RTT] > 0.0 && !self.sending.contains(&f) && (self.pending.contains_key(&f) || (p.seq == 0 && !retx)) {
+            if p.hdr[HDR_RTT] > 0.0
+                && !self.sending.contains(&f)
+                && (self.pending.contains_key(&f) || (p.seq == 0 && !retx))
+            {
                 self.sending.insert(f);
                 if let Some(t) = self.pending.remove(&f) {
                     self.pending_at.remove(&(t, f));
                 }
-            } else if p.seq == 0 && !retx && p.hdr[HDR_RTT] <= 0.0 && !self.sending.contains(&f) && !self.pending.contains_key(&f) {
+            } else if p.seq == 0
+                && !retx
+                && p.hdr[HDR_RTT] <= 0.0
+                && !self.sending.contains(&f)
+                && !self.pending.contains_key(&f)
+            {
                 // Sent with the SYN, whose first copy this port did not take.
                 self.pending.insert(f, now);
                 self.pending_at.insert((now, f));
             }
             if p.hdr[HDR_MARK] >= LAST && !retx {
-                let left = self.sending.remove(&f) || self.pending.remove(&f).map(|t| self.pending_at.remove(&(t, f))).is_some();
+                let left = self.sending.remove(&f)
+                    || self
+                        .pending
+                        .remove(&f)
+                        .map(|t| self.pending_at.remove(&(t, f)))
+                        .is_some();
                 if left {
                     self.departed.push_back(now);
                     self.departed_slot += 1;
@@ -618,7 +684,10 @@ mod tests {
 
     /// These tests derive the patch's router (mode ns2) by hand.
     fn ns2() -> RcpCfg {
-        RcpCfg { mode: RcpMode::Ns2, ..RcpCfg::default() }
+        RcpCfg {
+            mode: RcpMode::Ns2,
+            ..RcpCfg::default()
+        }
     }
 
     fn pkt(kind: PacketKind, bytes: u32, rate: f64, rtt: f64) -> Packet {
@@ -811,7 +880,9 @@ mod tests {
         assert!(q.rate_bps() >= 9.5e6);
         let mut n = vec![];
         for f in [2, 3, 4, 6, 7, 8, 9, 10] {
-            assert!(q.enqueue(21_000_000, ps_pkt(f, PacketKind::Syn, 0, false, 0.0)).is_none());
+            assert!(q
+                .enqueue(21_000_000, ps_pkt(f, PacketKind::Syn, 0, false, 0.0))
+                .is_none());
             n.push(q.n_hat());
         }
         // B = 1..8: B − 2 − ⌊√(B + 2)⌋ = −2, −2, −1, 0, 1, 2, 2, 3; at least 1.
@@ -823,7 +894,15 @@ mod tests {
 
     #[test]
     fn bad_values_name_the_key() {
-        for (k, v) in [("alpha", -1.0), ("gamma", 0.0), ("gamma", 1.5), ("upd_timeslot_ms", 0.0), ("init_rate_fact", 0.0), ("min_rate_bps", 0.0), ("initial_rtt_ms", f64::NAN)] {
+        for (k, v) in [
+            ("alpha", -1.0),
+            ("gamma", 0.0),
+            ("gamma", 1.5),
+            ("upd_timeslot_ms", 0.0),
+            ("init_rate_fact", 0.0),
+            ("min_rate_bps", 0.0),
+            ("initial_rtt_ms", f64::NAN),
+        ] {
             let mut c = RcpCfg::default();
             match k {
                 "alpha" => c.alpha = v,

@@ -67,7 +67,7 @@ impl Xcp {
 
     /// cwnd after an echoed feedback of `fb` bytes/s with smoothed RTT `srtt_s`.
     pub fn apply(&self, cwnd: f64, fb: f64, srtt_s: f64) -> f64 {
-        if !(fb.abs() < MAX_THROUGHPUT / 10.0) {
+        if fb.is_nan() || fb.abs() >= MAX_THROUGHPUT / 10.0 {
             return cwnd;
         }
         (cwnd + fb * srtt_s / self.pkt_bytes).max(1.0)
@@ -103,7 +103,14 @@ mod tests {
     use super::*;
 
     fn sample(srtt_ns: Time) -> AckSample {
-        AckSample { now: 0, acked_pkts: 1, rtt_ns: srtt_ns, srtt_ns, min_rtt_ns: srtt_ns, flight_pkts: 10 }
+        AckSample {
+            now: 0,
+            acked_pkts: 1,
+            rtt_ns: srtt_ns,
+            srtt_ns,
+            min_rtt_ns: srtt_ns,
+            flight_pkts: 10,
+        }
     }
 
     #[test]
@@ -112,7 +119,10 @@ mod tests {
         // 5200 B per RTT = 5 packets: cwnd 10 -> 15. Feedback −104 000 B/s is
         // −10 packets: 15 -> 5. A huge negative feedback floors cwnd at 1.
         let mut cc = Xcp::new(1040.0);
-        let mut w = Window { cwnd: 10.0, ssthresh: f64::MAX };
+        let mut w = Window {
+            cwnd: 10.0,
+            ssthresh: f64::MAX,
+        };
         let s = sample(100_000_000);
         cc.on_ack(&mut w, &s);
         assert_eq!(w.cwnd, 10.0, "no growth without feedback");
@@ -133,7 +143,10 @@ mod tests {
         // cwnd 10, srtt 50 ms, 1040 B: current throughput 10 · 1040 / 0.05 =
         // 208 000 B/s; H_feedback = 1e24 − 208 000 (which rounds to 1e24 in f64).
         let cc = Xcp::new(1040.0);
-        let w = Window { cwnd: 10.0, ssthresh: f64::MAX };
+        let w = Window {
+            cwnd: 10.0,
+            ssthresh: f64::MAX,
+        };
         let h = cc.data_header(&w, Some(50_000_000)).unwrap();
         assert_eq!(h[H_CWND], 10.0);
         assert_eq!(h[H_RTT], 0.05);

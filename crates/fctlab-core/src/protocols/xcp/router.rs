@@ -84,17 +84,35 @@ pub struct XcpCfg {
 
 impl Default for XcpCfg {
     fn default() -> Self {
-        XcpCfg { alpha: 0.4, beta: 0.226, gamma: 0.1, min_interval_ms: 1.0, max_rtt_ms: 1000.0, init_interval_ms: 50.0, min_tq_ms: 2.0 }
+        XcpCfg {
+            alpha: 0.4,
+            beta: 0.226,
+            gamma: 0.1,
+            min_interval_ms: 1.0,
+            max_rtt_ms: 1000.0,
+            init_interval_ms: 50.0,
+            min_tq_ms: 2.0,
+        }
     }
 }
-
 
 impl XcpCfg {
     /// Check the values (`field` is the table's dotted key).
     pub fn validate(&self, field: &str) -> Result<(), ConfigError> {
-        let bad = |k: &str, m: String| Err(ConfigError { field: format!("{field}.{k}"), message: m });
+        let bad = |k: &str, m: String| {
+            Err(ConfigError {
+                field: format!("{field}.{k}"),
+                message: m,
+            })
+        };
         if !(self.alpha.is_finite() && self.alpha > 0.0 && self.alpha <= 1.0) {
-            return bad("alpha", format!("must be in (0, 1] (the paper's stability region is 0 < alpha < 0.555), got {}", self.alpha));
+            return bad(
+                "alpha",
+                format!(
+                    "must be in (0, 1] (the paper's stability region is 0 < alpha < 0.555), got {}",
+                    self.alpha
+                ),
+            );
         }
         if !(self.beta.is_finite() && self.beta >= 0.0 && self.beta <= 1.0) {
             return bad("beta", format!("must be in [0, 1], got {}", self.beta));
@@ -102,12 +120,22 @@ impl XcpCfg {
         if !(self.gamma.is_finite() && (0.0..=1.0).contains(&self.gamma)) {
             return bad("gamma", format!("must be in [0, 1], got {}", self.gamma));
         }
-        for (k, v) in [("min_interval_ms", self.min_interval_ms), ("max_rtt_ms", self.max_rtt_ms), ("init_interval_ms", self.init_interval_ms), ("min_tq_ms", self.min_tq_ms)] {
+        for (k, v) in [
+            ("min_interval_ms", self.min_interval_ms),
+            ("max_rtt_ms", self.max_rtt_ms),
+            ("init_interval_ms", self.init_interval_ms),
+            ("min_tq_ms", self.min_tq_ms),
+        ] {
             if !(v.is_finite() && v > 0.0) {
                 return bad(k, format!("must be a positive number of milliseconds, got {v}"));
             }
         }
-        for (k, v) in [("min_interval_ms", self.min_interval_ms), ("max_rtt_ms", self.max_rtt_ms), ("init_interval_ms", self.init_interval_ms), ("min_tq_ms", self.min_tq_ms)] {
+        for (k, v) in [
+            ("min_interval_ms", self.min_interval_ms),
+            ("max_rtt_ms", self.max_rtt_ms),
+            ("init_interval_ms", self.init_interval_ms),
+            ("min_tq_ms", self.min_tq_ms),
+        ] {
             duration_ms(&format!("{field}.{k}"), v, true)?;
         }
         Ok(())
@@ -120,8 +148,14 @@ impl Params for XcpCfg {
         ParamDoc::new("beta", "Katabi et al. 2002 §3.5 (alpha^2 sqrt 2); ns-2 xcpq.cc BETA_"),
         ParamDoc::new("gamma", "Katabi et al. 2002 §3.5 (shuffling); ns-2 xcpq.cc GAMMA_"),
         ParamDoc::new("min_interval_ms", "ns-2 xcpq.cc XCP_MIN_INTERVAL .001 s"),
-        ParamDoc::new("max_rtt_ms", "ns-2 xcpq.cc XCP_MAX_INTERVAL 1 s (RTT cap in the average)"),
-        ParamDoc::new("init_interval_ms", "ns-2 xcpq.h INITIAL_Te_VALUE 0.05 s (first Te and Tq)"),
+        ParamDoc::new(
+            "max_rtt_ms",
+            "ns-2 xcpq.cc XCP_MAX_INTERVAL 1 s (RTT cap in the average)",
+        ),
+        ParamDoc::new(
+            "init_interval_ms",
+            "ns-2 xcpq.h INITIAL_Te_VALUE 0.05 s (first Te and Tq)",
+        ),
         ParamDoc::new("min_tq_ms", "ns-2 xcpq.cc Tq_timeout: Tq = max(0.002, (d - q/C)/2)"),
     ];
     fn validate(&self, field: &str) -> Result<(), ConfigError> {
@@ -142,7 +176,9 @@ pub const ENTRY: QueueEntry = Entry {
 /// Check `[network.xcp]` and make the builder.
 fn factory(t: Table) -> Result<QueueBuilder, ConfigError> {
     let c: XcpCfg = t.parse()?;
-    Ok(Arc::new(move |p: PortParams| Box::new(Xcp::new(&c, p)) as Box<dyn Queue>))
+    Ok(Arc::new(move |p: PortParams| {
+        Box::new(Xcp::new(&c, p)) as Box<dyn Queue>
+    }))
 }
 
 fn ms_ns(ms: f64) -> Time {
@@ -168,7 +204,11 @@ pub struct Control {
 /// hand-made interval. `c` is the capacity and `q` the persistent queue, in
 /// bytes/s and bytes; `te_s` the interval's length.
 pub fn control(cfg: &XcpCfg, c: f64, q: f64, te_s: f64, input_bytes: f64, sum_x: f64, sum_rtt_x: f64) -> Control {
-    let d_s = if sum_x != 0.0 { sum_rtt_x / sum_x } else { cfg.init_interval_ms / 1e3 };
+    let d_s = if sum_x != 0.0 {
+        sum_rtt_x / sum_x
+    } else {
+        cfg.init_interval_ms / 1e3
+    };
     let y = input_bytes / te_s;
     let (mut phi, mut h) = (0.0, 0.0);
     if input_bytes > 0.0 {
@@ -176,7 +216,11 @@ pub fn control(cfg: &XcpCfg, c: f64, q: f64, te_s: f64, input_bytes: f64, sum_x:
         h = (cfg.gamma * y - phi.abs()).max(0.0);
     }
     let (pos, neg) = (phi.max(0.0) + h, (-phi).max(0.0) + h);
-    let (cp, cn) = if input_bytes > 0.0 { (pos / if sum_x == 0.0 { 1.0 } else { sum_x }, neg / input_bytes) } else { (0.0, 0.0) };
+    let (cp, cn) = if input_bytes > 0.0 {
+        (pos / if sum_x == 0.0 { 1.0 } else { sum_x }, neg / input_bytes)
+    } else {
+        (0.0, 0.0)
+    };
     Control { d_s, y, phi, h, cp, cn }
 }
 
@@ -297,7 +341,15 @@ impl Xcp {
 
     fn end_te(&mut self) {
         let te_s = (self.te_end - self.te_start) as f64 / NS_PER_S as f64;
-        let k = control(&self.cfg, self.c, self.pq, te_s, self.input_bytes, self.sum_x, self.sum_rtt_x);
+        let k = control(
+            &self.cfg,
+            self.c,
+            self.pq,
+            te_s,
+            self.input_bytes,
+            self.sum_x,
+            self.sum_rtt_x,
+        );
         self.d_s = k.d_s;
         self.res_pos = k.phi.max(0.0) + k.h;
         self.res_neg = (-k.phi).max(0.0) + k.h;
@@ -398,7 +450,16 @@ mod tests {
     use super::*;
 
     fn port(rate_bps: f64) -> Xcp {
-        Xcp::new(&XcpCfg::default(), PortParams { limit_pkts: 100, rate_bps, delay_ns: 0, seed: 0, stream: 0 })
+        Xcp::new(
+            &XcpCfg::default(),
+            PortParams {
+                limit_pkts: 100,
+                rate_bps,
+                delay_ns: 0,
+                seed: 0,
+                stream: 0,
+            },
+        )
     }
 
     fn data(cwnd: f64, rtt_s: f64, fb: f64) -> Packet {
@@ -540,7 +601,14 @@ mod tests {
 
     #[test]
     fn bad_values_are_refused() {
-        for (k, v) in [("alpha", -0.1), ("alpha", 0.0), ("beta", -1.0), ("gamma", 1.5), ("min_interval_ms", 0.0), ("init_interval_ms", f64::NAN)] {
+        for (k, v) in [
+            ("alpha", -0.1),
+            ("alpha", 0.0),
+            ("beta", -1.0),
+            ("gamma", 1.5),
+            ("min_interval_ms", 0.0),
+            ("init_interval_ms", f64::NAN),
+        ] {
             let mut c = XcpCfg::default();
             match k {
                 "alpha" => c.alpha = v,

@@ -25,8 +25,8 @@
 //! restarts from the next ACK.
 
 use super::{AckSample, AckSeq, CongestionControl, Recovery, Window};
-use crate::config::{err, ConfigError, Entry, ParamDoc, Params, Table};
 use crate::config::documented;
+use crate::config::{err, ConfigError, Entry, ParamDoc, Params, Table};
 use crate::transport::{tcp, EndpointBuilder, SchemeEntry, TransportParams};
 use serde::{Deserialize, Serialize};
 
@@ -44,7 +44,11 @@ pub struct DecbitParams {
 
 impl Default for DecbitParams {
     fn default() -> Self {
-        DecbitParams { increase_pkts: 1.0, decrease_factor: 0.875, bit_fraction: 0.5 }
+        DecbitParams {
+            increase_pkts: 1.0,
+            decrease_factor: 0.875,
+            bit_fraction: 0.5,
+        }
     }
 }
 
@@ -52,17 +56,29 @@ impl Params for DecbitParams {
     const DOCS: &'static [ParamDoc] = &[
         ParamDoc::new("increase_pkts", "Ramakrishnan & Jain 1990 sec. 6: W + 1"),
         ParamDoc::new("decrease_factor", "Ramakrishnan & Jain 1990 sec. 6: W x 0.875"),
-        ParamDoc::new("bit_fraction", "Ramakrishnan & Jain 1990 sec. 5: decrease if at least 50% of the last window's bits are set"),
+        ParamDoc::new(
+            "bit_fraction",
+            "Ramakrishnan & Jain 1990 sec. 5: decrease if at least 50% of the last window's bits are set",
+        ),
     ];
     fn validate(&self, field: &str) -> Result<(), ConfigError> {
         if !(self.increase_pkts.is_finite() && self.increase_pkts > 0.0) {
-            return err(format!("{field}.increase_pkts"), format!("must be a positive number of packets, got {}", self.increase_pkts));
+            return err(
+                format!("{field}.increase_pkts"),
+                format!("must be a positive number of packets, got {}", self.increase_pkts),
+            );
         }
         if !(self.decrease_factor > 0.0 && self.decrease_factor < 1.0) {
-            return err(format!("{field}.decrease_factor"), format!("must be in (0, 1), got {}", self.decrease_factor));
+            return err(
+                format!("{field}.decrease_factor"),
+                format!("must be in (0, 1), got {}", self.decrease_factor),
+            );
         }
         if !(self.bit_fraction > 0.0 && self.bit_fraction <= 1.0) {
-            return err(format!("{field}.bit_fraction"), format!("must be in (0, 1], got {}", self.bit_fraction));
+            return err(
+                format!("{field}.bit_fraction"),
+                format!("must be in (0, 1], got {}", self.bit_fraction),
+            );
         }
         Ok(())
     }
@@ -82,7 +98,10 @@ fn factory(t: Table, p: &TransportParams) -> Result<EndpointBuilder, ConfigError
     let c: DecbitParams = t.parse()?;
     // The bit is DECbit's own (the router marks every data packet, the
     // source reacts as above): ECN's reaction to the same echo is off.
-    let p = TransportParams { ecn: false, ..p.clone() };
+    let p = TransportParams {
+        ecn: false,
+        ..p.clone()
+    };
     Ok(tcp::endpoints(&p, move || Box::new(Decbit::new(c.clone()))))
 }
 
@@ -104,7 +123,10 @@ pub struct TwoWindows {
 
 impl TwoWindows {
     pub fn new() -> Self {
-        TwoWindows { restart: true, ..Default::default() }
+        TwoWindows {
+            restart: true,
+            ..Default::default()
+        }
     }
 
     /// A cycle begins: the window `w` changed (or was set) on cumulative ACK `ack`.
@@ -150,7 +172,10 @@ pub struct Decbit {
 
 impl Decbit {
     pub fn new(p: DecbitParams) -> Self {
-        Decbit { p, clock: TwoWindows::new() }
+        Decbit {
+            p,
+            clock: TwoWindows::new(),
+        }
     }
 }
 
@@ -196,7 +221,14 @@ mod tests {
     use super::*;
 
     fn ack(a: u64, bit: bool) -> AckSeq {
-        AckSeq { now: 0, ack: a, acked_pkts: 1, congestion_bit: bit, rtt_ns: 1, in_recovery: false }
+        AckSeq {
+            now: 0,
+            ack: a,
+            acked_pkts: 1,
+            congestion_bit: bit,
+            rtt_ns: 1,
+            in_recovery: false,
+        }
     }
 
     /// Feed ACKs 1, 2, ... (one per packet, as a receiver without delayed
@@ -204,7 +236,10 @@ mod tests {
     /// window after each ACK.
     fn run(n: u64, bit: impl Fn(u64) -> bool) -> Vec<f64> {
         let mut cc = Decbit::new(DecbitParams::default());
-        let mut w = Window { cwnd: 1.0, ssthresh: f64::MAX };
+        let mut w = Window {
+            cwnd: 1.0,
+            ssthresh: f64::MAX,
+        };
         (1..=n)
             .map(|a| {
                 cc.on_ack_seq(&mut w, &ack(a, bit(a)));
@@ -247,7 +282,10 @@ mod tests {
         let w = run(12, |a| a == 11);
         assert_eq!(w[11], 4.0);
         let mut cc = Decbit::new(DecbitParams::default());
-        let mut w = Window { cwnd: 4.0, ssthresh: f64::MAX };
+        let mut w = Window {
+            cwnd: 4.0,
+            ssthresh: f64::MAX,
+        };
         cc.on_ack_seq(&mut w, &ack(1, false));
         // A loss: the sender sets W = 1; the cycle begins again on ACK 30.
         cc.ssthresh_after_loss(&w, 4);

@@ -42,10 +42,16 @@ impl Default for DualParams {
 }
 
 impl Params for DualParams {
-    const DOCS: &'static [ParamDoc] = &[ParamDoc::new("decrease_factor", "Wang & Crowcroft 1992: W x 7/8 when RTT > (RTT_min + RTT_max)/2")];
+    const DOCS: &'static [ParamDoc] = &[ParamDoc::new(
+        "decrease_factor",
+        "Wang & Crowcroft 1992: W x 7/8 when RTT > (RTT_min + RTT_max)/2",
+    )];
     fn validate(&self, field: &str) -> Result<(), ConfigError> {
         if !(self.decrease_factor > 0.0 && self.decrease_factor < 1.0) {
-            return err(format!("{field}.decrease_factor"), format!("must be in (0, 1), got {}", self.decrease_factor));
+            return err(
+                format!("{field}.decrease_factor"),
+                format!("must be in (0, 1), got {}", self.decrease_factor),
+            );
         }
         Ok(())
     }
@@ -78,7 +84,13 @@ pub struct Dual {
 
 impl Dual {
     pub fn new(factor: f64) -> Self {
-        Dual { factor, clock: TwoWindows::new(), min_rtt: Time::MAX, max_rtt: 0, cuts: 0 }
+        Dual {
+            factor,
+            clock: TwoWindows::new(),
+            min_rtt: Time::MAX,
+            max_rtt: 0,
+            cuts: 0,
+        }
     }
 }
 
@@ -111,7 +123,10 @@ impl CongestionControl for Dual {
             return;
         }
         // 2 RTT > RTT_min + RTT_max, in integers.
-        if w.cwnd >= w.ssthresh && self.max_rtt > self.min_rtt && 2 * s.rtt_ns as u128 > self.min_rtt as u128 + self.max_rtt as u128 {
+        if w.cwnd >= w.ssthresh
+            && self.max_rtt > self.min_rtt
+            && 2 * s.rtt_ns as u128 > self.min_rtt as u128 + self.max_rtt as u128
+        {
             w.cwnd = (w.cwnd * self.factor).max(1.0);
             w.ssthresh = w.cwnd;
             self.cuts += 1;
@@ -125,14 +140,24 @@ mod tests {
     use super::*;
 
     fn ack(a: u64, rtt: Time) -> AckSeq {
-        AckSeq { now: 0, ack: a, acked_pkts: 1, congestion_bit: false, rtt_ns: rtt, in_recovery: false }
+        AckSeq {
+            now: 0,
+            ack: a,
+            acked_pkts: 1,
+            congestion_bit: false,
+            rtt_ns: rtt,
+            in_recovery: false,
+        }
     }
 
     #[test]
     fn cuts_by_an_eighth_above_the_midpoint_every_other_window() {
         let mut cc = Dual::new(0.875);
         // Window held at 8 (as if in congestion avoidance with no growth).
-        let mut w = Window { cwnd: 8.0, ssthresh: 8.0 };
+        let mut w = Window {
+            cwnd: 8.0,
+            ssthresh: 8.0,
+        };
         // Cycle from packet 0: window in flight 0..7, examined 8..15; the
         // check is on ACK 16. RTTs 10 then 30 make the midpoint 20.
         cc.on_ack_seq(&mut w, &ack(1, 10));
@@ -154,7 +179,10 @@ mod tests {
     #[test]
     fn no_check_in_slow_start() {
         let mut cc = Dual::new(0.875);
-        let mut w = Window { cwnd: 2.0, ssthresh: f64::MAX };
+        let mut w = Window {
+            cwnd: 2.0,
+            ssthresh: f64::MAX,
+        };
         // Window 2 from packet 0: check on ACK 4; min 10, max 40, last 40,
         // but cwnd < ssthresh: no cut. The same in congestion avoidance cuts.
         for (a, r) in [(1, 10), (2, 40), (3, 40), (4, 40)] {
@@ -162,7 +190,10 @@ mod tests {
         }
         assert_eq!((w.cwnd, cc.cuts), (2.0, 0));
         let mut cc = Dual::new(0.875);
-        let mut w = Window { cwnd: 2.0, ssthresh: 2.0 };
+        let mut w = Window {
+            cwnd: 2.0,
+            ssthresh: 2.0,
+        };
         for (a, r) in [(1, 10), (2, 40), (3, 40), (4, 40)] {
             cc.on_ack_seq(&mut w, &ack(a, r));
         }

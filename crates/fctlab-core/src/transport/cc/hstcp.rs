@@ -61,13 +61,21 @@ pub struct HstcpParams {
 
 impl Default for HstcpParams {
     fn default() -> Self {
-        HstcpParams { low_window: 38.0, high_window: 83000.0, high_p: 1e-7, high_decrease: 0.1, low_p: None }
+        HstcpParams {
+            low_window: 38.0,
+            high_window: 83000.0,
+            high_p: 1e-7,
+            high_decrease: 0.1,
+            low_p: None,
+        }
     }
 }
 
-
 fn bad<T>(key: &str, message: String) -> Result<T, ConfigError> {
-    Err(ConfigError { field: format!("transport.hstcp.{key}"), message })
+    Err(ConfigError {
+        field: format!("transport.hstcp.{key}"),
+        message,
+    })
 }
 
 impl HstcpParams {
@@ -79,10 +87,19 @@ impl HstcpParams {
     /// Refuse values outside the ranges the response function is defined on.
     pub fn check(&self) -> Result<(), ConfigError> {
         if !(self.low_window.is_finite() && self.low_window >= 1.0) {
-            return bad("low_window", format!("must be a number of packets >= 1, got {}", self.low_window));
+            return bad(
+                "low_window",
+                format!("must be a number of packets >= 1, got {}", self.low_window),
+            );
         }
         if !(self.high_window.is_finite() && self.high_window > self.low_window) {
-            return bad("high_window", format!("must be above low_window ({}), got {}", self.low_window, self.high_window));
+            return bad(
+                "high_window",
+                format!(
+                    "must be above low_window ({}), got {}",
+                    self.low_window, self.high_window
+                ),
+            );
         }
         if let Some(lp) = self.low_p {
             if !(lp > 0.0 && lp < 1.0) {
@@ -91,10 +108,19 @@ impl HstcpParams {
         }
         let lp = self.low_p();
         if !(self.high_p > 0.0 && self.high_p < lp) {
-            return bad("high_p", format!("must be in (0, low_p) = (0, {lp:.6e}), got {}", self.high_p));
+            return bad(
+                "high_p",
+                format!("must be in (0, low_p) = (0, {lp:.6e}), got {}", self.high_p),
+            );
         }
         if !(self.high_decrease > 0.0 && self.high_decrease <= 0.5) {
-            return bad("high_decrease", format!("must be in (0, 0.5] (b falls from 0.5 at low_window to it), got {}", self.high_decrease));
+            return bad(
+                "high_decrease",
+                format!(
+                    "must be in (0, 0.5] (b falls from 0.5 at low_window to it), got {}",
+                    self.high_decrease
+                ),
+            );
         }
         Ok(())
     }
@@ -195,11 +221,24 @@ impl CongestionControl for Hstcp {
 
 impl Params for HstcpParams {
     const DOCS: &'static [ParamDoc] = &[
-        ParamDoc::new("low_window", "RFC 3649 sec. 5 Low_Window; ns-2 low_window_; the 2006 FCT paper, Fig. 8"),
-        ParamDoc::new("high_window", "RFC 3649 sec. 5 High_Window; ns-2 high_window_; the 2006 FCT paper, Fig. 8"),
-        ParamDoc::new("high_p", "RFC 3649 sec. 5 High_P; ns-2 high_p_; the 2006 FCT paper, Fig. 8"),
+        ParamDoc::new(
+            "low_window",
+            "RFC 3649 sec. 5 Low_Window; ns-2 low_window_; the 2006 FCT paper, Fig. 8",
+        ),
+        ParamDoc::new(
+            "high_window",
+            "RFC 3649 sec. 5 High_Window; ns-2 high_window_; the 2006 FCT paper, Fig. 8",
+        ),
+        ParamDoc::new(
+            "high_p",
+            "RFC 3649 sec. 5 High_P; ns-2 high_p_; the 2006 FCT paper, Fig. 8",
+        ),
         ParamDoc::new("high_decrease", "RFC 3649 sec. 5 High_Decrease; ns-2 high_decrease_"),
-        ParamDoc::derived("low_p", "1.5 / low_window^2 (1.0388e-3 at 38)", "ns-2 tcp.cc (a(Low_Window) = 1 exactly); RFC 3649 sec. 5 rounds it to 1e-3"),
+        ParamDoc::derived(
+            "low_p",
+            "1.5 / low_window^2 (1.0388e-3 at 38)",
+            "ns-2 tcp.cc (a(Low_Window) = 1 exactly); RFC 3649 sec. 5 rounds it to 1e-3",
+        ),
     ];
     fn validate(&self, _field: &str) -> Result<(), ConfigError> {
         self.check()
@@ -278,7 +317,10 @@ mod tests {
     fn rfc_low_p_gives_its_response_function() {
         // With the RFC's Low_P = 1e-3 the response function is w = 0.12 / p^0.835
         // (RFC 3649 section 5, both constants rounded): p(w) within 3%.
-        let p = HstcpParams { low_p: Some(1e-3), ..Default::default() };
+        let p = HstcpParams {
+            low_p: Some(1e-3),
+            ..Default::default()
+        };
         p.check().unwrap();
         let h = Hstcp::new(&p);
         for w in [100.0f64, 1000.0, 10000.0] {
@@ -295,11 +337,28 @@ mod tests {
         // tabulates them (its b: md/256). The table's a are the integers the
         // formula passes near; with either Low_P the formula is within 5% of
         // them and b within 0.01 of the rounded b.
-        let rows = [(38.0, 1.0, 0.50), (118.0, 2.0, 0.44), (221.0, 3.0, 0.41), (347.0, 4.0, 0.38), (495.0, 5.0, 0.37), (1058.0, 8.0, 0.33), (5036.0, 20.0, 0.25), (10661.0, 30.0, 0.21), (29557.0, 49.0, 0.15)];
+        let rows = [
+            (38.0, 1.0, 0.50),
+            (118.0, 2.0, 0.44),
+            (221.0, 3.0, 0.41),
+            (347.0, 4.0, 0.38),
+            (495.0, 5.0, 0.37),
+            (1058.0, 8.0, 0.33),
+            (5036.0, 20.0, 0.25),
+            (10661.0, 30.0, 0.21),
+            (29557.0, 49.0, 0.15),
+        ];
         for low_p in [None, Some(1e-3)] {
-            let h = Hstcp::new(&HstcpParams { low_p, ..Default::default() });
+            let h = Hstcp::new(&HstcpParams {
+                low_p,
+                ..Default::default()
+            });
             for (w, a, b) in rows {
-                assert!((h.a(w) / a - 1.0).abs() < 0.05, "a({w}) = {} vs {a} (low_p {low_p:?})", h.a(w));
+                assert!(
+                    (h.a(w) / a - 1.0).abs() < 0.05,
+                    "a({w}) = {} vs {a} (low_p {low_p:?})",
+                    h.a(w)
+                );
                 assert!((h.b(w) - b).abs() < 0.01, "b({w}) = {} vs {b}", h.b(w));
             }
         }
@@ -308,21 +367,40 @@ mod tests {
     #[test]
     fn increase_per_ack_and_decrease_on_loss() {
         let mut h = defaults();
-        let s = AckSample { now: 0, acked_pkts: 1, rtt_ns: 1, srtt_ns: 1, min_rtt_ns: 1, flight_pkts: 1000 };
-        let mut w = Window { cwnd: 1000.0, ssthresh: 500.0 };
+        let s = AckSample {
+            now: 0,
+            acked_pkts: 1,
+            rtt_ns: 1,
+            srtt_ns: 1,
+            min_rtt_ns: 1,
+            flight_pkts: 1000,
+        };
+        let mut w = Window {
+            cwnd: 1000.0,
+            ssthresh: 500.0,
+        };
         h.on_ack(&mut w, &s);
         assert_eq!(w.cwnd, 1000.0 + h.a(1000.0) / 1000.0);
         // Below Low_Window: NewReno's +1/cwnd.
-        let mut w = Window { cwnd: 20.0, ssthresh: 10.0 };
+        let mut w = Window {
+            cwnd: 20.0,
+            ssthresh: 10.0,
+        };
         h.on_ack(&mut w, &s);
         assert_eq!(w.cwnd, 20.05);
         // Slow start below ssthresh, whatever the window.
-        let mut w = Window { cwnd: 100.0, ssthresh: 200.0 };
+        let mut w = Window {
+            cwnd: 100.0,
+            ssthresh: 200.0,
+        };
         h.on_ack(&mut w, &s);
         assert_eq!(w.cwnd, 101.0);
         // Decrease: 1000 in flight -> (1 - 0.32988) 1000 = 670.12; at or below
         // Low_Window halve as NewReno (30 -> 15); never below 2.
-        let w = Window { cwnd: 1000.0, ssthresh: 1.0 };
+        let w = Window {
+            cwnd: 1000.0,
+            ssthresh: 1.0,
+        };
         assert!((h.ssthresh_after_loss(&w, 1000) - 670.12).abs() < 0.01);
         assert_eq!(h.ssthresh_after_loss(&w, 30), 15.0);
         assert_eq!(h.ssthresh_after_loss(&w, 38), 19.0);
@@ -342,27 +420,83 @@ mod tests {
         // With a(1000) = 8.0337 the round adds 8.0337 (1 - 0.39166 x 4.0168 / 1000)
         // = 8.0211; second-order terms are ~(a/w)^2 = 6e-5 relative.
         let mut h = defaults();
-        let s = AckSample { now: 0, acked_pkts: 1, rtt_ns: 1, srtt_ns: 1, min_rtt_ns: 1, flight_pkts: 1000 };
-        let mut w = Window { cwnd: 1000.0, ssthresh: 1.0 };
+        let s = AckSample {
+            now: 0,
+            acked_pkts: 1,
+            rtt_ns: 1,
+            srtt_ns: 1,
+            min_rtt_ns: 1,
+            flight_pkts: 1000,
+        };
+        let mut w = Window {
+            cwnd: 1000.0,
+            ssthresh: 1.0,
+        };
         for _ in 0..1000 {
             h.on_ack(&mut w, &s);
         }
         let a = h.a(1000.0);
         assert!((a - 8.0337).abs() < 1e-4, "a(1000) = {a}");
         let expect = a * (1.0 - 0.39166 * (a / 2.0) / 1000.0);
-        assert!(((w.cwnd - 1000.0) / expect - 1.0).abs() < 1e-4, "{} vs {expect}", w.cwnd - 1000.0);
+        assert!(
+            ((w.cwnd - 1000.0) / expect - 1.0).abs() < 1e-4,
+            "{} vs {expect}",
+            w.cwnd - 1000.0
+        );
     }
 
     #[test]
     fn bad_values_are_refused_naming_the_key() {
         let cases: [(HstcpParams, &str); 7] = [
-            (HstcpParams { low_window: 0.5, ..Default::default() }, "transport.hstcp.low_window"),
-            (HstcpParams { high_window: 30.0, ..Default::default() }, "transport.hstcp.high_window"),
-            (HstcpParams { high_p: 0.0, ..Default::default() }, "transport.hstcp.high_p"),
-            (HstcpParams { high_p: 0.01, ..Default::default() }, "transport.hstcp.high_p"),
-            (HstcpParams { high_decrease: 0.6, ..Default::default() }, "transport.hstcp.high_decrease"),
-            (HstcpParams { high_decrease: 0.0, ..Default::default() }, "transport.hstcp.high_decrease"),
-            (HstcpParams { low_p: Some(1.0), ..Default::default() }, "transport.hstcp.low_p"),
+            (
+                HstcpParams {
+                    low_window: 0.5,
+                    ..Default::default()
+                },
+                "transport.hstcp.low_window",
+            ),
+            (
+                HstcpParams {
+                    high_window: 30.0,
+                    ..Default::default()
+                },
+                "transport.hstcp.high_window",
+            ),
+            (
+                HstcpParams {
+                    high_p: 0.0,
+                    ..Default::default()
+                },
+                "transport.hstcp.high_p",
+            ),
+            (
+                HstcpParams {
+                    high_p: 0.01,
+                    ..Default::default()
+                },
+                "transport.hstcp.high_p",
+            ),
+            (
+                HstcpParams {
+                    high_decrease: 0.6,
+                    ..Default::default()
+                },
+                "transport.hstcp.high_decrease",
+            ),
+            (
+                HstcpParams {
+                    high_decrease: 0.0,
+                    ..Default::default()
+                },
+                "transport.hstcp.high_decrease",
+            ),
+            (
+                HstcpParams {
+                    low_p: Some(1.0),
+                    ..Default::default()
+                },
+                "transport.hstcp.low_p",
+            ),
         ];
         for (p, field) in cases {
             assert_eq!(p.check().unwrap_err().field, field);

@@ -37,7 +37,11 @@ pub struct LibraParams {
 
 impl Default for LibraParams {
     fn default() -> Self {
-        LibraParams { k1: 110.0, k2: 2.0, t1_ms: 1000.0 }
+        LibraParams {
+            k1: 110.0,
+            k2: 2.0,
+            t1_ms: 1000.0,
+        }
     }
 }
 
@@ -50,11 +54,17 @@ impl Params for LibraParams {
     fn validate(&self, field: &str) -> Result<(), ConfigError> {
         for (k, v) in [("k1", self.k1), ("t1_ms", self.t1_ms)] {
             if !(v.is_finite() && v > 0.0) {
-                return Err(ConfigError::new(format!("{field}.{k}"), format!("must be positive, got {v}")));
+                return Err(ConfigError::new(
+                    format!("{field}.{k}"),
+                    format!("must be positive, got {v}"),
+                ));
             }
         }
         if !(self.k2.is_finite() && self.k2 >= 0.0) {
-            return Err(ConfigError::new(format!("{field}.k2"), format!("must be >= 0, got {}", self.k2)));
+            return Err(ConfigError::new(
+                format!("{field}.k2"),
+                format!("must be >= 0, got {}", self.k2),
+            ));
         }
         Ok(())
     }
@@ -72,12 +82,21 @@ pub struct Libra {
 
 impl Libra {
     pub fn new(c: &LibraParams) -> Self {
-        Libra { k1: c.k1, k2: c.k2, t1: c.t1_ms / 1e3, max_rtt: 0 }
+        Libra {
+            k1: c.k1,
+            k2: c.k2,
+            t1: c.t1_ms / 1e3,
+            max_rtt: 0,
+        }
     }
 
     /// alpha at smoothed RTT `t` s, with T_min and T_max in s.
     pub fn alpha(&self, t: f64, t_min: f64, t_max: f64) -> f64 {
-        let p = if t_max > t_min { (-self.k2 * ((t - t_min) / (t_max - t_min)).clamp(0.0, 1.0)).exp() } else { 1.0 };
+        let p = if t_max > t_min {
+            (-self.k2 * ((t - t_min) / (t_max - t_min)).clamp(0.0, 1.0)).exp()
+        } else {
+            1.0
+        };
         self.k1 * p * t * t / (t + self.t1)
     }
 }
@@ -88,7 +107,11 @@ impl CongestionControl for Libra {
         if w.cwnd < w.ssthresh {
             slow_start(w, s.acked_pkts);
         } else {
-            let a = self.alpha(s.srtt_ns as f64 / 1e9, s.min_rtt_ns as f64 / 1e9, self.max_rtt as f64 / 1e9);
+            let a = self.alpha(
+                s.srtt_ns as f64 / 1e9,
+                s.min_rtt_ns as f64 / 1e9,
+                self.max_rtt as f64 / 1e9,
+            );
             w.cwnd = (w.cwnd + a / w.cwnd).min(MAX_SCALED_WINDOW_PKTS);
         }
     }
@@ -131,8 +154,18 @@ mod tests {
         // Penalty: T halfway between T_min and T_max gives exp(-1).
         assert!((l.alpha(0.1, 0.05, 0.15) - (-1f64).exp()).abs() < 1e-12);
         let mut cc = Libra::new(&LibraParams::default());
-        let s = AckSample { now: 0, acked_pkts: 1, rtt_ns: 100_000_000, srtt_ns: 100_000_000, min_rtt_ns: 100_000_000, flight_pkts: 10 };
-        let mut w = Window { cwnd: 10.0, ssthresh: 5.0 };
+        let s = AckSample {
+            now: 0,
+            acked_pkts: 1,
+            rtt_ns: 100_000_000,
+            srtt_ns: 100_000_000,
+            min_rtt_ns: 100_000_000,
+            flight_pkts: 10,
+        };
+        let mut w = Window {
+            cwnd: 10.0,
+            ssthresh: 5.0,
+        };
         cc.on_ack(&mut w, &s);
         assert!((w.cwnd - 10.1).abs() < 1e-12);
     }

@@ -6,17 +6,17 @@
 //! controller, which only decides how the window grows and how far it falls.
 //! Units are packets (MSS-sized segments), as in ns-2.
 
+pub mod decbit;
+pub mod dual;
 pub mod hstcp;
+pub mod libra;
 pub mod newreno;
 pub mod reno;
 pub mod scalable;
-pub mod tahoe;
-pub mod decbit;
-pub mod dual;
-pub mod tri_s;
-pub mod tarheel;
 pub mod srf;
-pub mod libra;
+pub mod tahoe;
+pub mod tarheel;
+pub mod tri_s;
 
 pub use hstcp::{Hstcp, HstcpParams};
 pub use newreno::NewReno;

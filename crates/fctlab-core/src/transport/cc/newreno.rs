@@ -45,7 +45,13 @@ impl CongestionControl for NewReno {
 pub fn newreno_for(p: &TransportParams) -> impl Fn() -> Box<dyn CongestionControl> + Send + Sync + 'static {
     let bytes = p.model.bytes_growth;
     let mss = p.mss_bytes as f64;
-    move || if bytes { Box::new(NewRenoBytes { mss }) as Box<dyn CongestionControl> } else { Box::new(NewReno) }
+    move || {
+        if bytes {
+            Box::new(NewRenoBytes { mss }) as Box<dyn CongestionControl>
+        } else {
+            Box::new(NewReno)
+        }
+    }
 }
 
 /// NewReno's window policy counted in bytes, as ns-3's `TcpNewReno`
@@ -94,12 +100,22 @@ mod tests {
     use super::*;
 
     fn sample(acked: u64) -> AckSample {
-        AckSample { now: 0, acked_pkts: acked, rtt_ns: 1, srtt_ns: 1, min_rtt_ns: 1, flight_pkts: 10 }
+        AckSample {
+            now: 0,
+            acked_pkts: acked,
+            rtt_ns: 1,
+            srtt_ns: 1,
+            min_rtt_ns: 1,
+            flight_pkts: 10,
+        }
     }
 
     #[test]
     fn slow_start_then_one_packet_per_window() {
-        let mut w = Window { cwnd: 2.0, ssthresh: 4.0 };
+        let mut w = Window {
+            cwnd: 2.0,
+            ssthresh: 4.0,
+        };
         let mut cc = NewReno;
         cc.on_ack(&mut w, &sample(1));
         cc.on_ack(&mut w, &sample(3)); // at most one packet per ACK
@@ -124,7 +140,10 @@ mod tests {
         // four segments: slow start adds 1000 B and reaches ssthresh; the three
         // segments left make one congestion-avoidance step of 10^6 / 2000 = 500 B.
         let mut cc = NewRenoBytes { mss: 1000.0 };
-        let mut w = Window { cwnd: 1.0, ssthresh: 2.0 };
+        let mut w = Window {
+            cwnd: 1.0,
+            ssthresh: 2.0,
+        };
         cc.on_ack(&mut w, &sample(4));
         assert_eq!((w.cwnd * 1000.0).round(), 2500.0);
         // Then 10^6 / 2500 = 400 B, and floor(10^6 / 2900) = 344 B (not 344.8).
@@ -133,15 +152,24 @@ mod tests {
         cc.on_ack(&mut w, &sample(1));
         assert_eq!((w.cwnd * 1000.0).round(), 3244.0);
         // An ACK of one segment that reaches ssthresh in slow start only slow-starts.
-        let mut w = Window { cwnd: 3.0, ssthresh: 4.0 };
+        let mut w = Window {
+            cwnd: 3.0,
+            ssthresh: 4.0,
+        };
         cc.on_ack(&mut w, &sample(1));
         assert_eq!(w.cwnd, 4.0);
         // Slow start below ssthresh: one SMSS per ACK, however many it acknowledges.
-        let mut w = Window { cwnd: 2.0, ssthresh: 100.0 };
+        let mut w = Window {
+            cwnd: 2.0,
+            ssthresh: 100.0,
+        };
         cc.on_ack(&mut w, &sample(42));
         assert_eq!(w.cwnd, 3.0);
         // At least one byte per ACK: SMSS^2 / cwnd < 1 when cwnd > SMSS^2 (10^6 B).
-        let mut w = Window { cwnd: 2000.0, ssthresh: 2.0 };
+        let mut w = Window {
+            cwnd: 2000.0,
+            ssthresh: 2.0,
+        };
         cc.on_ack(&mut w, &sample(1));
         assert_eq!((w.cwnd * 1000.0).round(), 2_000_001.0);
         // ssthresh: max(2 SMSS, floor(bytes / 2)), with an odd SMSS too.

@@ -44,7 +44,14 @@ mod tests {
     use super::*;
 
     fn sample(acked: u64) -> AckSample {
-        AckSample { now: 0, acked_pkts: acked, rtt_ns: 1, srtt_ns: 1, min_rtt_ns: 1, flight_pkts: 10 }
+        AckSample {
+            now: 0,
+            acked_pkts: acked,
+            rtt_ns: 1,
+            srtt_ns: 1,
+            min_rtt_ns: 1,
+            flight_pkts: 10,
+        }
     }
 
     #[test]
@@ -52,7 +59,10 @@ mod tests {
         let mut cc = Reno;
         assert_eq!(cc.recovery(), Recovery::Reno);
         // Congestion avoidance from 10: ten ACKs add sum 1/w_i, just under one packet.
-        let mut w = Window { cwnd: 10.0, ssthresh: 5.0 };
+        let mut w = Window {
+            cwnd: 10.0,
+            ssthresh: 5.0,
+        };
         let mut expect = 10.0f64;
         for _ in 0..10 {
             cc.on_ack(&mut w, &sample(1));

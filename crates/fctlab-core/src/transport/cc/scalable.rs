@@ -40,25 +40,37 @@ pub struct ScalableParams {
 
 impl Default for ScalableParams {
     fn default() -> Self {
-        ScalableParams { a: 0.01, b: 0.125, low_window: 16.0 }
+        ScalableParams {
+            a: 0.01,
+            b: 0.125,
+            low_window: 16.0,
+        }
     }
 }
 
-
 fn bad<T>(key: &str, message: String) -> Result<T, ConfigError> {
-    Err(ConfigError { field: format!("transport.scalable.{key}"), message })
+    Err(ConfigError {
+        field: format!("transport.scalable.{key}"),
+        message,
+    })
 }
 
 impl ScalableParams {
     pub fn check(&self) -> Result<(), ConfigError> {
         if !(self.a > 0.0 && self.a <= 1.0) {
-            return bad("a", format!("must be an increase per ACK in (0, 1] packets, got {}", self.a));
+            return bad(
+                "a",
+                format!("must be an increase per ACK in (0, 1] packets, got {}", self.a),
+            );
         }
         if !(self.b > 0.0 && self.b < 1.0) {
             return bad("b", format!("must be a fraction in (0, 1), got {}", self.b));
         }
         if !(self.low_window.is_finite() && self.low_window >= 0.0) {
-            return bad("low_window", format!("must be a number of packets >= 0, got {}", self.low_window));
+            return bad(
+                "low_window",
+                format!("must be a number of packets >= 0, got {}", self.low_window),
+            );
         }
         Ok(())
     }
@@ -73,7 +85,11 @@ pub struct Scalable {
 
 impl Scalable {
     pub fn new(p: &ScalableParams) -> Self {
-        Scalable { a: p.a, b: p.b, low_window: p.low_window }
+        Scalable {
+            a: p.a,
+            b: p.b,
+            low_window: p.low_window,
+        }
     }
 }
 
@@ -97,9 +113,18 @@ impl CongestionControl for Scalable {
 
 impl Params for ScalableParams {
     const DOCS: &'static [ParamDoc] = &[
-        ParamDoc::new("a", "Kelly 2003 (increase per ACK); Linux tcp_scalable.c +1 per 100 ACKs"),
-        ParamDoc::new("b", "Kelly 2003 (decrease per loss); Linux tcp_scalable.c cwnd - cwnd/8"),
-        ParamDoc::new("low_window", "Kelly 2003 legacy window lwnd; standard TCP at or below it"),
+        ParamDoc::new(
+            "a",
+            "Kelly 2003 (increase per ACK); Linux tcp_scalable.c +1 per 100 ACKs",
+        ),
+        ParamDoc::new(
+            "b",
+            "Kelly 2003 (decrease per loss); Linux tcp_scalable.c cwnd - cwnd/8",
+        ),
+        ParamDoc::new(
+            "low_window",
+            "Kelly 2003 legacy window lwnd; standard TCP at or below it",
+        ),
     ];
     fn validate(&self, _field: &str) -> Result<(), ConfigError> {
         self.check()
@@ -128,7 +153,14 @@ mod tests {
     use super::*;
 
     fn ack() -> AckSample {
-        AckSample { now: 0, acked_pkts: 1, rtt_ns: 1, srtt_ns: 1, min_rtt_ns: 1, flight_pkts: 1 }
+        AckSample {
+            now: 0,
+            acked_pkts: 1,
+            rtt_ns: 1,
+            srtt_ns: 1,
+            min_rtt_ns: 1,
+            flight_pkts: 1,
+        }
     }
 
     #[test]
@@ -136,7 +168,10 @@ mod tests {
         let mut s = Scalable::new(&ScalableParams::default());
         // Above the legacy window: +0.01 per ACK, so 100 ACKs add one packet
         // (0.01 is not exact in binary: compare within rounding).
-        let mut w = Window { cwnd: 200.0, ssthresh: 100.0 };
+        let mut w = Window {
+            cwnd: 200.0,
+            ssthresh: 100.0,
+        };
         for _ in 0..100 {
             s.on_ack(&mut w, &ack());
         }
@@ -148,14 +183,20 @@ mod tests {
         }
         assert!((w.cwnd - 202.0).abs() < 1e-9);
         // At or below 16 packets: standard +1/cwnd.
-        let mut w = Window { cwnd: 16.0, ssthresh: 2.0 };
+        let mut w = Window {
+            cwnd: 16.0,
+            ssthresh: 2.0,
+        };
         s.on_ack(&mut w, &ack());
         assert_eq!(w.cwnd, 16.0625);
         // Just above: +0.01, less than 1/cwnd (Kelly's a < 1/w below w = 100).
         s.on_ack(&mut w, &ack());
         assert!((w.cwnd - 16.0725).abs() < 1e-12);
         // Slow start below ssthresh.
-        let mut w = Window { cwnd: 50.0, ssthresh: 60.0 };
+        let mut w = Window {
+            cwnd: 50.0,
+            ssthresh: 60.0,
+        };
         s.on_ack(&mut w, &ack());
         assert_eq!(w.cwnd, 51.0);
     }
@@ -163,14 +204,20 @@ mod tests {
     #[test]
     fn decrease_on_loss() {
         let mut s = Scalable::new(&ScalableParams::default());
-        let w = Window { cwnd: 1.0, ssthresh: 1.0 };
+        let w = Window {
+            cwnd: 1.0,
+            ssthresh: 1.0,
+        };
         // 800 in flight -> 800 (7/8) = 700; 17 -> 14.875; 16 (legacy) -> 8.
         assert_eq!(s.ssthresh_after_loss(&w, 800), 700.0);
         assert_eq!(s.ssthresh_after_loss(&w, 17), 14.875);
         assert_eq!(s.ssthresh_after_loss(&w, 16), 8.0);
         assert_eq!(s.ssthresh_after_loss(&w, 3), 2.0);
         // low_window = 0: Linux's decrease, 7/8 at every window (floor 2).
-        let mut s = Scalable::new(&ScalableParams { low_window: 0.0, ..Default::default() });
+        let mut s = Scalable::new(&ScalableParams {
+            low_window: 0.0,
+            ..Default::default()
+        });
         assert_eq!(s.ssthresh_after_loss(&w, 8), 7.0);
         assert_eq!(s.ssthresh_after_loss(&w, 2), 2.0);
     }
@@ -178,11 +225,41 @@ mod tests {
     #[test]
     fn bad_values_are_refused_naming_the_key() {
         let cases = [
-            (ScalableParams { a: 0.0, ..Default::default() }, "transport.scalable.a"),
-            (ScalableParams { a: f64::NAN, ..Default::default() }, "transport.scalable.a"),
-            (ScalableParams { b: 1.0, ..Default::default() }, "transport.scalable.b"),
-            (ScalableParams { b: -0.1, ..Default::default() }, "transport.scalable.b"),
-            (ScalableParams { low_window: -1.0, ..Default::default() }, "transport.scalable.low_window"),
+            (
+                ScalableParams {
+                    a: 0.0,
+                    ..Default::default()
+                },
+                "transport.scalable.a",
+            ),
+            (
+                ScalableParams {
+                    a: f64::NAN,
+                    ..Default::default()
+                },
+                "transport.scalable.a",
+            ),
+            (
+                ScalableParams {
+                    b: 1.0,
+                    ..Default::default()
+                },
+                "transport.scalable.b",
+            ),
+            (
+                ScalableParams {
+                    b: -0.1,
+                    ..Default::default()
+                },
+                "transport.scalable.b",
+            ),
+            (
+                ScalableParams {
+                    low_window: -1.0,
+                    ..Default::default()
+                },
+                "transport.scalable.low_window",
+            ),
         ];
         for (p, field) in cases {
             assert_eq!(p.check().unwrap_err().field, field);

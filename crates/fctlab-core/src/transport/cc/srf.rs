@@ -34,10 +34,16 @@ impl Default for SrfParams {
 }
 
 impl Params for SrfParams {
-    const DOCS: &'static [ParamDoc] = &[ParamDoc::new("ref_rtt_ms", "chosen: the RTT at which SRF grows as Reno (not given in the sources at hand)")];
+    const DOCS: &'static [ParamDoc] = &[ParamDoc::new(
+        "ref_rtt_ms",
+        "chosen: the RTT at which SRF grows as Reno (not given in the sources at hand)",
+    )];
     fn validate(&self, field: &str) -> Result<(), ConfigError> {
         if !(self.ref_rtt_ms.is_finite() && self.ref_rtt_ms > 0.0) {
-            return Err(ConfigError::new(format!("{field}.ref_rtt_ms"), format!("must be a positive number of ms, got {}", self.ref_rtt_ms)));
+            return Err(ConfigError::new(
+                format!("{field}.ref_rtt_ms"),
+                format!("must be a positive number of ms, got {}", self.ref_rtt_ms),
+            ));
         }
         Ok(())
     }
@@ -102,14 +108,27 @@ mod tests {
     #[test]
     fn increase_is_rtt_squared_over_t0_squared() {
         let mut cc = Srf::new(&SrfParams { ref_rtt_ms: 100.0 });
-        let s = |rtt_ms: f64| AckSample { now: 0, acked_pkts: 1, rtt_ns: (rtt_ms * 1e6) as u64, srtt_ns: (rtt_ms * 1e6) as u64, min_rtt_ns: 1, flight_pkts: 10 };
+        let s = |rtt_ms: f64| AckSample {
+            now: 0,
+            acked_pkts: 1,
+            rtt_ns: (rtt_ms * 1e6) as u64,
+            srtt_ns: (rtt_ms * 1e6) as u64,
+            min_rtt_ns: 1,
+            flight_pkts: 10,
+        };
         // Reno at T0: +1/cwnd; at 2 T0: +4/cwnd; at T0/2: +1/4 per window.
         for (rtt, inc) in [(100.0, 1.0), (200.0, 4.0), (50.0, 0.25), (500.0, 25.0)] {
-            let mut w = Window { cwnd: 10.0, ssthresh: 5.0 };
+            let mut w = Window {
+                cwnd: 10.0,
+                ssthresh: 5.0,
+            };
             cc.on_ack(&mut w, &s(rtt));
             assert!((w.cwnd - 10.0 - inc / 10.0).abs() < 1e-12, "T = {rtt}");
         }
-        let mut w = Window { cwnd: 3.0, ssthresh: 5.0 };
+        let mut w = Window {
+            cwnd: 3.0,
+            ssthresh: 5.0,
+        };
         cc.on_ack(&mut w, &s(500.0));
         assert_eq!(w.cwnd, 4.0); // slow start is NewReno's
         assert_eq!(cc.ssthresh_after_loss(&w, 20), 10.0);

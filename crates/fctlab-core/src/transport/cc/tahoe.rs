@@ -44,7 +44,14 @@ mod tests {
     use super::*;
 
     fn sample(acked: u64) -> AckSample {
-        AckSample { now: 0, acked_pkts: acked, rtt_ns: 1, srtt_ns: 1, min_rtt_ns: 1, flight_pkts: 10 }
+        AckSample {
+            now: 0,
+            acked_pkts: acked,
+            rtt_ns: 1,
+            srtt_ns: 1,
+            min_rtt_ns: 1,
+            flight_pkts: 10,
+        }
     }
 
     #[test]
@@ -52,7 +59,10 @@ mod tests {
         let mut cc = Tahoe;
         assert_eq!(cc.recovery(), Recovery::Tahoe);
         // Slow start: +1 per ACK whatever it covers, until ssthresh.
-        let mut w = Window { cwnd: 1.0, ssthresh: 3.0 };
+        let mut w = Window {
+            cwnd: 1.0,
+            ssthresh: 3.0,
+        };
         cc.on_ack(&mut w, &sample(6));
         assert_eq!(w.cwnd, 2.0);
         cc.on_ack(&mut w, &sample(1));

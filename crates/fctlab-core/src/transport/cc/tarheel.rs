@@ -65,7 +65,12 @@ pub struct TarheelParams {
 
 impl Default for TarheelParams {
     fn default() -> Self {
-        TarheelParams { ref_rtt_ms: 30.0, ssthresh_ref_pkts: None, queue_delay: "oracle".into(), base_rtt_ms: None }
+        TarheelParams {
+            ref_rtt_ms: 30.0,
+            ssthresh_ref_pkts: None,
+            queue_delay: "oracle".into(),
+            base_rtt_ms: None,
+        }
     }
 }
 
@@ -78,19 +83,34 @@ impl Params for TarheelParams {
     ];
     fn validate(&self, field: &str) -> Result<(), ConfigError> {
         if !(self.ref_rtt_ms.is_finite() && self.ref_rtt_ms > 0.0) {
-            return Err(ConfigError::new(format!("{field}.ref_rtt_ms"), format!("must be a positive number of ms, got {}", self.ref_rtt_ms)));
+            return Err(ConfigError::new(
+                format!("{field}.ref_rtt_ms"),
+                format!("must be a positive number of ms, got {}", self.ref_rtt_ms),
+            ));
         }
         if let Some(x) = self.ssthresh_ref_pkts {
             if !(x.is_finite() && x >= 1.0) {
-                return Err(ConfigError::new(format!("{field}.ssthresh_ref_pkts"), format!("must be a number of packets >= 1, got {x}")));
+                return Err(ConfigError::new(
+                    format!("{field}.ssthresh_ref_pkts"),
+                    format!("must be a number of packets >= 1, got {x}"),
+                ));
             }
         }
         if !matches!(self.queue_delay.as_str(), "oracle" | "end-to-end" | "none") {
-            return Err(ConfigError::new(format!("{field}.queue_delay"), format!("must be \"oracle\", \"end-to-end\" or \"none\", got {:?}", self.queue_delay)));
+            return Err(ConfigError::new(
+                format!("{field}.queue_delay"),
+                format!(
+                    "must be \"oracle\", \"end-to-end\" or \"none\", got {:?}",
+                    self.queue_delay
+                ),
+            ));
         }
         if let Some(x) = self.base_rtt_ms {
             if !(x.is_finite() && x > 0.0) {
-                return Err(ConfigError::new(format!("{field}.base_rtt_ms"), format!("must be a positive number of ms, got {x}")));
+                return Err(ConfigError::new(
+                    format!("{field}.base_rtt_ms"),
+                    format!("must be a positive number of ms, got {x}"),
+                ));
             }
         }
         Ok(())
@@ -132,7 +152,17 @@ impl Tarheel {
             _ => QueueDelay::None,
         };
         let fixed_r = c.base_rtt_ms.map(|ms| ms * 1e6);
-        Tarheel { r_ref: c.ref_rtt_ms * 1e6, w0_ref, sst_ref: c.ssthresh_ref_pkts.unwrap_or(f64::MAX), mode, fixed_r, r: fixed_r, q: 0.0, oracle_q: 0.0, s_applied: None }
+        Tarheel {
+            r_ref: c.ref_rtt_ms * 1e6,
+            w0_ref,
+            sst_ref: c.ssthresh_ref_pkts.unwrap_or(f64::MAX),
+            mode,
+            fixed_r,
+            r: fixed_r,
+            q: 0.0,
+            oracle_q: 0.0,
+            s_applied: None,
+        }
     }
 
     /// s = (r + q) / (r_ref + q), given r.
@@ -259,20 +289,40 @@ mod tests {
     use super::*;
 
     fn params(ref_ms: f64, sst: Option<f64>, mode: &str) -> TarheelParams {
-        TarheelParams { ref_rtt_ms: ref_ms, ssthresh_ref_pkts: sst, queue_delay: mode.into(), base_rtt_ms: None }
+        TarheelParams {
+            ref_rtt_ms: ref_ms,
+            ssthresh_ref_pkts: sst,
+            queue_delay: mode.into(),
+            base_rtt_ms: None,
+        }
     }
 
     fn sample(rtt_ms: f64, min_ms: f64) -> AckSample {
         let (r, m) = ((rtt_ms * 1e6) as Time, (min_ms * 1e6) as Time);
-        AckSample { now: 0, acked_pkts: 1, rtt_ns: r, srtt_ns: r, min_rtt_ns: m, flight_pkts: 10 }
+        AckSample {
+            now: 0,
+            acked_pkts: 1,
+            rtt_ns: r,
+            srtt_ns: r,
+            min_rtt_ns: m,
+            flight_pkts: 10,
+        }
     }
 
     #[test]
     fn initial_window_and_threshold_are_equations_7_and_11() {
         // w0_ref = 10, SST_ref = 100, r_ref = 30 ms.
-        for (r_ms, w0, sst) in [(30.0, 10.0, 100.0), (60.0, 20.0, 200.0), (15.0, 5.0, 50.0), (450.0, 150.0, 1500.0)] {
+        for (r_ms, w0, sst) in [
+            (30.0, 10.0, 100.0),
+            (60.0, 20.0, 200.0),
+            (15.0, 5.0, 50.0),
+            (450.0, 150.0, 1500.0),
+        ] {
             let mut cc = Tarheel::new(&params(30.0, Some(100.0), "none"), 10.0);
-            let mut w = Window { cwnd: 10.0, ssthresh: f64::MAX };
+            let mut w = Window {
+                cwnd: 10.0,
+                ssthresh: f64::MAX,
+            };
             cc.on_established(&mut w, Some((r_ms * 1e6) as Time));
             assert!((w.cwnd - w0).abs() < 1e-9, "w0 at r = {r_ms}: {}", w.cwnd);
             assert!((w.ssthresh - sst).abs() < 1e-9, "SST at r = {r_ms}: {}", w.ssthresh);
@@ -284,7 +334,10 @@ mod tests {
         // r = 60 ms, r_ref = 30 ms: s = 2, each ACK adds 3; a round of w ACKs
         // takes w to 4 w (eq. 9).
         let mut cc = Tarheel::new(&params(30.0, None, "none"), 2.0);
-        let mut w = Window { cwnd: 2.0, ssthresh: f64::MAX };
+        let mut w = Window {
+            cwnd: 2.0,
+            ssthresh: f64::MAX,
+        };
         cc.on_established(&mut w, Some(60_000_000));
         assert_eq!(w.cwnd, 4.0);
         for _ in 0..4 {
@@ -303,7 +356,10 @@ mod tests {
         // the window by 2/3 (the first factor of eq. 16).
         let mut cc = Tarheel::new(&params(30.0, Some(10.0), "oracle"), 1.0);
         assert!(cc.wants_path_delay());
-        let mut w = Window { cwnd: 1.0, ssthresh: f64::MAX };
+        let mut w = Window {
+            cwnd: 1.0,
+            ssthresh: f64::MAX,
+        };
         cc.on_path_delay(0.0);
         cc.on_established(&mut w, Some(90_000_000));
         assert_eq!((w.cwnd, w.ssthresh), (3.0, 30.0));
@@ -315,7 +371,10 @@ mod tests {
         // The end-to-end estimate reads the same q from RTT - min RTT.
         let mut e = Tarheel::new(&params(30.0, Some(10.0), "end-to-end"), 1.0);
         assert!(!e.wants_path_delay());
-        let mut w = Window { cwnd: 1.0, ssthresh: f64::MAX };
+        let mut w = Window {
+            cwnd: 1.0,
+            ssthresh: f64::MAX,
+        };
         e.on_established(&mut w, Some(90_000_000));
         w.cwnd = 30.0;
         e.on_ack(&mut w, &sample(120.0, 90.0));
@@ -326,7 +385,10 @@ mod tests {
     #[test]
     fn timeout_returns_to_the_scaled_initial_window() {
         let mut cc = Tarheel::new(&params(30.0, None, "none"), 2.0);
-        let mut w = Window { cwnd: 2.0, ssthresh: f64::MAX };
+        let mut w = Window {
+            cwnd: 2.0,
+            ssthresh: f64::MAX,
+        };
         cc.on_established(&mut w, Some(150_000_000));
         w.cwnd = 1.0;
         cc.on_rto(&mut w);
@@ -336,10 +398,34 @@ mod tests {
     #[test]
     fn bad_values_are_refused_naming_the_key() {
         let bad = [
-            (TarheelParams { ref_rtt_ms: 0.0, ..Default::default() }, "transport.tarheel.ref_rtt_ms"),
-            (TarheelParams { ssthresh_ref_pkts: Some(0.5), ..Default::default() }, "transport.tarheel.ssthresh_ref_pkts"),
-            (TarheelParams { queue_delay: "psychic".into(), ..Default::default() }, "transport.tarheel.queue_delay"),
-            (TarheelParams { base_rtt_ms: Some(-1.0), ..Default::default() }, "transport.tarheel.base_rtt_ms"),
+            (
+                TarheelParams {
+                    ref_rtt_ms: 0.0,
+                    ..Default::default()
+                },
+                "transport.tarheel.ref_rtt_ms",
+            ),
+            (
+                TarheelParams {
+                    ssthresh_ref_pkts: Some(0.5),
+                    ..Default::default()
+                },
+                "transport.tarheel.ssthresh_ref_pkts",
+            ),
+            (
+                TarheelParams {
+                    queue_delay: "psychic".into(),
+                    ..Default::default()
+                },
+                "transport.tarheel.queue_delay",
+            ),
+            (
+                TarheelParams {
+                    base_rtt_ms: Some(-1.0),
+                    ..Default::default()
+                },
+                "transport.tarheel.base_rtt_ms",
+            ),
         ];
         for (p, f) in bad {
             assert_eq!(p.validate("transport.tarheel").unwrap_err().field, f);
