@@ -44,6 +44,106 @@ impl fmt::Display for ConfigError {
 
 impl std::error::Error for ConfigError {}
 
+/// A deserialisation message in the user's words:
+/// "invalid type: floating point `2.5`, expected u64" becomes
+/// "expected a whole number >= 0, got 2.5" (serde's own names of Rust types
+/// mean nothing to someone writing a TOML file).
+pub fn plain_words(msg: &str) -> String {
+    let body = msg
+        .strip_prefix("invalid type: ")
+        .or_else(|| msg.strip_prefix("invalid value: "));
+    let Some((got, expected)) = body.and_then(|b| b.rsplit_once(", expected ")) else {
+        return msg.to_string();
+    };
+    let expected = match expected {
+        "u8" | "u16" | "u32" | "u64" | "u128" | "usize" => "a whole number >= 0".to_string(),
+        "i8" | "i16" | "i32" | "i64" | "i128" | "isize" => "a whole number".to_string(),
+        "f32" | "f64" => "a number".to_string(),
+        "a boolean" => "true or false".to_string(),
+        "a sequence" => "a list".to_string(),
+        "a map" => "a table".to_string(),
+        e if e.starts_with("struct ") => "a table".to_string(),
+        e => e.to_string(),
+    };
+    let got = if let Some(s) = got.strip_prefix("string ") {
+        format!("the text {s}")
+    } else if let Some(rest) = ["floating point ", "integer ", "boolean "]
+        .iter()
+        .find_map(|p| got.strip_prefix(p))
+    {
+        rest.trim_matches('`').to_string()
+    } else {
+        match got {
+            "sequence" => "a list".to_string(),
+            "map" => "a table".to_string(),
+            "unit" | "null" => "nothing".to_string(),
+            g => g.to_string(),
+        }
+    };
+    format!("expected {expected}, got {got}")
+}
+
+/// The whole-number value of an integral float ("count = 2.5e4"), if `e`
+/// refuses one where a whole number is expected.
+fn integral_float(e: &serde_json::Error) -> bool {
+    let msg = e.to_string();
+    let Some(rest) = msg.strip_prefix("invalid type: floating point `") else {
+        return false;
+    };
+    let Some((num, expected)) = rest.split_once("`, expected ") else {
+        return false;
+    };
+    let whole = expected.starts_with('u') || expected.starts_with('i');
+    whole
+        && num
+            .parse::<f64>()
+            .is_ok_and(|x| x.fract() == 0.0 && x.abs() < 9.007_199_254_740_992e15)
+}
+
+/// Turn the integral floats at `path` into integers, in every element of the
+/// lists along it (a list's elements share one type).
+fn make_whole(v: &mut Value, path: &[serde_path_to_error::Segment]) {
+    use serde_path_to_error::Segment;
+    match (path.split_first(), v) {
+        (None, v) => {
+            if let Some(x) = v.as_f64().filter(|x| x.fract() == 0.0 && v.is_f64()) {
+                *v = if x < 0.0 {
+                    Value::from(x as i64)
+                } else {
+                    Value::from(x as u64)
+                };
+            }
+        }
+        (Some((Segment::Seq { .. }, rest)), Value::Array(items)) => {
+            items.iter_mut().for_each(|item| make_whole(item, rest));
+        }
+        (Some((Segment::Map { key }, rest)), Value::Object(m)) => {
+            if let Some(item) = m.get_mut(key) {
+                make_whole(item, rest);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Deserialise `v`, naming the key of an error; a float with no fractional
+/// part is accepted where a whole number is expected (TOML's `2.5e4`).
+pub fn from_value<T: DeserializeOwned>(mut v: Value) -> Result<T, serde_path_to_error::Error<serde_json::Error>> {
+    loop {
+        match serde_path_to_error::deserialize(&v) {
+            Err(e) if integral_float(e.inner()) => {
+                let path: Vec<_> = e.path().iter().cloned().collect();
+                let before = v.clone();
+                make_whole(&mut v, &path);
+                if v == before {
+                    return Err(e);
+                }
+            }
+            r => return r,
+        }
+    }
+}
+
 /// `Err(ConfigError)` naming `field`.
 pub fn err<T>(field: impl Into<String>, message: impl Into<String>) -> Result<T, ConfigError> {
     Err(ConfigError::new(field, message))
@@ -184,9 +284,9 @@ impl<'a> Table<'a> {
     pub fn parse<T: Params>(&self) -> Result<T, ConfigError> {
         let t: T = match self.value {
             None => T::default(),
-            Some(v) => serde_path_to_error::deserialize(v).map_err(|e| {
+            Some(v) => from_value(v.clone()).map_err(|e| {
                 let path = e.path().to_string();
-                let msg = e.into_inner().to_string();
+                let msg = plain_words(&e.into_inner().to_string());
                 let field = if path == "." {
                     self.field.to_string()
                 } else {

@@ -217,6 +217,31 @@ fn empirical_cdf_interpolated_as_ns2() {
 }
 
 #[test]
+fn cdf_file_must_be_a_small_regular_file() {
+    // A device, a directory, a named pipe or a file over 64 MiB is refused at
+    // once, naming the key (none of them is read: /dev/zero never ends, a pipe
+    // blocks until someone writes).
+    let dir = std::env::temp_dir().join(format!("fctlab-cdf-kinds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("pipe");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    let big = dir.join("big");
+    std::fs::File::create(&big).unwrap().set_len((64 << 20) + 1).unwrap();
+    let mut paths = vec![("/dev/zero".to_string(), "not a regular file")];
+    paths.push((dir.to_str().unwrap().to_string(), "not a regular file"));
+    paths.push((big.to_str().unwrap().to_string(), "at most 64 MiB"));
+    if made.is_ok_and(|s| s.success()) {
+        paths.push((fifo.to_str().unwrap().to_string(), "not a regular file"));
+    }
+    for (path, why) in paths {
+        let e = refused(json!({"dist": "empirical", "cdf_file": path}));
+        assert_eq!(e.field, "traffic[0].sizes.cdf_file");
+        assert!(e.message.contains(why), "{path}: {}", e.message);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn empirical_cdf_as_steps() {
     // interpolate = false: each row's size with probability cumulative_i - cumulative_{i-1}.
     let d = law(json!({"dist": "empirical", "cdf": ROWS, "interpolate": false}));

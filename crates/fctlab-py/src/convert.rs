@@ -45,14 +45,22 @@ pub fn flows<'py>(py: Python<'py>, flows: &[FlowRecord], schemes: Vec<String>) -
     col(&d, "size_bytes", flow_col(flows, |r| sized(r, r.size_bytes)))?;
     col(&d, "size_pkts", flow_col(flows, |r| sized(r, r.size_pkts)))?;
     col(&d, "start_ns", flow_col(flows, |r| r.start_ns as i64))?;
-    col(&d, "finish_ns", flow_col(flows, |r| r.finish_ns.map_or(-1, |t| t as i64)))?;
+    col(
+        &d,
+        "finish_ns",
+        flow_col(flows, |r| r.finish_ns.map_or(-1, |t| t as i64)),
+    )?;
     col(&d, "acked_ns", flow_col(flows, |r| r.acked_ns.map_or(-1, |t| t as i64)))?;
     col(&d, "retransmits", flow_col(flows, |r| r.retransmits as i64))?;
     col(&d, "delivered_pkts", flow_col(flows, |r| r.delivered_pkts as i64))?;
     col(&d, "drops", flow_col(flows, |r| r.drops as i64))?;
     col(&d, "marks", flow_col(flows, |r| r.marks as i64))?;
     col(&d, "ideal_ns", flow_col(flows, |r| sized(r, r.ideal_ns)))?;
-    col(&d, "ps_fct_ns", flow_col(flows, |r| r.ps_fct_ns.map_or(-1, |t| t as i64)))?;
+    col(
+        &d,
+        "ps_fct_ns",
+        flow_col(flows, |r| r.ps_fct_ns.map_or(-1, |t| t as i64)),
+    )?;
     let transport: Vec<i32> = flows.iter().map(|r| r.transport as i32).collect();
     col(&d, "transport", transport)?;
     d.set_item("schemes", schemes)?;
@@ -102,9 +110,17 @@ fn size_stats<'py>(py: Python<'py>, t: &SizeStatsTable) -> PyResult<Bound<'py, P
     // Sums fit i64 for any run (10^8 flows of 10^9 ns is 10^17).
     let sums = t.sum_fct_ns.iter().map(|&x| x.min(i64::MAX as u128) as i64).collect();
     col::<i64>(&d, "sum_fct_ns", sums)?;
-    col(&d, "sketch_size", t.sketch.iter().map(|r| r.0 as i64).collect::<Vec<_>>())?;
+    col(
+        &d,
+        "sketch_size",
+        t.sketch.iter().map(|r| r.0 as i64).collect::<Vec<_>>(),
+    )?;
     col(&d, "sketch_bucket", t.sketch.iter().map(|r| r.1).collect::<Vec<_>>())?;
-    col(&d, "sketch_count", t.sketch.iter().map(|r| r.2 as i64).collect::<Vec<_>>())?;
+    col(
+        &d,
+        "sketch_count",
+        t.sketch.iter().map(|r| r.2 as i64).collect::<Vec<_>>(),
+    )?;
     let mut names = Vec::new();
     for (name, values) in &t.quantiles {
         col(&d, name, opt_reals(values))?;

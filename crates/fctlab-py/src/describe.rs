@@ -17,7 +17,10 @@ use serde_json::json;
 ///   generator is bounded by time only (no `count`);
 /// - `flows_long_lived`: those of them that never finish (the run ends at `stop_s`);
 /// - `stop_ns`: the run's time limit, or `null`;
-/// - `mss_bytes`, `header_bytes`: payload and header bytes of a data packet.
+/// - `mss_bytes`, `header_bytes`: payload and header bytes of a data packet;
+/// - `offered_load`: what the Poisson traffic offers the bottleneck, counting
+///   headers (the sum of each entry's `load`, or of rate x mean size over the
+///   bottleneck rate), `null` without Poisson traffic.
 #[pyfunction]
 fn describe(config_json: &str) -> PyResult<String> {
     let plan = scenario::from_json(config_json).map_err(crate::config_error)?;
@@ -28,6 +31,18 @@ fn describe(config_json: &str) -> PyResult<String> {
             .filter(|g| matches!(g.arrivals, Arrivals::LongLived))
             .map(|g| g.senders.len())
             .sum::<usize>();
+    let t = &plan.topology;
+    let bottleneck_bps = t.links[t.bottleneck as usize].rate_bps;
+    let pkt_bits = 8.0 * (plan.transport.mss_bytes + plan.transport.header_bytes) as f64;
+    let poisson: Vec<f64> = plan
+        .generators
+        .iter()
+        .filter_map(|g| match (&g.arrivals, &g.sizes) {
+            (Arrivals::Poisson { mean_gap_ns }, Some(d)) => Some(1e9 / mean_gap_ns * d.mean_pkts() * pkt_bits),
+            _ => None,
+        })
+        .collect();
+    let offered_load = (!poisson.is_empty()).then(|| poisson.iter().sum::<f64>() / bottleneck_bps);
     Ok(json!({
         "buffer_pkts": plan.buffer_pkts,
         "buffer_key": if plan.scenario.network.buffer_pkts.is_some() { "network.buffer_pkts" } else { "network.buffer_bdp" },
@@ -36,6 +51,7 @@ fn describe(config_json: &str) -> PyResult<String> {
         "stop_ns": plan.stop_ns,
         "mss_bytes": plan.transport.mss_bytes,
         "header_bytes": plan.transport.header_bytes,
+        "offered_load": offered_load,
     })
     .to_string())
 }

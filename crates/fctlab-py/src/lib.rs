@@ -51,7 +51,9 @@ fn install_panic_hook() {
         } else {
             "panic".to_string()
         };
-        let place = info.location().map(|l| format!(" (at {}:{}:{})", l.file(), l.line(), l.column()));
+        let place = info
+            .location()
+            .map(|l| format!(" (at {}:{}:{})", l.file(), l.line(), l.column()));
         if let Ok(mut last) = LAST_PANIC.lock() {
             *last = Some(format!("{msg}{}", place.unwrap_or_default()));
         }

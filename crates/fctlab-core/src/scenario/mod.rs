@@ -276,6 +276,7 @@ pub struct MetricsCfg {
     /// Sampling interval of the series.
     pub interval_ms: f64,
     /// Links whose queue and utilisation are sampled ("all" for every link).
+    #[serde(deserialize_with = "one_or_many")]
     pub links: Vec<String>,
     /// Flow ids whose congestion window, throughput, sending rate and RTT
     /// are sampled (`flow_series` is the same key by another name).
@@ -327,6 +328,20 @@ impl Default for MetricsCfg {
     }
 }
 
+/// A list of names, or one name alone (`links = "all"`).
+fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged, expecting = "a list of link names, or \"all\"")]
+    enum OneOrMany {
+        One(String),
+        Many(Vec<String>),
+    }
+    Ok(match OneOrMany::deserialize(d)? {
+        OneOrMany::One(s) => vec![s],
+        OneOrMany::Many(v) => v,
+    })
+}
+
 /// Parse a JSON scenario, naming the key of any unknown field or wrong type.
 /// Keys of `[network]` and `[transport]` that name a registered parameter
 /// table are set aside for the building block that owns them.
@@ -354,7 +369,7 @@ pub fn parse_json_with(text: &str, reg: &Registries) -> Result<Scenario, ConfigE
             }
         }
     }
-    let mut sc: Scenario = serde_path_to_error::deserialize(v).map_err(|e| de_error(e, ""))?;
+    let mut sc: Scenario = crate::config::from_value(v).map_err(|e| de_error(e, ""))?;
     sc.network.tables = net_tables;
     sc.transport.tables = tr_tables;
     Ok(sc)
@@ -393,7 +408,10 @@ pub(crate) fn de_error(e: serde_path_to_error::Error<serde_json::Error>, prefix:
             message: "expected a number or a list of numbers".into(),
         }
     } else {
-        ConfigError { field, message: msg }
+        ConfigError {
+            field,
+            message: crate::config::plain_words(&msg),
+        }
     }
 }
 

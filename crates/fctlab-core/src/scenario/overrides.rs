@@ -142,8 +142,7 @@ impl Transports {
                 tables.insert(t.to_string(), v);
             }
         }
-        let mut cfg: TransportCfg =
-            serde_path_to_error::deserialize(Value::Object(m)).map_err(|e| de_error(e, field))?;
+        let mut cfg: TransportCfg = crate::config::from_value(Value::Object(m)).map_err(|e| de_error(e, field))?;
         cfg.tables = tables;
         let resolved = super::resolve::transport(&cfg, &self.queue, reg).map_err(|e| rename(e, field))?;
         if self.list.len() >= u16::MAX as usize {

@@ -158,10 +158,25 @@ impl Params for EmpiricalCfg {
     ];
 }
 
-/// Rows of a CDF file: `size cumulative` or `size count cumulative`.
+/// The largest CDF file read (a CDF of this size has millions of rows).
+const MAX_CDF_FILE_BYTES: u64 = 64 << 20;
+
+/// Rows of a CDF file: `size cumulative` or `size count cumulative`. Only a
+/// regular file of at most 64 MiB is read (not a device, a pipe or a
+/// directory, which could block or never end).
 fn read_cdf_file(path: &str, field: &str) -> Result<Vec<Vec<f64>>, ConfigError> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| ConfigError::new(field, format!("cannot read {path:?}: {e}")))?;
+    let cannot = |e: std::io::Error| ConfigError::new(field, format!("cannot read {path:?}: {e}"));
+    let meta = std::fs::metadata(path).map_err(cannot)?;
+    if !meta.is_file() {
+        return err(field, format!("{path:?} is not a regular file"));
+    }
+    if meta.len() > MAX_CDF_FILE_BYTES {
+        return err(
+            field,
+            format!("{path:?} has {} bytes; a CDF file may have at most 64 MiB", meta.len()),
+        );
+    }
+    let text = std::fs::read_to_string(path).map_err(cannot)?;
     let mut rows = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
