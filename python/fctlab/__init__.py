@@ -10,7 +10,18 @@ See ``fctlab list`` for every scheme, queue, topology and size distribution.
 
 from ._core import __version__ as _engine_version
 from .config import ConfigError, load_config
-from .result import NoCompletedFlowWarning, Result, catalog, describe, run, validate
+from .result import (
+    EngineError,
+    NoCompletedFlowWarning,
+    OverloadWarning,
+    Result,
+    StopFlag,
+    catalog,
+    describe,
+    run,
+    validate,
+)
+from .rundir import RunDirError
 
 __version__ = _engine_version
 
@@ -26,7 +37,11 @@ __all__ = [
     "load_config",
     "Result",
     "ConfigError",
+    "EngineError",
+    "RunDirError",
+    "StopFlag",
     "NoCompletedFlowWarning",
+    "OverloadWarning",
     "ideal",
     "sweep",
     "store",

@@ -16,6 +16,7 @@ import pandas as pd
 
 from . import _core
 from .config import ConfigLike, load_config, to_json
+from .rundir import FILES, OPTIONAL_FILES, RunDirError, Writer, read_manifest, verify
 
 FLOW_COLUMNS = [
     "flow_id",
@@ -61,11 +62,19 @@ SIZE_STATS_COLUMNS = [
 #: did not come back.
 PROBE_COLUMNS = ["flow_id", "seq", "sent_ns", "one_way_ns", "rtt_ns"]
 #: Tables written only when they have rows (``<name>.parquet``).
-OPTIONAL_TABLES = ("prefixes", "size_stats", "probes")
+OPTIONAL_TABLES = tuple(n.removesuffix(".parquet") for n in OPTIONAL_FILES)
 
 
 class NoCompletedFlowWarning(UserWarning):
     """A run finished without any flow completing."""
+
+
+#: The engine failed (a bug): the message says what and where (file and line).
+EngineError = _core.EngineError
+#: The Poisson traffic offers the bottleneck a load of 1 or more (warned by :func:`run`).
+OverloadWarning = _core.OverloadWarning
+#: Stops a run given it (``fctlab.run(cfg, stop=flag)``) when ``flag.set()`` is called.
+StopFlag = _core.StopFlag
 
 
 def empty_prefixes() -> pd.DataFrame:
@@ -102,38 +111,61 @@ class Result:
     size_stats: pd.DataFrame = field(default_factory=empty_size_stats)
     probes: pd.DataFrame = field(default_factory=empty_probes)
 
-    def write(self, out_dir: os.PathLike | str) -> Path:
-        """Write ``flows.parquet``, ``series.parquet`` and ``meta.json`` under
-        ``out_dir``, and ``prefixes.parquet`` and ``size_stats.parquet`` when
-        those tables have rows."""
+    def write(self, out_dir: os.PathLike | str, *, writer: Writer | None = None) -> Path:
+        """Write the run into the directory ``out_dir`` (see :mod:`fctlab.rundir`):
+        ``flows.parquet``, ``series.parquet``, ``meta.json``, the tables of
+        ``prefixes``, ``size_stats`` and ``probes`` that have rows, and
+        ``manifest.json``. The directory is written whole, to a temporary name
+        beside it, then renamed: an earlier run there is replaced as a whole,
+        a directory holding anything else is refused (``RunDirError``).
+        ``writer``: a :class:`fctlab.rundir.Writer` already prepared for
+        ``out_dir`` (the CLI prepares it before the run)."""
+        from .store import run_key
+
+        w = writer if writer is not None else Writer(out_dir).prepare()
+        key = run_key(self.meta.get("config", {}), self.meta.get("fctlab_version"))
+        return w.commit(self._write_files, key)
+
+    def _write_files(self, out: Path) -> None:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        out = Path(out_dir)
-        out.mkdir(parents=True, exist_ok=True)
         tables = [("flows", self.flows), ("series", self.series)]
         tables += [(n, getattr(self, n)) for n in OPTIONAL_TABLES if len(getattr(self, n))]
         for name, df in tables:
-            tmp = out / f".{name}.parquet.tmp"
-            pq.write_table(pa.Table.from_pandas(df, preserve_index=False), tmp)
-            os.replace(tmp, out / f"{name}.parquet")
-        tmp = out / ".meta.json.tmp"
-        tmp.write_text(json.dumps(self.meta, indent=2, sort_keys=True) + "\n")
-        os.replace(tmp, out / "meta.json")
-        return out
+            pq.write_table(pa.Table.from_pandas(df, preserve_index=False), out / f"{name}.parquet")
+        (out / "meta.json").write_text(json.dumps(self.meta, indent=2, sort_keys=True) + "\n")
 
     @classmethod
-    def read(cls, out_dir: os.PathLike | str) -> Result:
-        """Read a result written by :meth:`write` (or ``fctlab run --out``)."""
+    def read(cls, out_dir: os.PathLike | str, *, check: bool = True) -> Result:
+        """Read a run directory (written by :meth:`write` or ``fctlab run --out``).
+        Only the files its manifest lists are read, after checking their sizes
+        and SHA-256 (``check=False``: sizes only); raises ``RunDirError`` for a
+        damaged run. A directory without a manifest (written by an older
+        fctlab) is read as it is."""
         d = Path(out_dir)
-        p, s, pr = d / "prefixes.parquet", d / "size_stats.parquet", d / "probes.parquet"
+        man = read_manifest(d)
+        if man is not None:
+            why = verify(d, man, hashes=check)
+            if why:
+                raise RunDirError(f"{d}: damaged run: {why}")
+            names = set(man["files"])
+        else:
+            names = {n for n in (*FILES, *OPTIONAL_FILES) if (d / n).is_file()}
+        for n in FILES:
+            if n not in names:
+                raise RunDirError(f"{d}: not a fctlab run ({n} missing)")
+
+        def table(name, empty):
+            return pd.read_parquet(d / f"{name}.parquet") if f"{name}.parquet" in names else empty()
+
         return cls(
             flows=pd.read_parquet(d / "flows.parquet"),
             series=pd.read_parquet(d / "series.parquet"),
             meta=json.loads((d / "meta.json").read_text()),
-            prefixes=pd.read_parquet(p) if p.exists() else empty_prefixes(),
-            size_stats=pd.read_parquet(s) if s.exists() else empty_size_stats(),
-            probes=pd.read_parquet(pr) if pr.exists() else empty_probes(),
+            prefixes=table("prefixes", empty_prefixes),
+            size_stats=table("size_stats", empty_size_stats),
+            probes=table("probes", empty_probes),
         )
 
     def probe_delays(self) -> pd.DataFrame:
@@ -158,6 +190,47 @@ class Result:
     def completed(self) -> pd.DataFrame:
         """The flows that completed."""
         return self.flows[self.flows["completed"]]
+
+    @property
+    def interrupted(self) -> bool:
+        """The run was stopped early (Ctrl-C, a stop flag, or ``progress``
+        returning False): its tables hold what finished until then."""
+        return bool(self.meta.get("stats", {}).get("interrupted"))
+
+    def fct_by_size(self, bins_per_decade: int = 8) -> pd.DataFrame:
+        """Mean and largest FCT (ns) of the completed flows in log-spaced size
+        bins: columns ``size_pkts`` (the bin's geometric centre over its
+        flows), ``mean``, ``max``, ``n`` (see :func:`fctlab.plots.mean_by_size`)."""
+        from .plots import mean_by_size
+
+        return mean_by_size(self.flows, "fct_ns", bins_per_decade)
+
+    def slowdown_by_size(self, bins_per_decade: int = 5) -> pd.DataFrame:
+        """Mean and 99th percentile of the slowdown (FCT over the empty-network
+        FCT) of the completed flows in log-spaced size bins: columns
+        ``size_pkts``, ``mean``, ``p99``, ``n`` (see :func:`fctlab.plots.slowdown_by_size`)."""
+        from .plots import slowdown_by_size
+
+        done = self.completed.dropna(subset=["slowdown"])
+        return slowdown_by_size(done["size_pkts"].astype(float), done["slowdown"], bins_per_decade)
+
+    def headline(self) -> dict:
+        """The numbers a notebook shows first: scheme(s), flows completed and
+        started, mean, median and 99th-percentile FCT (ms) and mean slowdown
+        of the completed flows, simulated and wall time, seed, interrupted."""
+        from .summary import headline
+
+        return headline(self)
+
+    def __repr__(self) -> str:
+        from .summary import text
+
+        return text(self.headline())
+
+    def _repr_html_(self) -> str:
+        from .summary import html_table
+
+        return html_table(self.headline())
 
 
 def validate(config: ConfigLike) -> dict:
@@ -267,8 +340,13 @@ def _size_stats_frame(t: dict | None) -> pd.DataFrame:
         "max_fct_ns": _nullable(t["max_fct_ns"]),
         "sum_fct_ns": t["sum_fct_ns"],
     }
-    # The sketch comes flat, ordered by size then bucket: one list per size.
     sizes = np.asarray(t["size_pkts"], dtype="int64")
+    if len(sizes) == 0:  # no flow in the window: the columns, no rows
+        df = empty_size_stats()
+        for name in t["quantile_columns"]:
+            df[name] = pd.Series([], dtype="float64")
+        return df
+    # The sketch comes flat, ordered by size then bucket: one list per size.
     at = np.searchsorted(np.asarray(t["sketch_size"], dtype="int64"), sizes[1:], side="left")
     cols["sketch_bucket"] = [a.astype("int32") for a in np.split(np.asarray(t["sketch_bucket"], dtype="int32"), at)]
     cols["sketch_count"] = [a.astype("int64") for a in np.split(np.asarray(t["sketch_count"], dtype="int64"), at)]
@@ -282,17 +360,36 @@ def _keeps_flows(cfg: dict) -> bool:
     return not (isinstance(m, dict) and m.get("flows") is False)
 
 
-def run(config: ConfigLike, *, progress: Callable[[dict], Any] | None = None, warn: bool = True) -> Result:
+def run(
+    config: ConfigLike,
+    *,
+    progress: Callable[[dict], Any] | None = None,
+    warn: bool = True,
+    stop: _core.StopFlag | None = None,
+    every_s: float = 1.0,
+) -> Result:
     """Run one scenario (a dict, a TOML path or TOML text) and return its :class:`Result`.
 
-    ``progress`` is called about once a second of wall time with a dict (``sim_ns``,
-    ``stop_ns``, ``events``, ``flows_started``, ``flows_completed``,
-    ``data_delivered``, ``wall_s``); returning ``False`` stops the run early, as
-    does Ctrl-C, keeping every flow finished so far (``meta["interrupted"]``).
-    Raises :class:`fctlab.ConfigError` for a refused scenario.
+    ``progress`` is called about every ``every_s`` seconds of wall time with a
+    dict (``sim_ns``, ``stop_ns``, ``events``, ``flows_started``,
+    ``flows_completed``, ``flows_expected`` (None when unknown), ``data_delivered``,
+    ``wall_s``); returning ``False`` stops the run early, as do Ctrl-C and
+    setting ``stop`` (a :class:`fctlab.StopFlag`, e.g. from another thread),
+    within about 65,536 events. The result then holds every flow finished so
+    far and ``result.interrupted`` is true.
+
+    Raises :class:`fctlab.ConfigError` for a refused scenario and
+    :class:`fctlab.EngineError` if the engine fails (a bug). Warns
+    :class:`fctlab.OverloadWarning` when the Poisson traffic offers the
+    bottleneck a load of 1 or more, and (``warn=True``)
+    :class:`fctlab.NoCompletedFlowWarning` when no flow completed.
     """
     cfg = load_config(config)
-    raw = _core.run(to_json(cfg), progress)
+    raw = _core.run(to_json(cfg), progress, stop, every_s)
+    return _result(cfg, raw, warn)
+
+
+def _result(cfg: dict, raw: dict, warn: bool) -> Result:
     stats = raw["stats"]
     flows = _flows_frame(raw["flows"])
     series = _series_frame(raw["series"])
@@ -311,6 +408,7 @@ def run(config: ConfigLike, *, progress: Callable[[dict], Any] | None = None, wa
         # Without flow records (metrics.flows = false) the engine's counts.
         "flows_total": int(len(flows)) if _keeps_flows(cfg) else int(stats["flows_started"]),
         "flows_completed": int(flows["completed"].sum()) if _keeps_flows(cfg) else int(stats["flows_completed"]),
+        "interrupted": bool(stats["interrupted"]),
         "stats": stats,
     }
     if raw["size_stats"] is not None:
@@ -320,10 +418,10 @@ def run(config: ConfigLike, *, progress: Callable[[dict], Any] | None = None, wa
         }
     if warn and meta["flows_total"] and meta["flows_completed"] == 0:
         warnings.warn(
-            f"no flow completed in this run ({len(flows)} started, simulated until "
+            f"no flow completed in this run ({meta['flows_total']} started, simulated until "
             f"{stats['end_ns'] / 1e9:.3f} s): check stop_s, the buffer and the link rates",
             NoCompletedFlowWarning,
-            stacklevel=2,
+            stacklevel=3,
         )
     return Result(
         flows=flows,

@@ -24,25 +24,7 @@ use serde_json::json;
 #[pyfunction]
 fn describe(config_json: &str) -> PyResult<String> {
     let plan = scenario::from_json(config_json).map_err(crate::config_error)?;
-    let long_lived = plan.flows.iter().filter(|f| f.size.is_long_lived()).count()
-        + plan
-            .generators
-            .iter()
-            .filter(|g| matches!(g.arrivals, Arrivals::LongLived))
-            .map(|g| g.senders.len())
-            .sum::<usize>();
-    let t = &plan.topology;
-    let bottleneck_bps = t.links[t.bottleneck as usize].rate_bps;
-    let pkt_bits = 8.0 * (plan.transport.mss_bytes + plan.transport.header_bytes) as f64;
-    let poisson: Vec<f64> = plan
-        .generators
-        .iter()
-        .filter_map(|g| match (&g.arrivals, &g.sizes) {
-            (Arrivals::Poisson { mean_gap_ns }, Some(d)) => Some(1e9 / mean_gap_ns * d.mean_pkts() * pkt_bits),
-            _ => None,
-        })
-        .collect();
-    let offered_load = (!poisson.is_empty()).then(|| poisson.iter().sum::<f64>() / bottleneck_bps);
+    let long_lived = long_lived(&plan);
     Ok(json!({
         "buffer_pkts": plan.buffer_pkts,
         "buffer_key": if plan.scenario.network.buffer_pkts.is_some() { "network.buffer_pkts" } else { "network.buffer_bdp" },
@@ -51,9 +33,39 @@ fn describe(config_json: &str) -> PyResult<String> {
         "stop_ns": plan.stop_ns,
         "mss_bytes": plan.transport.mss_bytes,
         "header_bytes": plan.transport.header_bytes,
-        "offered_load": offered_load,
+        "offered_load": offered_load(&plan),
     })
     .to_string())
+}
+
+/// Flows that never finish: explicit long-lived flows and one per sender of
+/// each long-lived generator.
+pub(crate) fn long_lived(plan: &scenario::Plan) -> usize {
+    plan.flows.iter().filter(|f| f.size.is_long_lived()).count()
+        + plan
+            .generators
+            .iter()
+            .filter(|g| matches!(g.arrivals, Arrivals::LongLived))
+            .map(|g| g.senders.len())
+            .sum::<usize>()
+}
+
+/// What the Poisson traffic offers the bottleneck, counting headers: rate x
+/// mean size x bits per packet over the bottleneck's rate, summed over the
+/// entries (None without Poisson traffic).
+pub(crate) fn offered_load(plan: &scenario::Plan) -> Option<f64> {
+    let t = &plan.topology;
+    let bottleneck_bps = t.links[t.bottleneck as usize].rate_bps;
+    let pkt_bits = 8.0 * (plan.transport.mss_bytes + plan.transport.header_bytes) as f64;
+    let bps: Vec<f64> = plan
+        .generators
+        .iter()
+        .filter_map(|g| match (&g.arrivals, &g.sizes) {
+            (Arrivals::Poisson { mean_gap_ns }, Some(d)) => Some(1e9 / mean_gap_ns * d.mean_pkts() * pkt_bits),
+            _ => None,
+        })
+        .collect();
+    (!bps.is_empty()).then(|| bps.iter().sum::<f64>() / bottleneck_bps)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

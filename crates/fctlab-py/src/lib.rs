@@ -26,6 +26,13 @@ create_exception!(
 
 create_exception!(
     fctlab,
+    OverloadWarning,
+    pyo3::exceptions::PyUserWarning,
+    "The traffic offers the bottleneck a load of 1 or more: queues grow without bound, flows may never finish."
+);
+
+create_exception!(
+    fctlab,
     EngineError,
     PyRuntimeError,
     "The engine stopped on an internal error (a bug): the message says what and where."
@@ -120,6 +127,8 @@ struct Hook<'a> {
     stop: Option<&'a Py<StopFlag>>,
     every_s: f64,
     last_call_s: f64,
+    /// Flows the run creates if it is not stopped (None: unknown, or some never end).
+    flows_expected: Option<u64>,
     /// Ctrl-C (KeyboardInterrupt) or another exception raised while running.
     error: Option<PyErr>,
 }
@@ -149,7 +158,7 @@ impl Hook<'_> {
                 return true;
             }
             self.last_call_s = p.wall_s;
-            match progress_dict(py, p).and_then(|d| f.call1(py, (d,))) {
+            match progress_dict(py, p, self.flows_expected).and_then(|d| f.call1(py, (d,))) {
                 Ok(r) => !r.bind(py).extract::<bool>().is_ok_and(|b| !b),
                 Err(e) => {
                     self.error = Some(e);
@@ -160,8 +169,9 @@ impl Hook<'_> {
     }
 }
 
-fn progress_dict<'py>(py: Python<'py>, p: &Progress) -> PyResult<Bound<'py, PyDict>> {
+fn progress_dict<'py>(py: Python<'py>, p: &Progress, flows_expected: Option<u64>) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
+    d.set_item("flows_expected", flows_expected)?;
     d.set_item("sim_ns", p.sim_ns)?;
     d.set_item("stop_ns", p.stop_ns)?;
     d.set_item("events", p.events)?;
@@ -194,9 +204,24 @@ fn run_engine(py: Python<'_>, engine: Engine, seed: u64, hook: &mut Hook<'_>) ->
     })
 }
 
+/// Warn (an [`OverloadWarning`]) when the Poisson traffic offers the
+/// bottleneck a load of 1 or more.
+fn warn_overload(py: Python<'_>, plan: &scenario::Plan) -> PyResult<()> {
+    match describe::offered_load(plan) {
+        Some(load) if load >= 1.0 => {
+            let msg = format!(
+                "traffic: the offered load is {load:.3} of the bottleneck (>= 1): queues grow without bound and \
+                 flows may never finish"
+            );
+            PyErr::warn(py, &py.get_type::<OverloadWarning>(), &std::ffi::CString::new(msg)?, 2)
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Run a JSON scenario. `progress`, if given, is called about every
-/// `every_s` seconds of wall time with a dict; it may return False to stop
-/// the run. Ctrl-C, or setting `stop` (a `StopFlag`), stops it the same way,
+/// `every_s` seconds of wall time with a dict (simulated time, flows started,
+/// completed and expected, ...); it may return False to stop the run. Ctrl-C, or setting `stop` (a `StopFlag`), stops it the same way,
 /// within about 65,536 events: the result holds every flow finished so far
 /// and `stats["interrupted"]` is true. An exception raised by `progress`
 /// other than KeyboardInterrupt is raised again once the run has stopped.
@@ -212,11 +237,14 @@ fn run<'py>(
     let plan = scenario::from_json(config_json).map_err(config_error)?;
     let schemes = plan.transport_schemes.clone();
     let seed = plan.seed;
+    warn_overload(py, &plan)?;
+    let flows_expected = plan.flows_expected().filter(|_| describe::long_lived(&plan) == 0);
     let mut hook = Hook {
         progress: progress.as_ref(),
         stop: stop.as_ref(),
         every_s,
         last_call_s: 0.0,
+        flows_expected,
         error: None,
     };
     let out = run_engine(py, Engine::new(plan), seed, &mut hook)?;
@@ -267,6 +295,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     numpy::PyArray1::<i64>::zeros(m.py(), 0, false);
     m.add("ConfigError", m.py().get_type::<ConfigError>())?;
     m.add("EngineError", m.py().get_type::<EngineError>())?;
+    m.add("OverloadWarning", m.py().get_type::<OverloadWarning>())?;
     m.add("PanicException", m.py().get_type::<pyo3::panic::PanicException>())?;
     m.add("__version__", fctlab_core::VERSION)?;
     m.add_class::<StopFlag>()?;
