@@ -1,99 +1,34 @@
-"""The ``fctlab`` command line: run, list, reproduce, sweep, query, report, bench."""
+"""The ``fctlab`` command line: run, live, compare, list, reproduce, suite1991,
+sweep, query, report, bench.
+
+Every failure the user can act on is one line on stderr, ``fctlab: error:
+...``, and exit status 2 (a refused scenario names the key; an OS error names
+the file). Ctrl-C is exit status 130; ``fctlab run`` first writes what had
+finished, marked interrupted.
+"""
 
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import sys
-import warnings
-from pathlib import Path
 
+from .cli_cmds import (
+    CliError,
+    cmd_bench,
+    cmd_compare,
+    cmd_live,
+    cmd_query,
+    cmd_report,
+    cmd_reproduce,
+    cmd_run,
+    cmd_suite1991,
+    cmd_sweep,
+)
 
-class CliError(Exception):
-    """An expected failure: printed as one line, exit status 2."""
-
-
-def cmd_run(args) -> int:
-    import fctlab
-
-    from .progress import RunProgress
-
-    cfg = fctlab.load_config(args.scenario)
-    if args.seed is not None:
-        cfg["seed"] = args.seed
-    prog = RunProgress() if not args.quiet else None
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", fctlab.NoCompletedFlowWarning)
-        try:
-            res = fctlab.run(cfg, progress=prog)
-        finally:
-            if prog:
-                prog.close()
-    out = res.write(args.out)
-    m = res.meta
-    st = m["stats"]
-    if st["interrupted"]:
-        print(f"fctlab: run interrupted at simulated {st['end_ns'] / 1e9:.3f} s; finished flows kept", file=sys.stderr)
-    if not args.quiet:
-        rate = st["data_delivered"] / max(m["wall_s"], 1e-9)
-        print(
-            f"{m['flows_completed']}/{m['flows_total']} flows completed; simulated {st['end_ns'] / 1e9:.3f} s "
-            f"in {m['wall_s']:.2f} s wall ({m['events_processed']} events, {rate:,.0f} data pkts/s); "
-            f"wrote {out}/flows.parquet, series.parquet, meta.json"
-            + "".join(f", {n}.parquet" for n in ("prefixes", "size_stats") if (out / f"{n}.parquet").exists())
-        )
-    if m["flows_total"] and m["flows_completed"] == 0:
-        print(
-            f"fctlab: WARNING: no flow completed ({m['flows_total']} started; simulated until "
-            f"{st['end_ns'] / 1e9:.3f} s): check stop_s, the buffer and the link rates",
-            file=sys.stderr,
-        )
-    return 0
-
-
-def cmd_live(args) -> int:
-    import fctlab
-
-    from .live import LiveError, require_root
-    from .live.run import run as live_run
-
-    try:
-        require_root()
-        cfg = fctlab.load_config(args.scenario)
-        if args.seed is not None:
-            cfg["seed"] = args.seed
-        res = live_run(
-            cfg, stack=args.stack, cc=args.cc, sack=args.sack, bottleneck=args.bottleneck, timeout_s=args.timeout
-        )
-    except LiveError as e:
-        raise CliError(str(e)) from None
-    out = res.write(args.out)
-    m = res.meta
-    if not args.quiet:
-        st = m["live"].get("flow_status", {})
-        print(
-            f"{m['flows_completed']}/{m['flows_total']} flows completed live ({', '.join(f'{k} {v}' for k, v in st.items())}) "
-            f"in {m['wall_s']:.1f} s wall; wrote {out}/flows.parquet, series.parquet, meta.json"
-        )
-    return 0
-
-
-def cmd_compare(args) -> int:
-    import pandas as pd
-
-    from .live.compare import compare_dirs
-
-    for d in (args.dir_a, args.dir_b):
-        if not (Path(d) / "flows.parquet").exists():
-            raise CliError(f"{d}: not a run directory (no flows.parquet)")
-    t, fig = compare_dirs(args.dir_a, args.dir_b, args.out)
-    show = t[["size_pkts", "flows_a", "median_ms_a", "flows_b", "median_ms_b", "ratio_b_a"]]
-    with pd.option_context("display.width", 200, "display.max_rows", None):
-        print(show.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
-    if fig is not None:
-        print(f"wrote {Path(args.out) / 'compare.csv'}, {fig}")
-    return 0
+__all__ = ["main", "build_parser", "CliError"]
 
 
 def cmd_list(args) -> int:
@@ -121,169 +56,36 @@ def cmd_list(args) -> int:
     return 0
 
 
-def cmd_reproduce(args) -> int:
-    from .experiments import REGISTRY, canonical, reproduce
-
-    names = [canonical(n) for n in args.names] or list(REGISTRY)
-    unknown = [n for n in names if n not in REGISTRY]
-    if unknown:
-        raise CliError(f"unknown reproduction {unknown[0]!r}; available: {', '.join(REGISTRY)}")
-    scale = "full" if args.full else "quick"
-    path = reproduce(names, scale=scale, out_dir=args.out)
-    print(f"wrote {path}")
-    return 0
-
-
-def cmd_suite1991(args) -> int:
-    from .experiments import kanakia1991
-
-    try:
-        cells = kanakia1991.suite(args.scheme, args.queue)
-    except ValueError as e:
-        raise CliError(str(e)) from None
-    except fctlab_config_error() as e:
-        raise CliError(str(e)) from None
-    tp, net = kanakia1991.scheme_setup(args.scheme, args.queue)
-    print(f"Kanakia, Keshav & Mishra 1991 benchmark, experiments 1-10: {args.scheme} over {net['queue']}")
-    print(f"{'exp':<4} {'quantity':<32} {'fctlab':>10} {'optimal':>10} {'published':>10}")
-    for c in cells:
-        f = lambda v: "-" if v is None or v != v else f"{v:.4g}"  # noqa: E731
-        print(
-            f"{c['experiment']:<4} {c['quantity']:<32} {f(c['fctlab']):>10} {f(c['optimal']):>10} {f(c['published']):>10}"
-        )
-    return 0
-
-
-def fctlab_config_error():
-    import fctlab
-
-    return fctlab.ConfigError
-
-
-def cmd_sweep(args) -> int:
-    from .store import StoreError
-    from .sweep import SweepError, run_sweep
-
-    try:
-        res = run_sweep(
-            args.spec,
-            store=args.store,
-            scheduler=args.scheduler,
-            workers=args.workers,
-            progress=not args.quiet,
-            dry_run=args.dry_run,
-        )
-    except (SweepError, StoreError) as e:
-        raise CliError(str(e)) from None
-    runs = res.runs()
-    if args.dry_run:
-        for p in res.points:
-            stored = sum(r.key in set(res.skipped) for r in p.runs)
-            print(f"point {p.index}: {p.label()}  ({stored}/{len(p.runs)} runs stored)")
-        print(f"{len(res.points)} points, {len(runs)} runs, {len(res.skipped)} already in {res.store.path}")
-        return 0
-    if not args.quiet:
-        import math
-
-        for p in res.points:
-            rep = res.replicated(p.index)
-            s = rep.overall()
-            done = int(rep.flows["completed"].sum()) if len(rep.flows) else 0
-            if s.empty:
-                stat = "no flow completed"
-            else:
-                r = s.iloc[0]
-                ci = f" +- {(r['mean_hi'] - r['mean_lo']) / 2e6:.4g}" if not math.isnan(r["mean_lo"]) else ""
-                stat = f"mean FCT {r['mean'] / 1e6:.4g}{ci} ms, p99 {r['p99'] / 1e6:.4g} ms"
-            print(f"point {p.index} ({p.label()}): {done}/{len(rep.flows)} flows; {stat}")
-        print(
-            f"sweep {res.name}: {len(runs)} runs ({len(res.ran)} ran now, {len(res.skipped)} already stored) "
-            f"in {res.wall_s:.1f} s; store {res.store.path}"
-        )
-        print(
-            f'  query: fctlab query --store {res.store.path} "SELECT * FROM runs"; report: fctlab report {res.store.path}'
-        )
-    return 0
-
-
-def cmd_query(args) -> int:
-    from .store import StoreError
-    from .store import open as open_store
-
-    try:
-        df = open_store(args.store).query(args.sql)
-    except StoreError as e:
-        raise CliError(str(e)) from None
-    if args.format == "csv":
-        df.to_csv(sys.stdout, index=False)
-    elif args.format == "json":
-        print(df.to_json(orient="records", indent=1))
-    else:
-        import pandas as pd
-
-        with pd.option_context("display.max_rows", None, "display.max_columns", None, "display.width", 200):
-            print(df.to_string(index=False) if len(df) else f"(no rows; columns: {', '.join(df.columns)})")
-    return 0
-
-
-def cmd_report(args) -> int:
-    from .report import write_store_report
-    from .store import StoreError
-
-    try:
-        path = write_store_report(args.store, args.out)
-    except StoreError as e:
-        raise CliError(str(e)) from None
-    print(f"wrote {path}")
-    return 0
-
-
-def cmd_bench(args) -> int:
-    from .bench import main as bench_main
-    from .bench import parse_shapes
-
-    try:
-        parse_shapes(args.shape)
-    except ValueError as e:
-        raise CliError(str(e)) from None
-    for key in ("packets", "ns3_seconds"):
-        v = getattr(args, key)
-        if v is not None and not v > 0:
-            raise CliError(f"--{key.replace('_', '-')}: must be positive, got {v:g}")
-    if args.repeat < 1:
-        raise CliError(f"--repeat: must be at least 1, got {args.repeat}")
-    if (args.scaling or args.memory) and not args.out:
-        raise CliError(f"--{'scaling' if args.scaling else 'memory'} needs --out DIR (for its figure and numbers)")
-    return bench_main(args)
-
-
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="fctlab",
-        description="Fast packet-level simulation of congestion control, centred on flow completion time.",
-    )
-    p.add_argument("--version", action="store_true", help="print the version and exit")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND")
-
+def _add_run(sub) -> None:
     r = sub.add_parser(
         "run",
         help="run one scenario file",
-        description="Run SCENARIO.toml; write flows.parquet, series.parquet and meta.json to --out (and prefixes.parquet, size_stats.parquet when the scenario has measuring flows or asks for size statistics).",
+        description="Run SCENARIO.toml and write the run directory --out: flows.parquet, series.parquet, "
+        "meta.json and manifest.json, and prefixes.parquet, size_stats.parquet and probes.parquet when the "
+        "run has those tables. The directory is written whole (to a temporary name beside it, then renamed); "
+        "an earlier run in it is replaced, anything else there is refused before the run starts. On a "
+        "terminal a progress line shows the percentage done and the time left where the end is known. "
+        "Ctrl-C stops the run, writes what finished (marked interrupted) and exits with status 130. "
+        "fctlab query, report and compare read the run directory as they read a store.",
     )
     r.add_argument("scenario", help="the scenario TOML file")
-    r.add_argument("--out", default="out", help="output directory (default: out)")
+    r.add_argument("--out", default="out", metavar="DIR", help="the run directory to write (default: out)")
     r.add_argument("--seed", type=int, help="override the scenario's seed")
-    r.add_argument("-q", "--quiet", action="store_true", help="no progress or summary")
+    r.add_argument("-q", "--quiet", action="store_true", help="no progress line or summary (warnings and errors only)")
     r.set_defaults(func=cmd_run)
 
+
+def _add_live(sub) -> None:
     lv = sub.add_parser(
         "live",
         help="run a scenario's flows as real traffic (root: network namespaces)",
-        description="Run SCENARIO.toml's flows (the simulated run's own arrivals and sizes) as real traffic through network namespaces and a user-space link emulator; write flows.parquet, series.parquet and meta.json to --out. Needs root.",
+        description="Run SCENARIO.toml's flows (the simulated run's own arrivals and sizes) as real traffic "
+        "through network namespaces and a user-space link emulator, and write a run directory to --out as "
+        "fctlab run does (compare the two with fctlab compare). Needs root.",
     )
-    lv.add_argument("scenario")
-    lv.add_argument("--out", required=True)
-    lv.add_argument("--seed", type=int)
+    lv.add_argument("scenario", help="the scenario TOML file")
+    lv.add_argument("--out", default="out", metavar="DIR", help="the run directory to write (default: out)")
+    lv.add_argument("--seed", type=int, help="override the scenario's seed")
     lv.add_argument(
         "--stack",
         choices=["fctlab", "kernel"],
@@ -309,31 +111,54 @@ def build_parser() -> argparse.ArgumentParser:
         default=30.0,
         help="seconds after the last flow's start before unfinished flows are cut (default 30)",
     )
-    lv.add_argument("--quiet", action="store_true")
+    lv.add_argument("-q", "--quiet", action="store_true", help="no summary (warnings and errors only)")
     lv.set_defaults(func=cmd_live)
 
+
+def _add_compare(sub) -> None:
     cp = sub.add_parser(
         "compare",
         help="two runs' FCT by flow size, side by side",
-        description="Median and p90 FCT per flow-size bin (powers of two, in packets) of two run directories; prints the table, and with --out writes compare.csv and compare.png.",
+        description="Per flow-size bin (powers of two, in packets): flows, median and 90th-percentile FCT of "
+        "each run, the ratio of the medians and the median FCT under ideal processor sharing (PS), columns "
+        "named after the runs. Each run is a run directory (fctlab run or live --out) or a store holding one "
+        "run. With --out, also writes compare.csv and compare.png.",
     )
-    cp.add_argument("dir_a")
-    cp.add_argument("dir_b")
-    cp.add_argument("--out")
+    cp.add_argument("run_a", metavar="RUN_A", help="the first run (a run directory, or a store of one run)")
+    cp.add_argument("run_b", metavar="RUN_B", help="the second run")
+    cp.add_argument("--out", metavar="DIR", help="also write compare.csv and compare.png here")
     cp.set_defaults(func=cmd_compare)
 
+
+def _add_list(sub) -> None:
     ls = sub.add_parser("list", help="list schemes, queues, topologies, distributions and defaults")
     ls.add_argument("--json", action="store_true", help="machine-readable output")
     ls.set_defaults(func=cmd_list)
 
-    rp = sub.add_parser("reproduce", help="reproduce the source documents' figures into an HTML report")
-    rp.add_argument("names", nargs="*", help="reproductions to run (default: all)")
+
+def _add_reproduce(sub) -> None:
+    rp = sub.add_parser(
+        "reproduce",
+        help="reproduce the source documents' figures into an HTML report",
+        description="Run the named reproductions (figures and tables of the source papers, each beside the "
+        "published numbers) and write an HTML report: one page per reproduction and an index, report.html. "
+        "fctlab reproduce --list names them all; --all runs every one (a few minutes at --quick scale).",
+    )
+    rp.add_argument("names", nargs="*", metavar="NAME", help="reproductions to run (see --list)")
+    rp.add_argument("--list", action="store_true", help="list the reproductions (name, source, title) and exit")
+    rp.add_argument("--all", action="store_true", help="run every reproduction")
     g = rp.add_mutually_exclusive_group()
-    g.add_argument("--quick", action="store_true", help="scaled-down runs, a few minutes in all (default)")
-    g.add_argument("--full", action="store_true", help="the papers' full scale")
-    rp.add_argument("--out", default="report", help="output directory (default: report)")
+    g.add_argument(
+        "--quick",
+        action="store_true",
+        help="scaled-down runs (default); with no NAME, every reproduction, as --all",
+    )
+    g.add_argument("--full", action="store_true", help="the papers' full scale; with no NAME, every reproduction")
+    rp.add_argument("--out", default="report", metavar="DIR", help="output directory (default: report)")
     rp.set_defaults(func=cmd_reproduce)
 
+
+def _add_suite1991(sub) -> None:
     s91 = sub.add_parser(
         "suite1991",
         help="run the 1991 benchmark's ten experiments for one scheme",
@@ -344,40 +169,58 @@ def build_parser() -> argparse.ArgumentParser:
     s91.add_argument("--queue", help="router queue (default: the scheme's router half, else droptail)")
     s91.set_defaults(func=cmd_suite1991)
 
+
+def _add_sweep(sub) -> None:
     sw = sub.add_parser(
         "sweep",
         help="run a sweep of scenarios into a results store",
         description="Expand SPEC.toml (a base scenario and axes over config keys, seeds, replications) and "
-        "run every point not already in the store, in parallel.",
+        "run every point not already in the store, in parallel. A point that fails (a refused value, an "
+        "engine error) is reported and the others still run; the exit status is then 2. Stopped sweeps "
+        "resume where they were.",
     )
     sw.add_argument("spec", help="the sweep spec (or a scenario file: a sweep of one point)")
-    sw.add_argument("--store", help="results directory (default: the spec's store, else ./store)")
+    sw.add_argument("--store", metavar="DIR", help="results directory (default: the spec's store, else ./store)")
     sw.add_argument(
         "--scheduler", metavar="ADDRESS", help="run on this Dask scheduler (tcp://host:8786) instead of local processes"
     )
     sw.add_argument("--workers", type=int, help="local worker processes (default: every core)")
     sw.add_argument("--dry-run", action="store_true", help="list the points and what is stored; run nothing")
-    sw.add_argument("-q", "--quiet", action="store_true", help="no progress or summary")
+    sw.add_argument("-q", "--quiet", action="store_true", help="no progress line or summary (warnings and errors only)")
     sw.set_defaults(func=cmd_sweep)
 
+
+def _add_query(sub) -> None:
     qy = sub.add_parser(
         "query",
         help="SQL over every run in a results store (DuckDB)",
-        description="Tables: runs (one row per run, config keys as columns), flows and series (every "
-        "run's records with the run's columns), sweep_points.",
+        description="SQL (DuckDB) over a results store or a run directory. Tables: runs (one row per run, "
+        "config keys as columns), flows, series, prefixes, size_stats and probes (every run's records with "
+        "the run's columns), sweep_points. The query reads the store only (the files the runs' manifests "
+        "list): reading or writing other files, ATTACH and extensions are refused. Damaged runs are left out "
+        "and named on stderr.",
     )
     qy.add_argument("sql", help='e.g. "SELECT scheme, avg(fct_ns) FROM flows GROUP BY 1"')
-    qy.add_argument("--store", default="store", help="results directory (default: store)")
+    qy.add_argument("--store", default="store", metavar="DIR", help="a store or a run directory (default: store)")
     qy.add_argument(
         "--format", choices=("table", "csv", "json"), default="table", help="output format (default: table)"
     )
     qy.set_defaults(func=cmd_query)
 
-    rs = sub.add_parser("report", help="write the HTML report of a results store")
-    rs.add_argument("store", nargs="?", default="store", help="results directory (default: store)")
-    rs.add_argument("--out", help="output directory (default: STORE/report)")
+
+def _add_report(sub) -> None:
+    rs = sub.add_parser(
+        "report",
+        help="write the HTML report of a results store or a run directory",
+        description="Write the HTML report of a results store (one page per sweep, one for runs outside any "
+        "sweep) or of a run directory. Damaged runs are left out, named on stderr and on the index page.",
+    )
+    rs.add_argument("store", nargs="?", default="store", help="a store or a run directory (default: store)")
+    rs.add_argument("--out", metavar="DIR", help="output directory (default: STORE/report)")
     rs.set_defaults(func=cmd_report)
 
+
+def _add_bench(sub) -> None:
     b = sub.add_parser(
         "bench",
         help="measure simulation speed, beside ns-3 on the same flows",
@@ -393,8 +236,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument(
         "--packets",
         type=float,
-        help="data packets per run (ps: flows); default 1e7 for tcp alone, "
-        "about 1e6 per shape with several (README, Speed)",
+        help="data packets per run (ps: flows); default 1e7 for tcp alone, about 1e6 per shape with several",
     )
     b.add_argument("--repeat", type=int, default=5, help="runs per shape (default 5)")
     b.add_argument(
@@ -405,21 +247,59 @@ def build_parser() -> argparse.ArgumentParser:
     )
     b.add_argument("--no-ns3", action="store_true", help="skip the ns-3 comparison")
     b.add_argument(
-        "--scaling",
-        action="store_true",
-        help="cost per delivered packet against concurrent flows and links (figure in --out)",
+        "--scaling", action="store_true", help="cost per delivered packet against concurrent flows and links"
     )
+    b.add_argument("--memory", action="store_true", help="peak memory at 10^5 to 10^7 flows with streamed metrics")
     b.add_argument(
-        "--memory",
-        action="store_true",
-        help="peak memory at 10^5 to 10^7 flows with streamed metrics (numbers in --out)",
+        "--full", action="store_true", help="with --scaling or --memory: the largest sizes too (10^6, 10^7 flows)"
     )
-    b.add_argument(
-        "--full", action="store_true", help="with --scaling or --memory: the largest sizes too (10^6 flows, 10^7 flows)"
-    )
-    b.add_argument("--out", help="directory for bench.json and the figures")
+    b.add_argument("--out", metavar="DIR", help="directory for bench.json and the figures")
     b.set_defaults(func=cmd_bench)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="fctlab",
+        description="Fast packet-level simulation of congestion control, centred on flow completion time.",
+        epilog="fctlab COMMAND --help describes each command.",
+    )
+    p.add_argument("--version", action="store_true", help="print the version and exit")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    for add in (
+        _add_run,
+        _add_live,
+        _add_compare,
+        _add_list,
+        _add_reproduce,
+        _add_suite1991,
+        _add_sweep,
+        _add_query,
+        _add_report,
+        _add_bench,
+    ):
+        add(sub)
     return p
+
+
+def _error(msg: str) -> int:
+    print(f"fctlab: error: {msg}", file=sys.stderr)
+    return 2
+
+
+def _os_error(e: OSError) -> int:
+    """An OS error as one line: what failed, and on which file."""
+    what = e.strerror or str(e)
+    if e.errno == errno.ENOSPC:
+        what = "no space left on device"
+    files = [str(f) for f in (e.filename, e.filename2) if f is not None]
+    return _error(f"{what}: {' -> '.join(files)}" if files else what)
+
+
+def _engine_panic(e: BaseException) -> int:
+    from ._core import last_panic
+
+    where = last_panic()
+    return _error(f"the engine failed (a bug; please report it): {where or e}")
 
 
 def main(argv=None) -> int:
@@ -434,26 +314,38 @@ def main(argv=None) -> int:
         parser.print_help()
         return 2
     try:
-        import fctlab
-
-        return args.func(args) or 0
-    except fctlab.ConfigError as e:
-        print(f"fctlab: error: {e}", file=sys.stderr)
-        return 2
-    except CliError as e:
-        print(f"fctlab: error: {e}", file=sys.stderr)
-        return 2
-    except (FileNotFoundError, PermissionError, IsADirectoryError) as e:
-        print(f"fctlab: error: {e.strerror or e}: {e.filename or ''}".rstrip(": "), file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("fctlab: interrupted", file=sys.stderr)
-        return 130
+        return _dispatch(args)
     except BrokenPipeError:
         # The reader went away (`fctlab list | head`): stop quietly, as Unix tools do.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+
+
+def _dispatch(args) -> int:
+    import warnings
+
+    from .cli_cmds import _warn_line
+    from .rundir import RunDirError
+
+    warnings.showwarning = _warn_line
+    try:
+        import fctlab
+
+        return args.func(args) or 0
+    except (fctlab.ConfigError, CliError, RunDirError, fctlab.EngineError) as e:
+        return _error(str(e))
+    except KeyboardInterrupt:
+        print("fctlab: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        raise
+    except OSError as e:
+        return _os_error(e)
+    except ImportError as e:
+        return _error(f"a Python package is missing: {e.name or e} (pip install {e.name or 'fctlab'})")
+    except MemoryError:
+        return _error("out of memory")
     except Exception as e:  # a bug: keep the user's terminal clean, offer the traceback
         if os.environ.get("FCTLAB_DEBUG"):
             raise
@@ -461,6 +353,10 @@ def main(argv=None) -> int:
             f"fctlab: internal error: {type(e).__name__}: {e} (set FCTLAB_DEBUG=1 for the traceback)", file=sys.stderr
         )
         return 1
+    except BaseException as e:  # a Rust panic outside the engine's run (pyo3's PanicException)
+        if type(e).__name__ != "PanicException":
+            raise
+        return _engine_panic(e)
 
 
 if __name__ == "__main__":

@@ -30,8 +30,9 @@ MANIFEST = "manifest.json"
 FILES = ("flows.parquet", "series.parquet", "meta.json")
 #: Files a run has only when those tables have rows.
 OPTIONAL_FILES = ("prefixes.parquet", "size_stats.parquet", "probes.parquet")
-#: What a run directory may hold (anything else is not ours to replace).
-RUN_FILES = (*FILES, *OPTIONAL_FILES, MANIFEST)
+#: What a run directory may hold (anything else is not ours to replace):
+#: the run's files and the report made of it (``fctlab report DIR``).
+RUN_FILES = (*FILES, *OPTIONAL_FILES, MANIFEST, "report")
 
 
 class RunDirError(Exception):

@@ -23,9 +23,11 @@ def _label(lo: int, hi: int) -> str:
 
 def by_size(flows_a: pd.DataFrame, flows_b: pd.DataFrame, edges: np.ndarray | None = None) -> pd.DataFrame:
     """Median and 90th-percentile FCT (ms) of completed flows per size bin
-    (bins [2^k, 2^(k+1)) packets), with counts, for two runs, and the ratio of
-    the medians (b / a). Flows are matched by bin only, so two runs of
-    different workloads compare too."""
+    (bins [2^k, 2^(k+1)) packets), with counts, for two runs, the ratio of
+    the medians (b / a), and the median FCT of the same flows under ideal
+    processor sharing (``ps_median_ms_a``, ``_b``; NaN where a run has no
+    ``ps_fct_ns``, as live runs). Flows are matched by bin only, so two runs
+    of different workloads compare too."""
     a = flows_a[flows_a["completed"]]
     b = flows_b[flows_b["completed"]]
     if edges is None:
@@ -34,14 +36,33 @@ def by_size(flows_a: pd.DataFrame, flows_b: pd.DataFrame, edges: np.ndarray | No
     for lo, hi in zip(edges[:-1], edges[1:]):
         row = {"size_pkts": _label(int(lo), int(hi)), "lo": int(lo), "hi": int(hi)}
         for tag, f in (("a", a), ("b", b)):
-            sel = f[(f["size_pkts"] >= lo) & (f["size_pkts"] < hi)]["fct_ns"].to_numpy(float) / 1e6
+            in_bin = f[(f["size_pkts"] >= lo) & (f["size_pkts"] < hi)]
+            sel = in_bin["fct_ns"].to_numpy(float) / 1e6
+            ps = in_bin["ps_fct_ns"].dropna().to_numpy(float) / 1e6 if "ps_fct_ns" in in_bin else np.array([])
             row[f"flows_{tag}"] = len(sel)
             row[f"median_ms_{tag}"] = float(np.median(sel)) if len(sel) else np.nan
             row[f"p90_ms_{tag}"] = float(np.quantile(sel, 0.9)) if len(sel) else np.nan
+            row[f"ps_median_ms_{tag}"] = float(np.median(ps)) if len(ps) else np.nan
         row["ratio_b_a"] = row["median_ms_b"] / row["median_ms_a"] if row["flows_a"] and row["flows_b"] else np.nan
         if row["flows_a"] or row["flows_b"]:
             rows.append(row)
     return pd.DataFrame(rows)
+
+
+def labelled(table: pd.DataFrame, label_a: str, label_b: str) -> pd.DataFrame:
+    """The table of :func:`by_size` for people: columns named after the two runs
+    (``<a> flows``, ``<a> median ms``, ``<a> p90 ms``, ... ``<b>/<a> median``),
+    and one ``PS median ms`` column (the ideal processor-sharing FCT of run a's
+    flows, else of run b's)."""
+    out = pd.DataFrame({"size_pkts": table["size_pkts"]})
+    for tag, name in (("a", label_a), ("b", label_b)):
+        out[f"{name} flows"] = table[f"flows_{tag}"]
+        out[f"{name} median ms"] = table[f"median_ms_{tag}"]
+        out[f"{name} p90 ms"] = table[f"p90_ms_{tag}"]
+    out[f"{label_b}/{label_a} median"] = table["ratio_b_a"]
+    ps = table["ps_median_ms_a"] if table["ps_median_ms_a"].notna().any() else table["ps_median_ms_b"]
+    out["PS median ms"] = ps
+    return out
 
 
 def figure(table: pd.DataFrame, path: Path, label_a: str, label_b: str, title: str = "") -> Path:
@@ -71,7 +92,8 @@ def figure(table: pd.DataFrame, path: Path, label_a: str, label_b: str, title: s
 
 
 def compare_dirs(dir_a, dir_b, out=None) -> tuple[pd.DataFrame, Path | None]:
-    """Compare two result directories (``fctlab run`` or ``fctlab live``)."""
+    """Compare two result directories (``fctlab run`` or ``fctlab live``); with
+    ``out``, write ``compare.csv`` (:func:`labelled`) and ``compare.png``."""
     from ..result import Result
 
     ra, rb = Result.read(dir_a), Result.read(dir_b)
@@ -80,7 +102,7 @@ def compare_dirs(dir_a, dir_b, out=None) -> tuple[pd.DataFrame, Path | None]:
     if out is not None:
         o = Path(out)
         o.mkdir(parents=True, exist_ok=True)
-        t.to_csv(o / "compare.csv", index=False)
+        labelled(t, Path(dir_a).name, Path(dir_b).name).to_csv(o / "compare.csv", index=False)
         la = f"{Path(dir_a).name} ({ra.meta.get('mode', 'sim')})"
         lb = f"{Path(dir_b).name} ({rb.meta.get('mode', 'sim')})"
         fig = figure(t, o / "compare.png", la, lb)

@@ -50,7 +50,7 @@ from typing import Any
 import pandas as pd
 
 from ..replicate import Replicated, check_replications, merge
-from .execute import SweepError, _dask_client, _execute_dask, _execute_local, _local_workers
+from .execute import SweepError, TaskError, _dask_client, _execute_dask, _execute_local, _local_workers
 from .progress import SweepProgress
 from .spec import SPEC_KEYS, SWEEP_ONLY, Point, Run, _short, expand, load_spec, parse_path, set_path
 
@@ -118,10 +118,15 @@ class SweepResult:
         p = self.points[point]
         return merge([self.store.get(r.key) for r in p.runs], [r.key for r in p.runs])
 
+    def stored(self, point: int) -> bool:
+        """Every run of the point is in the store (none failed)."""
+        return all(self.store.has(r.key) for r in self.points[point].runs)
+
     def flows(self) -> pd.DataFrame:
-        """Every flow of every point, with ``point``, ``replication`` and label columns."""
+        """Every flow of every point whose runs are stored, with ``point``,
+        ``replication`` and label columns."""
         frames = []
-        for p in self.points:
+        for p in (p for p in self.points if self.stored(p.index)):
             for i, r in enumerate(p.runs):
                 f = self.store.get(r.key).flows
                 f.insert(0, "replication", i)
@@ -132,10 +137,11 @@ class SweepResult:
         return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
     def summary(self, **kw) -> pd.DataFrame:
-        """Per point: :func:`fctlab.replicate.overall` (mean and percentile FCT,
-        with confidence intervals where the point has replications)."""
+        """Per point whose runs are stored: :func:`fctlab.replicate.overall`
+        (mean and percentile FCT, with confidence intervals where the point has
+        replications)."""
         rows = []
-        for p in self.points:
+        for p in (p for p in self.points if self.stored(p.index)):
             s = self.replicated(p.index).overall(**kw)
             s.insert(0, "point", p.index)
             for k, v in reversed(list(p.labels.items())):
@@ -145,6 +151,13 @@ class SweepResult:
 
     def query(self, sql: str) -> pd.DataFrame:
         return self.store.query(sql)
+
+    def failure_line(self) -> str:
+        """One line: how many runs failed, and the first one's point and error."""
+        where = {r.key: (p.index, p.label()) for p in self.points for r in p.runs}
+        k, msg = next(iter(self.failed.items()))
+        total = len({r.key for p in self.points for r in p.runs})
+        return f"{len(self.failed)} of {total} runs failed; first: point {where[k][0]} ({where[k][1]}): {msg}"
 
 
 def run_sweep(
@@ -156,6 +169,7 @@ def run_sweep(
     progress: bool = True,
     name: str | None = None,
     dry_run: bool = False,
+    raise_failures: bool = True,
 ) -> SweepResult:
     """Run a sweep (see the module doc) and return a :class:`SweepResult`.
 
@@ -166,11 +180,13 @@ def run_sweep(
       processes (default: every core).
     - ``progress``: a progress line on stderr.
     - ``dry_run``: expand and validate only; nothing runs.
+    - ``raise_failures``: raise :class:`SweepError` at the end if some runs
+      failed (else they are in ``result.failed``).
 
     Raises ConfigError (naming point and key) before running anything if a point
-    is invalid, and :class:`SweepError` at the end if some runs failed.
+    is invalid. A run that fails (an engine error, a worker's exception) is
+    recorded and the other runs go on; see ``raise_failures``.
     """
-    from .. import __version__
     from ..store import Store
 
     s = load_spec(spec)
@@ -183,22 +199,34 @@ def run_sweep(
         for r in p.runs:
             runs.setdefault(r.key, r)
     res = SweepResult(name=s["name"], spec=s, points=points, store=st)
-    todo, skipped, damaged = [], [], []
+    todo, damaged = [], []
     for key, r in runs.items():
         why = st.verify(key)
         if why is None:
-            skipped.append(key)
+            res.skipped.append(key)
         else:
-            if why != "missing":
-                damaged.append(key)
+            damaged += [key] if why != "missing" else []
             todo.append(r)
-    res.skipped = skipped
     if dry_run:
         return res
     for key in damaged:  # moved aside (kept for inspection) and run again
         st.quarantine(key)
     st.clean_tmp()
-    record = {
+    record = _record(s, points)
+    st.write_sweep(s["name"], record)
+    _execute(res, todo, len(runs), scheduler, workers, progress)
+    _finish_record(record, res, scheduler)
+    st.write_sweep(s["name"], record)
+    if res.failed and raise_failures:
+        raise SweepError(res.failure_line())
+    return res
+
+
+def _record(s: dict, points: list) -> dict:
+    """The sweep's record in the store (``sweeps/<name>.json``)."""
+    from .. import __version__
+
+    return {
         "name": s["name"],
         "fctlab_version": __version__,
         "source": s["source"],
@@ -220,63 +248,67 @@ def run_sweep(
             for p in points
         ],
     }
-    st.write_sweep(s["name"], record)
 
-    client, own_client = _dask_client(scheduler) if scheduler is not None and todo else (None, False)
-    bar = SweepProgress(s["name"], total=len(runs), stored=len(skipped)) if progress else None
-    t0 = time.monotonic()
-    failures: dict = {}
 
-    def on_live(key, pkts, frac):
-        if bar:
-            bar.live(key, pkts, frac)
-            bar.draw()
-
-    def on_done(task: dict, out: dict):
-        if out["version"] != __version__:
-            on_fail(task, RuntimeError(f"the worker runs fctlab {out['version']}, this sweep {__version__}"))
-            return
-        st.put(out["key"], out["files"])
-        res.ran.append(out["key"])
-        if bar:
-            bar.finished(out["key"], out["data_delivered"])
-            bar.draw()
-
-    def on_fail(task: dict, e: BaseException):
-        msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        failures[task["key"]] = f"{type(e).__name__}: {msg}"
-        if bar:
-            bar.finished(task["key"], 0, ok=False)
-            bar.draw(force=True)
-
-    payloads = [r.payload() for r in todo]
-    try:
-        if payloads:
-            if client is not None:
-                _execute_dask(payloads, client, on_done, on_fail)
-            else:
-                _execute_local(payloads, _local_workers(workers), on_done, on_live, on_fail)
-    finally:
-        if bar:
-            bar.close()
-        if own_client:
-            client.close()
-    res.wall_s = time.monotonic() - t0
-    res.failed = failures
+def _finish_record(record: dict, res: SweepResult, scheduler) -> None:
     record["finished"] = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
     record["wall_s"] = res.wall_s
     record["scheduler"] = (
         None if scheduler is None else scheduler if isinstance(scheduler, str) else "dask.distributed.Client"
     )
-    record["failed"] = failures
-    st.write_sweep(s["name"], record)
-    if failures:
-        where = {r.key: (p.index, p.label()) for p in points for r in p.runs}
-        k, msg = next(iter(failures.items()))
-        raise SweepError(
-            f"{len(failures)} of {len(runs)} runs failed; first: point {where[k][0]} ({where[k][1]}): {msg}"
-        )
-    return res
+    record["failed"] = res.failed
+
+
+class _Callbacks:
+    """What the executors call: a run's live progress, its files, its failure."""
+
+    def __init__(self, res: SweepResult, bar: SweepProgress | None):
+        self.res, self.bar = res, bar
+
+    def on_live(self, key, pkts, frac) -> None:
+        if self.bar:
+            self.bar.live(key, pkts, frac)
+            self.bar.draw()
+
+    def on_done(self, task: dict, out: dict) -> None:
+        from .. import __version__
+
+        if out["version"] != __version__:
+            self.on_fail(task, RuntimeError(f"the worker runs fctlab {out['version']}, this sweep {__version__}"))
+            return
+        self.res.store.put(out["key"], out["files"])
+        self.res.ran.append(out["key"])
+        if self.bar:
+            self.bar.finished(out["key"], out["data_delivered"])
+            self.bar.draw()
+
+    def on_fail(self, task: dict, e: BaseException) -> None:
+        text = str(e).strip()
+        msg = text.splitlines()[0] if text else type(e).__name__
+        self.res.failed[task["key"]] = msg if isinstance(e, TaskError) else f"{type(e).__name__}: {msg}"
+        if self.bar:
+            self.bar.finished(task["key"], 0, ok=False)
+            self.bar.draw(force=True)
+
+
+def _execute(res: SweepResult, todo: list, total: int, scheduler, workers, progress: bool) -> None:
+    """Run the runs ``todo`` locally or on Dask, storing each as it finishes."""
+    client, own_client = _dask_client(scheduler) if scheduler is not None and todo else (None, False)
+    bar = SweepProgress(res.name, total=total, stored=len(res.skipped)) if progress else None
+    cb = _Callbacks(res, bar)
+    t0 = time.monotonic()
+    payloads = [r.payload() for r in todo]
+    try:
+        if payloads and client is not None:
+            _execute_dask(payloads, client, cb.on_done, cb.on_fail)
+        elif payloads:
+            _execute_local(payloads, _local_workers(workers), cb.on_done, cb.on_live, cb.on_fail)
+    finally:
+        if bar:
+            bar.close()
+        if own_client:
+            client.close()
+        res.wall_s = time.monotonic() - t0
 
 
 sweep = run_sweep

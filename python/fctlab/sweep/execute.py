@@ -12,12 +12,21 @@ import sys
 import tempfile
 import threading
 import time
+import warnings
 from pathlib import Path
 from typing import Any
+
+from ..rundir import FILES, OPTIONAL_FILES
 
 
 class SweepError(Exception):
     """Some runs of a sweep failed (the others are stored)."""
+
+
+class TaskError(RuntimeError):
+    """A run of a sweep failed in its worker: the message names the error
+    (``EngineError: ...``). A plain exception, so that it crosses process
+    boundaries whatever the original was (a Rust panic cannot be pickled)."""
 
 
 _PROGRESS_Q = None
@@ -63,49 +72,52 @@ def _init_worker(q, sweep_pid: int, sweep_start: str | None) -> None:
     threading.Thread(target=watch, name="fctlab-sweep-watchdog", daemon=True).start()
 
 
-def _fraction(plan: dict, p: dict) -> float | None:
-    """How far a run is, from the engine's progress report ``p`` and its
-    :func:`fctlab.describe` ``plan``: flows completed out of those it creates
-    when all of them can finish, else simulated time out of the time limit."""
-    if plan["flows_expected"] and not plan["flows_long_lived"]:
-        return p["flows_completed"] / plan["flows_expected"]
-    if p.get("stop_ns"):
-        return p["sim_ns"] / p["stop_ns"]
-    return None
-
-
 def _run_task(task: dict) -> dict:
     """Run one store entry and return its files' bytes (runs in a worker, local
-    or on a Dask cluster: nothing here touches the store)."""
+    or on a Dask cluster: nothing here touches the store). Any failure but
+    Ctrl-C comes back as a :class:`TaskError` naming it."""
+    try:
+        return _run_task_unguarded(task)
+    except (KeyboardInterrupt, SystemExit, GeneratorExit):
+        raise
+    except TaskError:
+        raise
+    except BaseException as e:  # noqa: BLE001 - a Rust panic is a BaseException
+        text = str(e).strip()
+        raise TaskError(f"{type(e).__name__}: {text.splitlines()[0] if text else 'no message'}") from None
+
+
+def _run_task_unguarded(task: dict) -> dict:
     import fctlab
+
+    from ..progress import fraction_done
 
     cfg = task["config"]
     key = task["key"]
     q = _PROGRESS_Q
-    plan = fctlab.describe(cfg) if q is not None else None
 
     def cb(p: dict) -> bool:
         if q is not None:
             with contextlib.suppress(Exception):
-                q.put_nowait((key, int(p["data_delivered"]), _fraction(plan, p)))
+                q.put_nowait((key, int(p["data_delivered"]), fraction_done(p)))
         return True
 
-    res = fctlab.run(cfg, progress=cb, warn=False)
-    if res.meta["stats"].get("interrupted"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", fctlab.OverloadWarning)  # the sweep's points were warned of once
+        res = fctlab.run(cfg, progress=cb, warn=False)
+    if res.interrupted:
         if _IN_PROCESS:
             raise KeyboardInterrupt
-        raise RuntimeError(f"run {key} was interrupted ({res.meta['stats'].get('interrupted_by')})")
+        raise TaskError(f"run {key} was interrupted ({res.meta['stats'].get('interrupted_by')})")
     res.meta["store"] = {
         "key": key,
         "replication": task.get("replication"),
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
     }
     with tempfile.TemporaryDirectory(prefix="fctlab-run-") as d:
-        res.write(d)
-        from ..store import FILES, OPTIONAL_FILES
-
-        files = {n: (Path(d) / n).read_bytes() for n in FILES}
-        files.update({n: (Path(d) / n).read_bytes() for n in OPTIONAL_FILES if (Path(d) / n).exists()})
+        run_dir = res.write(Path(d) / "run")
+        files = {n: (run_dir / n).read_bytes() for n in FILES}
+        files.update({n: (run_dir / n).read_bytes() for n in OPTIONAL_FILES if (run_dir / n).exists()})
     m = res.meta
     return {
         "key": key,
@@ -138,45 +150,49 @@ def _mp_context():
 
 
 def _execute_local(tasks: list, nworkers: int, on_done, on_live, on_fail) -> None:
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-    from concurrent.futures.process import BrokenProcessPool
-
+    """Run ``tasks`` in this process (one worker or one task) or in a pool."""
     if nworkers == 1 or len(tasks) == 1:
-        global _PROGRESS_Q, _IN_PROCESS
-        import queue as _queue
+        _execute_in_process(tasks, on_done, on_live, on_fail)
+    else:
+        _execute_pool(tasks, nworkers, on_done, on_live, on_fail)
 
-        q: Any = _queue.SimpleQueue()
-        _PROGRESS_Q, _IN_PROCESS = q, True
-        try:
-            for t in tasks:
-                stop = threading.Event()
 
-                def pump(stop=stop):
-                    while not stop.wait(0.5):
-                        _drain(q, on_live)
+def _execute_in_process(tasks: list, on_done, on_live, on_fail) -> None:
+    global _PROGRESS_Q, _IN_PROCESS
+    import queue as _queue
 
-                th = threading.Thread(target=pump, daemon=True)
-                th.start()
-                try:
-                    out = _run_task(t)
-                except Exception as e:  # noqa: BLE001 - reported per run
-                    out, err = None, e
-                else:
-                    err = None
-                finally:
-                    stop.set()
-                    th.join()
-                _drain(q, on_live)
-                if err is not None:
-                    on_fail(t, err)
-                else:
-                    on_done(t, out)
-        finally:
-            _PROGRESS_Q, _IN_PROCESS = None, False
-        return
+    q: Any = _queue.SimpleQueue()
+    _PROGRESS_Q, _IN_PROCESS = q, True
+    try:
+        for t in tasks:
+            stop = threading.Event()
 
-    ctx = _mp_context()
-    q = ctx.Queue()
+            def pump(stop=stop):
+                while not stop.wait(0.5):
+                    _drain(q, on_live)
+
+            th = threading.Thread(target=pump, daemon=True)
+            th.start()
+            try:
+                out, err = _run_task(t), None
+            except TaskError as e:
+                out, err = None, e
+            finally:
+                stop.set()
+                th.join()
+            _drain(q, on_live)
+            if err is not None:
+                on_fail(t, err)
+            else:
+                on_done(t, out)
+    finally:
+        _PROGRESS_Q, _IN_PROCESS = None, False
+
+
+def _pool(ctx, q, tasks: list, nworkers: int):
+    """A process pool of fctlab workers, and the futures of ``tasks`` on it."""
+    from concurrent.futures import ProcessPoolExecutor
+
     main = sys.modules.get("__main__")
     main_file = getattr(main, "__file__", None)
     # Workers re-import the parent's __main__ by path; a script read from stdin
@@ -192,21 +208,29 @@ def _execute_local(tasks: list, nworkers: int, on_done, on_live, on_fail) -> Non
         initializer=_init_worker,
         initargs=(q, os.getpid(), _proc_start(os.getpid())),
     )
-    futs = {}
+    if hide_main:
+        del main.__file__
     try:
+        return ex, {ex.submit(_run_task, t): t for t in tasks}
+    finally:
         if hide_main:
-            del main.__file__
-        try:
-            futs = {ex.submit(_run_task, t): t for t in tasks}
-        finally:
-            if hide_main:
-                main.__file__ = main_file
+            main.__file__ = main_file
+
+
+def _execute_pool(tasks: list, nworkers: int, on_done, on_live, on_fail) -> None:
+    from concurrent.futures import FIRST_COMPLETED, wait
+    from concurrent.futures.process import BrokenProcessPool
+
+    ctx = _mp_context()
+    q = ctx.Queue()
+    ex, futs = None, {}
+    try:
+        ex, futs = _pool(ctx, q, tasks, nworkers)
         pending = set(futs)
         while pending:
             done, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
             _drain(q, on_live)
             for f in done:
-                t = futs[f]
                 try:
                     out = f.result()
                 except BrokenProcessPool:
@@ -214,26 +238,30 @@ def _execute_local(tasks: list, nworkers: int, on_done, on_live, on_fail) -> Non
                         "a worker process died (out of memory? killed?); finished runs are stored, "
                         "run the sweep again to resume"
                     ) from None
-                except Exception as e:  # noqa: BLE001
-                    on_fail(t, e)
+                except Exception as e:  # noqa: BLE001 - reported per run
+                    on_fail(futs[f], e)
                     continue
-                on_done(t, out)
+                on_done(futs[f], out)
         ex.shutdown(wait=True)
     except BaseException:
-        for f in futs:
-            f.cancel()
-        procs = list(getattr(ex, "_processes", {}).values())
-        ex.shutdown(wait=False, cancel_futures=True)
-        for p in procs:
-            with contextlib.suppress(Exception):
-                p.kill()
+        _kill_pool(ex, futs)
         raise
     finally:
-        try:
+        with contextlib.suppress(Exception):
             q.close()
             q.join_thread()
-        except Exception:  # noqa: BLE001
-            pass
+
+
+def _kill_pool(ex, futs) -> None:
+    for f in futs:
+        f.cancel()
+    if ex is None:
+        return
+    procs = list(getattr(ex, "_processes", {}).values())
+    ex.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        with contextlib.suppress(Exception):
+            p.kill()
 
 
 def _drain(q, on_live) -> None:

@@ -8,8 +8,10 @@ import copy
 import hashlib
 import itertools
 import json
+import math
 import os
 import re
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +21,9 @@ from ..config import ConfigError, load_config, to_json
 from ..replicate import check_replications, split
 
 SPEC_KEYS = ("name", "base", "axes", "linked", "seeds", "replications", "store", "description")
+#: The most runs one sweep may have (points x seeds x replications): each is
+#: validated before any runs, and recorded in the store.
+MAX_RUNS = 100_000
 #: keys a scenario may carry that only the sweep layer understands
 SWEEP_ONLY = ("seeds", "replications")
 
@@ -138,10 +143,9 @@ def _is_spec(d: Mapping) -> bool:
     return any(k in d for k in ("base", "axes", "linked"))
 
 
-def load_spec(spec, *, base_dir: Path | None = None) -> dict:
-    """Read a sweep spec (path, TOML text or dict) into a normalised dict:
-    ``name``, ``base`` (a config dict), ``axes``, ``linked``, ``seeds`` (list or
-    None), ``replications``, ``store`` (or None), ``source`` (the file, if any)."""
+def _read(spec, base_dir: Path | None):
+    """(raw dict, source file or None, base directory) of a spec given as a
+    path, TOML text or dict."""
     source = None
     if isinstance(spec, (str, os.PathLike)) and not (
         isinstance(spec, str) and ("\n" in spec or "=" in spec) and not os.path.exists(spec)
@@ -151,10 +155,15 @@ def load_spec(spec, *, base_dir: Path | None = None) -> dict:
             raise ConfigError(f"sweep spec not found: {p}", "")
         source = p
         base_dir = p.parent
-    raw = load_config(spec)
-    base_dir = Path(base_dir or ".")
+    return load_config(spec), source, Path(base_dir or ".")
 
-    if _is_spec(raw):
+
+def _split(raw: dict, base_dir: Path) -> tuple:
+    """(base scenario, the spec's own keys) of a spec or of a plain scenario."""
+    if not _is_spec(raw):
+        base = dict(raw)
+        top = {k: base.pop(k) for k in ("name", "store", "description") if k in base}
+    else:
         unknown = [k for k in raw if k not in SPEC_KEYS]
         if unknown:
             raise ConfigError(
@@ -173,21 +182,20 @@ def load_spec(spec, *, base_dir: Path | None = None) -> dict:
         else:
             raise ConfigError(f"base: a scenario table or a path to a scenario file, got {type(b).__name__}", "base")
         top = dict(raw)
-    else:
-        base = dict(raw)
-        top = {k: base.pop(k) for k in ("name", "store", "description") if k in base}
     # seeds / replications may be in the spec or in the base scenario, not both
     for k in SWEEP_ONLY:
         if k in base:
             if k in top:
                 raise ConfigError(f"{k}: given both in the sweep spec and in its base scenario; keep one", k)
             top[k] = base.pop(k)
+    return base, top
 
-    axes = top.get("axes", {}) if _is_spec(raw) else {}
+
+def _check_axes(axes) -> None:
     if not isinstance(axes, Mapping):
         raise ConfigError("axes: a table of config key = [values]", "axes")
     for k, vals in axes.items():
-        if k in SWEEP_ONLY and k == "replications":
+        if k == "replications":
             raise ConfigError(
                 "axes.replications: replications is not an axis; set replications = K", "axes.replications"
             )
@@ -195,7 +203,9 @@ def load_spec(spec, *, base_dir: Path | None = None) -> dict:
             raise ConfigError(f"axes.{k}: a non-empty list of values, got {vals!r}", f"axes.{k}")
         if k != "seed":
             parse_path(k, f"axes.{k}")
-    linked = top.get("linked", {}) if _is_spec(raw) else {}
+
+
+def _check_linked(linked) -> None:
     if not isinstance(linked, Mapping):
         raise ConfigError("linked: a table of named groups, each a table of config key = [values]", "linked")
     for g, tbl in linked.items():
@@ -211,31 +221,32 @@ def load_spec(spec, *, base_dir: Path | None = None) -> dict:
         if len(lens) > 1:
             raise ConfigError(f"{f}: linked lists must have equal lengths, got {sorted(lens)}", f)
 
-    seeds = top.get("seeds")
-    if "seed" in axes:
-        if seeds is not None:
-            raise ConfigError("axes.seed: seeds are given twice (axes.seed and seeds); keep one", "axes.seed")
-        seeds = axes["seed"]
-        axes = {k: v for k, v in axes.items() if k != "seed"}
-    base_seed = base.get("seed", 0)
-    if seeds is not None:
-        if isinstance(seeds, bool):
-            raise ConfigError(f"seeds: a count or a list of seeds, got {seeds!r}", "seeds")
-        if isinstance(seeds, int):
-            if seeds < 1:
-                raise ConfigError(f"seeds: a count must be >= 1, got {seeds}", "seeds")
-            if isinstance(base_seed, bool) or not isinstance(base_seed, int) or base_seed < 0:
-                raise ConfigError(f"seed: must be a whole number >= 0, got {base_seed!r}", "seed")
-            seeds = [base_seed + i for i in range(seeds)]
-        elif isinstance(seeds, list) and seeds:
-            for i, s in enumerate(seeds):
-                if isinstance(s, bool) or not isinstance(s, int) or s < 0:
-                    raise ConfigError(f"seeds[{i}]: a seed is a whole number >= 0, got {s!r}", f"seeds[{i}]")
-            if len(set(seeds)) != len(seeds):
-                raise ConfigError(f"seeds: repeated seed in {seeds}", "seeds")
-        else:
-            raise ConfigError(f"seeds: a count or a non-empty list of seeds, got {seeds!r}", "seeds")
-    reps = check_replications(top.get("replications", 1))
+
+def _seeds(seeds, base_seed) -> list | None:
+    """The list of seeds from ``seeds`` (a count from the base seed, or a list)."""
+    if seeds is None:
+        return None
+    if isinstance(seeds, bool):
+        raise ConfigError(f"seeds: a count or a list of seeds, got {seeds!r}", "seeds")
+    if isinstance(seeds, int):
+        if seeds < 1:
+            raise ConfigError(f"seeds: a count must be >= 1, got {seeds}", "seeds")
+        if seeds > MAX_RUNS:
+            raise ConfigError(f"seeds: at most {MAX_RUNS:,} runs in one sweep, got {seeds:,} seeds", "seeds")
+        if isinstance(base_seed, bool) or not isinstance(base_seed, int) or base_seed < 0:
+            raise ConfigError(f"seed: must be a whole number >= 0, got {base_seed!r}", "seed")
+        return [base_seed + i for i in range(seeds)]
+    if isinstance(seeds, list) and seeds:
+        for i, x in enumerate(seeds):
+            if isinstance(x, bool) or not isinstance(x, int) or x < 0:
+                raise ConfigError(f"seeds[{i}]: a seed is a whole number >= 0, got {x!r}", f"seeds[{i}]")
+        if len(set(seeds)) != len(seeds):
+            raise ConfigError(f"seeds: repeated seed in {seeds}", "seeds")
+        return seeds
+    raise ConfigError(f"seeds: a count or a non-empty list of seeds, got {seeds!r}", "seeds")
+
+
+def _name_and_store(top: dict, raw: dict, source, base_dir: Path) -> tuple:
     name = top.get("name")
     if name is None:
         name = source.stem if source else "sweep-" + hashlib.sha256(to_json(raw).encode()).hexdigest()[:8]
@@ -246,6 +257,43 @@ def load_spec(spec, *, base_dir: Path | None = None) -> dict:
         if not isinstance(store, str):
             raise ConfigError(f"store: a directory path, got {store!r}", "store")
         store = str(base_dir / store) if not os.path.isabs(store) else store
+    return name, store
+
+
+def _check_size(axes: dict, linked: dict, seeds, reps: int) -> None:
+    """Refuse a sweep of more than :data:`MAX_RUNS` runs before expanding it."""
+    dims = [len(v) for v in axes.values()] + [len(next(iter(t.values()))) for t in linked.values()]
+    dims += [len(seeds) if seeds else 1, reps]
+    n = math.prod(dims)
+    if n > MAX_RUNS:
+        shape = " x ".join(str(d) for d in dims if d > 1)
+        raise ConfigError(
+            f"axes: this sweep has {n:,} runs ({shape}); at most {MAX_RUNS:,} in one sweep: split it into several",
+            "axes",
+        )
+
+
+def load_spec(spec, *, base_dir: Path | None = None) -> dict:
+    """Read a sweep spec (path, TOML text or dict) into a normalised dict:
+    ``name``, ``base`` (a config dict), ``axes``, ``linked``, ``seeds`` (list or
+    None), ``replications``, ``store`` (or None), ``source`` (the file, if any).
+    A sweep of more than :data:`MAX_RUNS` runs is refused (ConfigError on ``axes``)."""
+    raw, source, base_dir = _read(spec, base_dir)
+    base, top = _split(raw, base_dir)
+    axes = top.get("axes", {}) if _is_spec(raw) else {}
+    _check_axes(axes)
+    linked = top.get("linked", {}) if _is_spec(raw) else {}
+    _check_linked(linked)
+    seeds = top.get("seeds")
+    if "seed" in axes:
+        if seeds is not None:
+            raise ConfigError("axes.seed: seeds are given twice (axes.seed and seeds); keep one", "axes.seed")
+        seeds = axes["seed"]
+        axes = {k: v for k, v in axes.items() if k != "seed"}
+    seeds = _seeds(seeds, base.get("seed", 0))
+    reps = check_replications(top.get("replications", 1))
+    _check_size(axes, linked, seeds, reps)
+    name, store = _name_and_store(top, raw, source, base_dir)
     return {
         "_spec": 1,
         "name": name,
@@ -264,7 +312,7 @@ def expand(spec, *, validate: bool = True) -> list:
     """The points of a sweep (list of :class:`Point`), each validated unless
     ``validate=False``. Raises ConfigError naming the point and key."""
     from .. import __version__
-    from ..result import validate as validate_config
+    from ..result import describe
     from ..store import run_key
 
     s = spec if isinstance(spec, dict) and spec.get("_spec") == 1 else load_spec(spec)
@@ -276,7 +324,7 @@ def expand(spec, *, validate: bool = True) -> list:
         dims.append([[(k, tbl[k][i], f"linked.{g}.{k}") for k in keys] for i in range(len(tbl[keys[0]]))])
     if s["seeds"] is not None:
         dims.append([[("seed", x, "seeds")] for x in s["seeds"]])
-    points = []
+    points, overloaded = [], []
     for idx, combo in enumerate(itertools.product(*dims) if dims else [()]):
         cfg = copy.deepcopy(s["base"])
         labels: dict = {}
@@ -295,9 +343,11 @@ def expand(spec, *, validate: bool = True) -> list:
         pt = Point(index=idx, labels=labels, config=cfg, replications=k, group=_group_key(cfg, k))
         if validate:
             try:
-                validate_config(cfg)
+                load = describe(cfg).get("offered_load")
             except ConfigError as e:
                 raise ConfigError(f"sweep point {idx} ({_labels_str(labels)}): {e}", e.field) from None
+            if load is not None and load >= 1:
+                overloaded.append((idx, load))
         try:
             cfgs = split(cfg, k)
         except ConfigError as e:
@@ -316,7 +366,21 @@ def expand(spec, *, validate: bool = True) -> list:
                 )
             )
         points.append(pt)
+    if overloaded:
+        _warn_overload(overloaded)
     return points
+
+
+def _warn_overload(overloaded: list) -> None:
+    from .._core import OverloadWarning
+
+    shown = ", ".join(f"{i} ({load:.3g})" for i, load in overloaded[:5]) + (", ..." if len(overloaded) > 5 else "")
+    warnings.warn(
+        f"traffic: {len(overloaded)} sweep point(s) offer the bottleneck a load >= 1 (queues grow without "
+        f"bound, flows may never finish): point {shown}",
+        OverloadWarning,
+        stacklevel=3,
+    )
 
 
 def _labels_str(labels: dict) -> str:
