@@ -38,22 +38,44 @@ ConfigLike = Union[Mapping[str, Any], str, os.PathLike]
 def load_config(config: ConfigLike) -> dict:
     """Return the scenario as a plain dict, from a dict, a TOML file path or TOML text."""
     if isinstance(config, Mapping):
-        return _plain(config, "")
+        try:
+            return _plain(config, "")
+        except RecursionError:
+            raise config_error("", "not a scenario: tables or lists nested too deeply") from None
     if isinstance(config, (str, os.PathLike)):
         s = str(config)
         is_text = isinstance(config, str) and ("\n" in s or "=" in s) and not os.path.exists(s)
-        if is_text:
-            text = s
-        else:
-            p = Path(config)
-            if not p.is_file():
-                raise config_error("", f"scenario file not found: {p}")
-            text = p.read_text()
+        text = s if is_text else _read_text(Path(config))
         try:
             return tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
             raise config_error("", f"not valid TOML: {e}") from None
+        except RecursionError:
+            raise config_error("", "not a scenario: tables or lists nested too deeply") from None
     raise config_error("", f"a scenario is a dict, a TOML file path or TOML text, not {type(config).__name__}")
+
+
+#: The largest scenario file read.
+MAX_SCENARIO_BYTES = 256 << 20
+
+
+def _read_text(p: Path) -> str:
+    """A scenario file's text: a regular UTF-8 text file of at most 256 MiB."""
+    if not p.exists():
+        raise config_error("", f"scenario file not found: {p}")
+    if not p.is_file():
+        raise config_error("", f"{p}: not a regular file")
+    size = p.stat().st_size
+    if size > MAX_SCENARIO_BYTES:
+        raise config_error("", f"{p}: {size:,} bytes; a scenario file may have at most 256 MiB")
+    data = p.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise config_error("", f"{p}: not a text file (byte {e.start} is not UTF-8); a scenario is TOML") from None
+    if "\x00" in text:
+        raise config_error("", f"{p}: not a text file (it holds NUL bytes); a scenario is TOML")
+    return text
 
 
 def _plain(obj: Any, path: str) -> Any:

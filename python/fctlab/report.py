@@ -25,8 +25,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .plots import ci_errorbar, loglog, save
-
 
 @dataclass
 class Figure:
@@ -130,19 +128,58 @@ def _e(v: Any) -> str:
     return html.escape(str(v), quote=True)
 
 
+#: Lists of tables longer than this are summarised on a page (every entry
+#: stays on it, in a collapsed block).
+COLLAPSE_ENTRIES = 8
+
+
+class Entries(list):
+    """A long list of parameter tables (explicit flows, say), shown summarised."""
+
+
 def flatten_params(params: dict, prefix: str = "") -> list:
-    """(dotted key, value) pairs of a nested parameter dict, in order."""
+    """(dotted key, value) pairs of a nested parameter dict, in order. A list
+    of more than :data:`COLLAPSE_ENTRIES` tables stays one pair whose value is
+    an :class:`Entries` (summarised by :func:`summarize_entries`)."""
     out = []
     for k, v in params.items():
         key = f"{prefix}.{k}" if prefix else str(k)
         if isinstance(v, dict) and v:
             out.extend(flatten_params(v, key))
         elif isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+            if len(v) > COLLAPSE_ENTRIES:
+                out.append((key, Entries(v)))
+                continue
             for i, x in enumerate(v):
                 out.extend(flatten_params(x, f"{key}[{i}]"))
         else:
             out.append((key, v))
     return out
+
+
+def _span(vals: list) -> str:
+    nums = [v for v in vals if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    if len(nums) == len(vals):
+        lo, hi = min(nums), max(nums)
+        return fmt(lo) if lo == hi else f"{fmt(lo)} to {fmt(hi)}"
+    distinct = list(dict.fromkeys(fmt(v) for v in vals))
+    return ", ".join(distinct[:4]) + (f" (+{len(distinct) - 4} more)" if len(distinct) > 4 else "")
+
+
+def summarize_entries(entries: list) -> str:
+    """``617 entries; size_pkts 1 to 1000; start_s 0 to 2.47; ...``: each key's
+    range (numbers) or values (others), and in how many entries it appears."""
+    flat = [dict(flatten_params(e)) for e in entries]
+    keys: list = []
+    for f in flat:
+        keys += [k for k in f if k not in keys]
+    parts = [f"{len(entries)} entries"]
+    for k in keys:
+        vals = [f[k] for f in flat if k in f]
+        vals = [json.dumps(v, sort_keys=True) if isinstance(v, (list, dict)) else v for v in vals]
+        where = f" (in {len(vals)})" if len(vals) < len(flat) else ""
+        parts.append(f"{k} {_span(vals)}{where}")
+    return "; ".join(parts)
 
 
 # ------------------------------------------------------------------------- HTML
@@ -173,7 +210,8 @@ figcaption{font-size:.88em;color:var(--muted);margin-top:.5em;max-width:900px}
 table{border-collapse:collapse;font-size:.88em;font-variant-numeric:tabular-nums}
 caption{caption-side:top;text-align:left;font-weight:600;padding:.3em 0 .5em;color:var(--fg)}
 th,td{padding:.3em .7em;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap}
-th{background:var(--soft);font-weight:600;border-bottom:2px solid var(--line)}
+th{background:var(--soft);font-weight:600;border-bottom:2px solid var(--line);white-space:normal;vertical-align:bottom}
+details summary{cursor:pointer;color:var(--accent);margin-top:.3em}details pre{max-height:24em;white-space:pre}
 th.key,td.key{text-align:left}
 tbody tr:nth-child(even){background:#fafbfc}
 td.paper{color:#6a3d9a}td.diff{color:var(--muted);font-size:.92em}
@@ -195,7 +233,8 @@ code{padding:.05em .3em}pre{padding:.7em;overflow-x:auto;font-size:.85em}
 footer{color:var(--muted);font-size:.8em;border-top:1px solid var(--line);padding:1em 0 2em}
 """
 
-# Runs on load: every image decoded, every table has body rows and takes space.
+# Runs on load: every image decoded, every table has body rows and takes space;
+# tables wider than the page are counted (data-overflow).
 _CHECK_JS = """
 window.addEventListener('load', function () {
   var el = document.getElementById('fctlab-check'), bad = [];
@@ -208,6 +247,10 @@ window.addEventListener('load', function () {
     var rows = t.querySelectorAll('tbody tr').length, h = t.getBoundingClientRect().height;
     if (rows > 0 && h > 0) { okTables++; } else { bad.push('table ' + (t.id || i) + ' has no rendered rows'); }
   });
+  // Tables wider than the page (they scroll sideways): recorded, not an error.
+  var wide = tables.filter(function (t) { var w = t.parentElement; return w && t.offsetWidth > w.clientWidth + 1; });
+  el.setAttribute('data-overflow', wide.length);
+  el.setAttribute('data-overflow-tables', wide.map(function (t, i) { return t.id || t.caption && t.caption.textContent || i; }).join('|'));
   el.setAttribute('data-images', imgs.length);
   el.setAttribute('data-images-ok', okImgs);
   el.setAttribute('data-tables', tables.length);
@@ -290,11 +333,21 @@ def table_html(t: Table, ident: str = "") -> str:
     return f"<div class='tablewrap'><table{idattr}>{cap}<thead>{head}</thead><tbody>{body}</tbody></table></div>{note}"
 
 
+def _param_value(v: Any) -> str:
+    if not isinstance(v, Entries):
+        return _e(fmt(v))
+    every = "\n".join(json.dumps(e, sort_keys=True) for e in v)
+    return (
+        f"{_e(summarize_entries(v))}<details><summary>all {len(v)} entries</summary>"
+        f"<pre>{_e(every)}</pre></details>"
+    )
+
+
 def _params_html(params: dict) -> str:
     items = flatten_params(params)
     if not items:
         return "<p>No parameters recorded.</p>"
-    rows = "".join(f"<tr><td class='key'>{_e(k)}</td><td>{_e(fmt(v))}</td></tr>" for k, v in items)
+    rows = "".join(f"<tr><td class='key'>{_e(k)}</td><td>{_param_value(v)}</td></tr>" for k, v in items)
     return (
         "<div class='tablewrap'><table class='params' id='parameters'><thead><tr><th class='key'>parameter</th>"
         f"<th class='key'>value</th></tr></thead><tbody>{rows}</tbody></table></div>"
@@ -346,11 +399,17 @@ def _write(path: Path, text: str) -> None:
 
 
 def write_report(
-    out_dir: os.PathLike | str, reproductions: list, *, title: str = "fctlab report", version: str = ""
+    out_dir: os.PathLike | str,
+    reproductions: list,
+    *,
+    title: str = "fctlab report",
+    version: str = "",
+    notes: str = "",
 ) -> Path:
     """Write one page per reproduction (``<name>.html``) and the index
     ``report.html`` into ``out_dir``; return the index's path. Figures' PNGs must
-    already be in ``out_dir`` (their paths are relative to it)."""
+    already be in ``out_dir`` (their paths are relative to it). ``notes``: a
+    paragraph on the index (damaged runs left out, say)."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     cards = []
@@ -373,7 +432,8 @@ def write_report(
         f"<p class='source'>{len(reproductions)} page{'s' if len(reproductions) != 1 else ''}, "
         f"{total_wall:.1f} s of wall time in all. Each page lists every parameter, the seed and the fctlab version.</p>"
     )
-    body = f"<h1>{_e(title)}</h1>{summary}<ul class='cards'>{''.join(cards)}</ul>"
+    note = f"<p class='notes'>{_e(notes)}</p>" if notes else ""
+    body = f"<h1>{_e(title)}</h1>{summary}{note}<ul class='cards'>{''.join(cards)}</ul>"
     if not reproductions:
         body += "<p>Nothing to show yet.</p>"
     path = out / "report.html"
@@ -384,383 +444,8 @@ def write_report(
 # --------------------------------------------------------------- store report
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
-def _slug(s: str) -> str:
-    import re
-
-    return re.sub(r"[^A-Za-z0-9_.-]+", "-", s).strip("-") or "page"
-
-
-def _ms(ns: float) -> float:
-    return ns / 1e6
-
-
-def _ci_text(est: float, lo: float, hi: float, scale: float = 1e-6) -> str:
-    if est is None or (isinstance(est, float) and math.isnan(est)):
-        return "\u2013"
-    if lo is None or (isinstance(lo, float) and math.isnan(lo)):
-        return fmt(est * scale)
-    return f"{fmt(est * scale)} \u00b1 {fmt((hi - lo) / 2 * scale)}"
-
-
-def _group_points(record: dict) -> list:
-    """Points grouped by their labels without the seed: [(labels, [point, ...])]."""
-    groups: dict = {}
-    for p in record.get("points", []):
-        lab = {k: v for k, v in p.get("labels", {}).items() if k != "seed"}
-        groups.setdefault(json.dumps(lab, sort_keys=True), (lab, []))[1].append(p)
-    return list(groups.values())
-
-
-def _label_text(lab: dict) -> str:
-    return ", ".join(f"{k.split('.')[-1]}={fmt(v)}" for k, v in lab.items()) or "base"
-
-
-def _sweep_page(store, name: str, rec: dict, out: Path, plt) -> Reproduction:
-    import numpy as np
-    import pandas as pd
-
-    from .replicate import summarize
-
-    groups = _group_points(rec)
-    axes_keys = [k for k in list(rec.get("axes", {})) + [k for t in rec.get("linked", {}).values() for k in t]]
-    missing = 0
-    wall = 0.0
-    versions = set()
-    per_group = []  # (labels, flows frame with 'replication' = run index within the group, metas, n_runs)
-    for lab, pts in groups:
-        frames, metas, n = [], [], 0
-        for p in pts:
-            for key in p.get("run_keys", []):
-                n += 1
-                if not store.has(key):
-                    missing += 1
-                    continue
-                res = store.get(key)
-                f = res.flows[["size_pkts", "fct_ns", "ideal_ns", "completed"]].copy()
-                f["replication"] = len(metas)
-                frames.append(f)
-                metas.append(res.meta)
-                wall += float(res.meta.get("wall_s", 0.0))
-                versions.add(res.meta.get("fctlab_version", ""))
-        flows = (
-            pd.concat(frames, ignore_index=True)
-            if frames
-            else pd.DataFrame(columns=["size_pkts", "fct_ns", "ideal_ns", "completed", "replication"])
-        )
-        per_group.append((lab, flows, metas, n))
-
-    figures, tables = [], []
-    slug = _slug(f"sweep-{name}")
-    shown = [g for g in per_group if len(g[1])][:12]
-    # Figure 1: mean FCT vs flow size, one line per configuration (seeds/replications pooled, CI bars)
-    if shown:
-        fig, ax = plt.subplots(figsize=(7.5, 4.8))
-        for lab, flows, _metas, _n in shown:
-            s = summarize(flows, per_decade=4)
-            if s.empty:
-                continue
-            # One run has no interval: its bounds are missing and draw as no bar.
-            ci_errorbar(
-                ax,
-                s["size_pkts"],
-                s["mean"],
-                s["mean_lo"],
-                s["mean_hi"],
-                1e6,
-                fmt="o-",
-                ms=3,
-                lw=1.2,
-                capsize=2 if len(metas) > 1 else 0,
-                label=_label_text(lab) if len(shown) > 1 or lab else "all runs",
-            )
-        loglog(ax, "flow size (packets)", "mean FCT (ms)", legend_size=7)
-        if len(shown) > 6:
-            ax.legend(fontsize=7, ncol=2)
-        png = save(fig, out, f"{slug}-fct-vs-size.png")
-        more = f" Only the first 12 of {len(per_group)} configurations are drawn." if len(per_group) > 12 else ""
-        ci = (
-            " Error bars: 95% Student-t confidence intervals over the seeds/replications of each configuration."
-            if any(len(g[2]) > 1 for g in shown)
-            else ""
-        )
-        figures.append(
-            Figure(
-                png,
-                f"Sweep {name}: mean FCT of completed flows by flow size (log-spaced buckets, 4 per "
-                f"decade), one line per configuration, seeds and replications pooled.{ci}{more}",
-            )
-        )
-    # Figure 2: mean FCT vs the first numeric axis
-    num_axis = next(
-        (
-            k
-            for k in rec.get("axes", {})
-            if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in rec["axes"][k])
-        ),
-        None,
-    )
-    if num_axis and any(len(g[1]) for g in per_group):
-        series: dict = {}
-        for lab, flows, _metas, _n in per_group:
-            if not len(flows):
-                continue
-            rest = {k: v for k, v in lab.items() if k != num_axis}
-            s = summarize(flows, edges=[0.0, math.inf])
-            if s.empty:
-                continue
-            row = s.iloc[0]
-            series.setdefault(json.dumps(rest, sort_keys=True), (rest, []))[1].append(
-                (lab[num_axis], row["mean"], row["mean_lo"], row["mean_hi"])
-            )
-        if series:
-            fig, ax = plt.subplots(figsize=(7.5, 4.2))
-            for rest, pts in list(series.values())[:12]:
-                pts.sort(key=lambda x: x[0])
-                x = [p[0] for p in pts]
-                y = np.array([p[1] for p in pts]) / 1e6
-                lo = np.array([p[1] - p[2] if not math.isnan(p[2]) else 0 for p in pts]) / 1e6
-                hi = np.array([p[3] - p[1] if not math.isnan(p[3]) else 0 for p in pts]) / 1e6
-                ax.errorbar(x, y, yerr=np.vstack([lo, hi]), fmt="o-", ms=4, capsize=3, label=_label_text(rest))
-            ax.set_xlabel(num_axis)
-            ax.set_ylabel("mean FCT (ms)")
-            ax.set_yscale("log")
-            if len(series) > 1 or list(series.values())[0][0]:
-                ax.legend(fontsize=7)
-            png = save(fig, out, f"{slug}-fct-vs-axis.png")
-            figures.append(
-                Figure(
-                    png,
-                    f"Sweep {name}: mean FCT of all completed flows against {num_axis}, one line per "
-                    "combination of the other axes; 95% confidence intervals where there are several "
-                    "seeds or replications.",
-                )
-            )
-
-    # Table 1: one row per configuration
-    keys = [k for k in axes_keys if any(k in g[0] for g in per_group)]
-    cols = keys + ["runs", "flows done", "mean FCT (ms)", "median FCT (ms)", "p99 FCT (ms)", "wall (s)"]
-    rows = []
-    for lab, flows, metas, n in per_group:
-        done = int(flows["completed"].astype(bool).sum()) if len(flows) else 0
-        if len(flows) and done:
-            s = summarize(flows, edges=[0.0, math.inf]).iloc[0]
-            m, p50, p99 = (
-                _ci_text(s["mean"], s["mean_lo"], s["mean_hi"]),
-                _ci_text(s["p50"], s["p50_lo"], s["p50_hi"]),
-                _ci_text(s["p99"], s["p99_lo"], s["p99_hi"]),
-            )
-        else:
-            m = p50 = p99 = "\u2013"
-        rows.append(
-            [lab.get(k) for k in keys]
-            + [
-                f"{len(metas)}/{n}",
-                f"{done}/{len(flows)}",
-                m,
-                p50,
-                p99,
-                sum(float(x.get("wall_s", 0.0)) for x in metas),
-            ]
-        )
-    tables.append(
-        Table(
-            f"Sweep {name}: results by configuration",
-            cols,
-            rows,
-            key_columns=len(keys),
-            caption="FCT statistics over completed flows. With several seeds or replications, a value is the mean of the "
-            "per-run values \u00b1 the half-width of its 95% Student-t confidence interval (fctlab.replicate)."
-            + (
-                f" {missing} run(s) of this sweep are not in the store (still running, failed or damaged): "
-                "run the sweep again to complete it."
-                if missing
-                else ""
-            ),
-        )
-    )
-    # Table 2: CI by size bucket for the first replicated configuration
-    rep = next((g for g in per_group if len(g[2]) > 1 and len(g[1])), None)
-    if rep:
-        lab, flows, metas, n = rep
-        s = summarize(flows, per_decade=2)
-        trows = [
-            [
-                f"{fmt(r.size_lo_pkts)}\u2013{fmt(r.size_hi_pkts)}",
-                int(r.n_flows),
-                int(r.n_min),
-                _ci_text(r.mean, r.mean_lo, r.mean_hi),
-                _ci_text(r.p50, r.p50_lo, r.p50_hi),
-                _ci_text(r.p99, r.p99_lo, r.p99_hi),
-            ]
-            for r in s.itertuples()
-        ]
-        tables.append(
-            Table(
-                f"Confidence intervals by flow size ({_label_text(lab)}; {len(metas)} runs)",
-                ["size (pkts)", "flows", "fewest in a run", "mean FCT (ms)", "median FCT (ms)", "p99 FCT (ms)"],
-                trows,
-                caption="Per bucket, each statistic is computed within each run (seed or replication); shown is their mean "
-                "\u00b1 the 95% Student-t half-width across runs. For percentiles this is an interval for the "
-                "per-run percentile, close to the population percentile when 'fewest in a run' is large.",
-            )
-        )
-
-    # Figure 3: the first replicated configuration's mean and percentiles by size, with their intervals
-    if rep:
-        lab, flows, metas, n = rep
-        s = summarize(flows, per_decade=4)
-        fig, ax = plt.subplots(figsize=(7.5, 4.8))
-        for stat, style in (("mean", "o-"), ("p50", "s--"), ("p99", "^:")):
-            ci_errorbar(
-                ax,
-                s["size_pkts"],
-                s[stat],
-                s[f"{stat}_lo"],
-                s[f"{stat}_hi"],
-                1e6,
-                fmt=style,
-                ms=3,
-                lw=1.1,
-                capsize=2,
-                label={"mean": "mean", "p50": "median", "p99": "99th percentile"}[stat],
-            )
-        loglog(ax, "flow size (packets)", "FCT (ms)")
-        png = save(fig, out, f"{slug}-ci.png")
-        figures.append(
-            Figure(
-                png,
-                f"Sweep {name} ({_label_text(lab)}): mean, median and 99th-percentile FCT by flow "
-                f"size over {len(metas)} runs ({int(flows['completed'].astype(bool).sum()):,} completed "
-                "flows), each with its 95% Student-t confidence interval across the runs "
-                "(fctlab.replicate.summarize).",
-            )
-        )
-
-    params = {
-        "base": rec.get("base", {}),
-        "axes": rec.get("axes", {}),
-        "linked": rec.get("linked", {}),
-        "seeds": rec.get("seeds"),
-        "replications": rec.get("replications", 1),
-    }
-    base_seed = rec.get("base", {}).get("seed", 0)
-    seeds = rec.get("seeds") or [base_seed]
-    src = rec.get("source") or "fctlab.sweep (Python)"
-    notes = rec.get("description") or ""
-    if rec.get("wall_s") is not None:
-        notes += (
-            f" The last sweep took {rec['wall_s']:.1f} s of elapsed time"
-            f"{' on a Dask cluster' if rec.get('scheduler') else ''}; the wall time above sums the runs'."
-        )
-    if rec.get("failed"):
-        notes += f" {len(rec['failed'])} run(s) failed in the last attempt."
-    return Reproduction(
-        name=slug,
-        title=f"Sweep {name}",
-        source=f"sweep spec {src}; {_plural(len(rec.get('points', [])), 'point')}, "
-        f"{_plural(sum(g[3] for g in per_group), 'run')}",
-        figures=figures,
-        tables=tables,
-        params=params,
-        seed=seeds if len(seeds) > 1 else seeds[0],
-        wall_s=wall,
-        scale="",
-        notes=notes.strip(),
-        version=", ".join(sorted(v for v in versions if v)),
-        command=f"fctlab sweep {src} --store {store.path}" if rec.get("source") else "",
-    )
-
-
-def _other_runs_page(store, keys: list, out: Path, plt) -> Reproduction:
-    from .store import flatten
-
-    rows, wall, seeds, versions = [], 0.0, [], set()
-    fig, ax = plt.subplots(figsize=(7.5, 4.6))
-    from .replicate import summarize
-
-    for i, k in enumerate(keys):
-        res = store.get(k)
-        m = res.meta
-        f = res.flows.copy()
-        f["replication"] = 0
-        s = summarize(f, edges=[0.0, math.inf])
-        cfg = m.get("config", {})
-        flat = flatten(cfg)
-        desc = ", ".join(
-            f"{kk}={fmt(v)}"
-            for kk, v in flat.items()
-            if kk.startswith(("transport.scheme", "network.bottleneck_bps", "traffic[0].load", "network.queue"))
-        )
-        mean = s.iloc[0]["mean"] if not s.empty else None
-        p99 = s.iloc[0]["p99"] if not s.empty else None
-        rows.append(
-            [
-                k[:12],
-                m.get("seed"),
-                desc,
-                f"{m.get('flows_completed')}/{m.get('flows_total')}",
-                None if mean is None else mean / 1e6,
-                None if p99 is None else p99 / 1e6,
-                m.get("wall_s", 0.0),
-            ]
-        )
-        wall += float(m.get("wall_s", 0.0))
-        seeds.append(m.get("seed"))
-        versions.add(m.get("fctlab_version", ""))
-        if i < 12:
-            b = summarize(f, per_decade=4)
-            if not b.empty:
-                ax.plot(b["size_pkts"], b["mean"] / 1e6, "o-", ms=3, label=f"{k[:8]} (seed {m.get('seed')})")
-    loglog(ax, "flow size (packets)", "mean FCT (ms)", legend_size=7)
-    png = save(fig, out, "runs-fct-vs-size.png")
-    table = Table(
-        "Runs outside any sweep",
-        ["run", "seed", "configuration", "flows done", "mean FCT (ms)", "p99 FCT (ms)", "wall (s)"],
-        rows,
-        key_columns=3,
-        caption="Each run's full configuration is in the store (runs/<key>/meta.json) and in the "
-        "`runs` table of `fctlab query`.",
-    )
-    params = {k[:12]: store.meta(k).get("config", {}) for k in keys[:50]}
-    return Reproduction(
-        name="runs",
-        title="Other runs",
-        source=f"store {store.path}",
-        figures=[Figure(png, "Mean FCT by flow size of each run outside a sweep (first 12).")],
-        tables=[table],
-        params=params,
-        seed=seeds,
-        wall_s=wall,
-        scale="",
-        version=", ".join(sorted(v for v in versions if v)),
-    )
-
-
 def write_store_report(store, out_dir: os.PathLike | str | None = None, *, title: str | None = None) -> Path:
-    """Write the report of a results store (``fctlab report STORE``): one page
-    per sweep recorded in it, one for runs outside any sweep, and the index.
-    ``store`` is a path or a :class:`fctlab.store.Store`; ``out_dir`` defaults to
-    ``STORE/report``. Returns the index's path."""
-    from . import __version__
-    from .plots import pyplot
-    from .store import Store
-    from .store import open as open_store
+    """The report of a results store or a run directory (see :func:`fctlab.report_store.write_store_report`)."""
+    from .report_store import write_store_report as write
 
-    st = store if isinstance(store, Store) else open_store(store)
-    out = Path(out_dir) if out_dir is not None else st.path / "report"
-    out.mkdir(parents=True, exist_ok=True)
-    plt = pyplot()
-    pages = []
-    in_sweeps = set()
-    for name, rec in st.sweeps().items():
-        pages.append(_sweep_page(st, name, rec, out, plt))
-        for p in rec.get("points", []):
-            in_sweeps.update(p.get("run_keys", []))
-    others = [k for k in st if k not in in_sweeps and st.has(k)]
-    if others:
-        pages.append(_other_runs_page(st, others, out, plt))
-    return write_report(out, pages, title=title or f"fctlab results: {st.path.name}", version=__version__)
+    return write(store, out_dir, title=title)

@@ -171,11 +171,17 @@ class Writer:
         self.tmp: Path | None = None
 
     def prepare(self) -> Writer:
-        check_target(self.out)
-        parent = self.out.parent
-        parent.mkdir(parents=True, exist_ok=True)
-        self.tmp = parent / f".{uuid.uuid4().hex[:12]}.fctlab-tmp"
-        self.tmp.mkdir()
+        """Check ``out`` and make the temporary directory beside it (raises
+        RunDirError naming ``out`` if either fails)."""
+        try:
+            check_target(self.out)
+            parent = self.out.parent
+            parent.mkdir(parents=True, exist_ok=True)
+            tmp = parent / f".{uuid.uuid4().hex[:12]}.fctlab-tmp"
+            tmp.mkdir()
+        except OSError as e:
+            raise RunDirError(f"{self.out}: cannot write a run here: {e.strerror or e}") from None
+        self.tmp = tmp
         return self
 
     def commit(self, write_into, key: str) -> Path:
