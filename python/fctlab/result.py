@@ -197,13 +197,16 @@ class Result:
         returning False): its tables hold what finished until then."""
         return bool(self.meta.get("stats", {}).get("interrupted"))
 
-    def fct_by_size(self, bins_per_decade: int = 8) -> pd.DataFrame:
+    def fct_by_size(self, bins_per_decade: int = 8, value: str = "fct_ns") -> pd.DataFrame:
         """Mean and largest FCT (ns) of the completed flows in log-spaced size
-        bins: columns ``size_pkts`` (the bin's geometric centre over its
-        flows), ``mean``, ``max``, ``n`` (see :func:`fctlab.plots.mean_by_size`)."""
+        bins (``bins_per_decade`` per factor of ten, from 1 packet): columns
+        ``size_pkts`` (the geometric mean size of the bin's flows), ``mean``,
+        ``max``, ``n`` (see :func:`fctlab.plots.mean_by_size`). ``value``:
+        another flow column, e.g. ``"ps_fct_ns"`` (the same flows' FCT under
+        ideal processor sharing)."""
         from .plots import mean_by_size
 
-        return mean_by_size(self.flows, "fct_ns", bins_per_decade)
+        return mean_by_size(self.flows, value, bins_per_decade)
 
     def slowdown_by_size(self, bins_per_decade: int = 5) -> pd.DataFrame:
         """Mean and 99th percentile of the slowdown (FCT over the empty-network

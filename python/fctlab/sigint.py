@@ -35,8 +35,8 @@ def deferred():
     raising ``KeyboardInterrupt`` (only in the main thread; elsewhere the
     handler cannot be set and Ctrl-C behaves as usual)."""
     it = Interrupt()
-    if threading.current_thread() is not threading.main_thread():
-        yield it
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        yield it  # elsewhere, or where SIGINT is ignored on purpose (nohup, a background job)
         return
     old = signal.signal(signal.SIGINT, it.handler)
     try:

@@ -193,28 +193,26 @@ def _pool(ctx, q, tasks: list, nworkers: int):
     """A process pool of fctlab workers, and the futures of ``tasks`` on it."""
     from concurrent.futures import ProcessPoolExecutor
 
-    main = sys.modules.get("__main__")
-    main_file = getattr(main, "__file__", None)
-    # Workers re-import the parent's __main__ by path; a script read from stdin
-    # ("<stdin>") has none, so leave it out (the workers need only fctlab).
-    hide_main = (
-        isinstance(main_file, str)
-        and getattr(getattr(main, "__spec__", None), "name", None) is None
-        and not os.path.isfile(main_file)
-    )
     ex = ProcessPoolExecutor(
         max_workers=min(nworkers, len(tasks)),
         mp_context=ctx,
         initializer=_init_worker,
         initargs=(q, os.getpid(), _proc_start(os.getpid())),
     )
-    if hide_main:
-        del main.__file__
+    # Workers would re-run the parent's __main__ (a script without an
+    # `if __name__ == "__main__":` guard would start the sweep again in each,
+    # and a script read from stdin has no file to run). They need only
+    # fctlab, so __main__ is hidden from them while they start.
+    main = sys.modules.get("__main__")
+    saved = {a: main.__dict__[a] for a in ("__file__", "__spec__") if main is not None and a in main.__dict__}
+    if main is not None:
+        main.__dict__.pop("__file__", None)
+        main.__spec__ = None
     try:
         return ex, {ex.submit(_run_task, t): t for t in tasks}
     finally:
-        if hide_main:
-            main.__file__ = main_file
+        if main is not None:
+            main.__dict__.update(saved)
 
 
 def _execute_pool(tasks: list, nworkers: int, on_done, on_live, on_fail) -> None:
