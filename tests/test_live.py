@@ -79,7 +79,12 @@ def test_without_root_one_line_and_exit_2(fctlab_cli, tmp_path):
     if os.geteuid() == 0:
         if shutil.which("setpriv") is None:
             pytest.skip("setpriv is needed to drop root for this test")
-        cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *cmd]
+        # Drop root but keep the right to read and search every directory, so
+        # that the venv's fctlab runs wherever the repository lives (under a
+        # home or a temporary directory other users cannot enter). Live mode
+        # asks for root itself (euid 0), which this user is not.
+        keep = ["--inh-caps=+dac_read_search", "--ambient-caps=+dac_read_search"]
+        cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *keep, *cmd]
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
     assert r.returncode == 2
     lines = r.stderr.strip().splitlines()

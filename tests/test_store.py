@@ -237,3 +237,135 @@ def test_same_config_and_seed_give_identical_bytes(tmp_path):
     fb = (Store(tmp_path / "b").run_dir(k) / "flows.parquet").read_bytes()
     assert fa == fb
     pd.testing.assert_frame_equal(Store(tmp_path / "a").get(k).flows, fctlab.run(config(seed=3)).flows)
+
+
+# --- what the store keeps and what a query may touch ----------------------------------
+
+
+def test_a_sweep_stores_the_probes(tmp_path):
+    cfg = {
+        "seed": 1,
+        "network": {"topology": "dumbbell", "senders": 2, "bottleneck_bps": 10e6, "bottleneck_delay_ms": 5.0},
+        "flows": [{"size_pkts": 50, "sender": 0}],
+        "traffic": [{"arrivals": "probe", "senders": [1], "interval_ms": 20.0, "pkt_bytes": 500, "stop_s": 0.5}],
+    }
+    direct = fctlab.run(cfg)
+    assert len(direct.probes) > 0
+    res = fctlab.sweep({"base": cfg}, store=tmp_path / "st", workers=1, progress=False)
+    key = res.points[0].runs[0].key
+    assert "probes.parquet" in json.loads((res.store.run_dir(key) / "manifest.json").read_text())["files"]
+    pd.testing.assert_frame_equal(res.store.get(key).probes, direct.probes)
+    n = res.store.query("SELECT count(*) AS n FROM probes")["n"][0]
+    assert n == len(direct.probes)
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "fctlab.cli", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_damaged_runs_are_named_by_query_and_report(swept, tmp_path):
+    _, res, st = swept
+    bad = res.points[1].runs[0].key
+    p = st.run_dir(bad) / "flows.parquet"
+    data = bytearray(p.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    p.write_bytes(bytes(data))
+    r = _cli("query", "--store", str(st.path), "SELECT count(*) AS n FROM runs", "--format", "csv")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["n", "3"]
+    warn = r.stderr.strip().splitlines()
+    assert len(warn) == 1 and warn[0].startswith("fctlab: warning: 1 damaged run") and bad in warn[0], r.stderr
+    assert "SHA-256" in warn[0]
+    r = _cli("report", str(st.path), "--out", str(tmp_path / "rep"))
+    assert r.returncode == 0 and bad in r.stderr
+    assert bad in (tmp_path / "rep" / "report.html").read_text()
+
+
+def test_only_the_files_a_manifest_lists_are_read(swept):
+    _, res, st = swept
+    key = res.points[0].runs[0].key
+    # A prefixes table dropped into a run that has none: not the run's, never read.
+    stray = pd.DataFrame({"flow_id": [0], "k": [1], "fct_ns": [5]})
+    stray.to_parquet(st.run_dir(key) / "prefixes.parquet")
+    assert st.has(key)
+    assert len(st.get(key).prefixes) == 0
+    assert Store(st.path).query("SELECT count(*) AS n FROM prefixes")["n"][0] == 0
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT * FROM read_csv('/etc/passwd')",
+        "SELECT * FROM '{store}/runs/*/*/flows.parquet'",
+        "COPY (SELECT 1 AS x) TO '{out}'",
+        "ATTACH '{out}' AS other",
+        "INSTALL httpfs",
+        "SET enable_external_access = true",
+    ],
+)
+def test_query_reads_the_store_and_nothing_else(swept, tmp_path, sql):
+    _, _, st = swept
+    out = tmp_path / "written.csv"
+    r = _cli("query", "--store", str(st.path), sql.format(store=st.path, out=out))
+    assert r.returncode == 2, r.stdout
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("fctlab: error: query:"), r.stderr
+    assert not out.exists()
+
+
+def test_a_missing_duckdb_is_one_line(swept):
+    _, _, st = swept
+    code = (
+        "import sys; sys.modules['duckdb'] = None\n"
+        "from fctlab.cli import main\n"
+        f"raise SystemExit(main(['query', '--store', {str(st.path)!r}, 'SELECT 1']))\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "duckdb" in lines[0] and "pip install" in lines[0], r.stderr
+
+
+def test_a_read_only_store_is_queried_and_refuses_writes_in_one_line(swept, tmp_path):
+    if os.geteuid() != 0:
+        pytest.skip("needs root to remount a store read-only")
+    _, _, st = swept
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    r = subprocess.run(["mount", "--bind", str(st.path), str(ro)], capture_output=True, text=True)
+    if r.returncode != 0:
+        pytest.skip(f"cannot bind-mount here: {r.stderr.strip()}")
+    try:
+        subprocess.run(["mount", "-o", "remount,bind,ro", str(ro)], check=True)
+        r = _cli("query", "--store", str(ro), "SELECT count(*) AS n FROM flows", "--format", "csv")
+        assert r.returncode == 0, r.stderr
+        for args in (["report", str(ro)], ["sweep", "-q", "--workers", "1", "--store", str(ro), "x.toml"]):
+            if args[0] == "sweep":
+                (tmp_path / "x.toml").write_text(json_to_toml(config(seed=77)))
+                args[-1] = str(tmp_path / "x.toml")
+            r = _cli(*args)
+            assert r.returncode == 2, (args, r.stderr)
+            lines = r.stderr.strip().splitlines()
+            assert len(lines) == 1 and "read-only" in lines[0].lower(), r.stderr
+    finally:
+        subprocess.run(["umount", "-l", str(ro)], capture_output=True)
+
+
+def json_to_toml(cfg: dict) -> str:
+    """The small scenarios of this file as TOML (tables and one array of tables)."""
+
+    def val(v):
+        return (
+            json.dumps(v)
+            if not isinstance(v, dict)
+            else "{ " + ", ".join(f"{k} = {val(x)}" for k, x in v.items()) + " }"
+        )
+
+    lines = [f"seed = {cfg['seed']}"]
+    for sec in ("network", "transport"):
+        lines.append(f"[{sec}]")
+        lines += [f"{k} = {val(v)}" for k, v in cfg[sec].items()]
+    for t in cfg["traffic"]:
+        lines.append("[[traffic]]")
+        lines += [f"{k} = {val(v)}" for k, v in t.items()]
+    return "\n".join(lines) + "\n"
