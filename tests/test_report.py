@@ -242,3 +242,93 @@ def test_store_report_renders_in_chromium(tmp_path):
 
     # the Python entry point, default output directory
     assert write_store_report(st) == st / "report" / "report.html"
+
+
+# --- pages that read well ------------------------------------------------------------
+
+
+def test_many_explicit_flows_are_summarised_with_every_entry_kept(tmp_path):
+    from fctlab.report import summarize_entries
+
+    flows = [{"size_pkts": 50, "sender": 0, "start_s": 0.1 * i} for i in range(617)]
+    r = Reproduction(name="many", title="Many flows", source="s", params={"scenario": {"flows": flows, "seed": 1}})
+    write_report(tmp_path, [r], version="x")
+    page = (tmp_path / "many.html").read_text()
+    assert page.count("<tr>") < 10  # one row for the 617 flows, not 1,851
+    assert "617 entries; size_pkts 50; sender 0; start_s 0 to 61.6" in page
+    assert summarize_entries(flows) == "617 entries; size_pkts 50; sender 0; start_s 0 to 61.6"
+    import html
+
+    assert html.unescape(page).count('"start_s": ') == 617  # every entry, in the collapsed block
+    c = assert_renders(tmp_path / "many.html", tmp_path)
+    assert c.tables == 1
+
+
+def _sweep_store(tmp_path):
+    base = {
+        "seed": 1,
+        "network": {"topology": "dumbbell", "senders": 2, "bottleneck_bps": 10e6, "bottleneck_delay_ms": 10.0},
+        "traffic": [
+            {
+                "arrivals": "poisson",
+                "load": 0.6,
+                "sizes": {"dist": "pareto", "mean_pkts": 10, "shape": 1.4},
+                "count": 200,
+            }
+        ],
+    }
+    spec = {
+        "name": "fixed-buffer",
+        "description": "Loads and windows at one buffer size",  # no full stop of its own
+        "base": base,
+        "axes": {
+            "network.buffer_pkts": [40],  # one value: not an axis to plot against, nor a legend entry
+            "transport.init_cwnd_pkts": [2, 10],
+            "traffic[0].load": [0.3, 0.7],
+        },
+    }
+    fctlab.sweep(spec, store=tmp_path / "st", workers=1, progress=False)
+    return tmp_path / "st"
+
+
+def test_sweep_page_names_only_what_varies(tmp_path, monkeypatch):
+    import fctlab.report_store as rs
+
+    labels, xlabels = [], []
+    real = rs.save
+
+    def spy(fig, out, name):
+        for ax in fig.axes:
+            xlabels.append(ax.get_xlabel())
+            leg = ax.get_legend()
+            labels.append([t.get_text() for t in leg.get_texts()] if leg else [])
+        return real(fig, out, name)
+
+    monkeypatch.setattr(rs, "save", spy)
+    st = _sweep_store(tmp_path)
+    write_store_report(st, tmp_path / "rep")
+    assert "network.buffer_pkts" not in xlabels and "traffic[0].load" in xlabels
+    for legend in labels:
+        assert not any("buffer_pkts" in t for t in legend), legend
+        assert len(set(legend)) == len(legend)
+    assert labels[0][:2] == ["init_cwnd_pkts=2, load=0.3", "init_cwnd_pkts=2, load=0.7"]
+    page = (tmp_path / "rep" / "sweep-fixed-buffer.html").read_text()
+    assert "Loads and windows at one buffer size. The last sweep took" in page
+    assert "Same in every configuration: network.buffer_pkts = 40." in page
+
+
+def test_store_pages_fit_a_1400_pixel_window(tmp_path):
+    st = _sweep_store(tmp_path)
+    write_store_report(st, tmp_path / "rep")
+    exe = chromium()
+    for page in sorted((tmp_path / "rep").glob("*.html")):
+        p = subprocess.run(
+            [exe, *CHROMIUM_FLAGS, "--window-size=1400,1000", f"--user-data-dir={tmp_path / 'prof'}", page.as_uri()],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        c = _Check()
+        c.feed(p.stdout)
+        assert c.check["data-status"] == "ok", c.check
+        assert c.check["data-overflow"] == "0", (page.name, c.check.get("data-overflow-tables"))

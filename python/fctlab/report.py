@@ -337,10 +337,7 @@ def _param_value(v: Any) -> str:
     if not isinstance(v, Entries):
         return _e(fmt(v))
     every = "\n".join(json.dumps(e, sort_keys=True) for e in v)
-    return (
-        f"{_e(summarize_entries(v))}<details><summary>all {len(v)} entries</summary>"
-        f"<pre>{_e(every)}</pre></details>"
-    )
+    return f"{_e(summarize_entries(v))}<details><summary>all {len(v)} entries</summary><pre>{_e(every)}</pre></details>"
 
 
 def _params_html(params: dict) -> str:

@@ -86,9 +86,10 @@ def _groups(store, rec: dict) -> tuple:
     return groups, missing
 
 
-def _varying(groups: list) -> list:
-    """The label keys whose value differs between configurations, in order."""
-    keys: list = []
+def _varying(groups: list, order: list) -> list:
+    """The label keys whose value differs between configurations, in the
+    axes' order (``order``; others after)."""
+    keys: list = [k for k in order if any(k in g.labels for g in groups)]
     for g in groups:
         keys += [k for k in g.labels if k not in keys]
     return [k for k in keys if len({json.dumps(g.labels.get(k), sort_keys=True) for g in groups}) > 1]
@@ -305,7 +306,7 @@ def _sweep_notes(rec: dict) -> str:
 
 def _sweep_page(store, name: str, rec: dict, out: Path, plt) -> Reproduction:
     groups, missing = _groups(store, rec)
-    keys = _varying(groups)
+    keys = _varying(groups, rec.get("axis_order", []))
     slug = _slug(f"sweep-{name}")
     figures = [f for f in (_fig_by_size(name, groups, keys, out, plt, slug),) if f]
     figures += [f for f in (_fig_by_axis(name, rec, groups, keys, out, plt, slug),) if f]

@@ -234,6 +234,8 @@ def _record(s: dict, points: list) -> dict:
         "base": s["base"],
         "axes": s["axes"],
         "linked": s["linked"],
+        # the record is written with sorted keys: the axes' order as given
+        "axis_order": list(s["axes"]) + [k for t in s["linked"].values() for k in t],
         "seeds": s["seeds"],
         "replications": s["replications"],
         "started": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
