@@ -187,7 +187,8 @@ def summarize_entries(entries: list) -> str:
 _CSS = """
 :root{--fg:#1d2330;--muted:#5b6475;--line:#dde1e8;--bg:#fff;--soft:#f5f7fa;--accent:#2456a6;--bad:#b42318}
 *{box-sizing:border-box}
-body{font:15px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:var(--fg);background:var(--bg);margin:0}
+body{font:15px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;
+  color:var(--fg);background:var(--bg);margin:0}
 header.top{background:#1d2330;color:#fff;padding:.7em 0}
 header.top .wrap{display:flex;gap:1.5em;align-items:baseline}
 header.top a{color:#fff;text-decoration:none;font-weight:600}
@@ -229,7 +230,8 @@ code{padding:.05em .3em}pre{padding:.7em;overflow-x:auto;font-size:.85em}
 .card .thumbs{display:flex;gap:.5em;margin-top:.6em;flex-wrap:wrap}
 .card .thumbs img{height:110px;width:auto;border:1px solid var(--line);border-radius:4px}
 #fctlab-check{display:none}
-#fctlab-check.fail{display:block;background:#fef3f2;border:1px solid var(--bad);color:var(--bad);padding:.6em 1em;border-radius:6px;margin:1em 0}
+#fctlab-check.fail{display:block;background:#fef3f2;border:1px solid var(--bad);color:var(--bad);
+  padding:.6em 1em;border-radius:6px;margin:1em 0}
 footer{color:var(--muted);font-size:.8em;border-top:1px solid var(--line);padding:1em 0 2em}
 """
 
@@ -240,7 +242,8 @@ window.addEventListener('load', function () {
   var el = document.getElementById('fctlab-check'), bad = [];
   var imgs = Array.prototype.slice.call(document.images), okImgs = 0;
   imgs.forEach(function (im) {
-    if (im.complete && im.naturalWidth > 0) { okImgs++; } else { bad.push('image ' + im.getAttribute('src') + ' did not load'); }
+    if (im.complete && im.naturalWidth > 0) { okImgs++; }
+    else { bad.push('image ' + im.getAttribute('src') + ' did not load'); }
   });
   var tables = Array.prototype.slice.call(document.querySelectorAll('table')), okTables = 0;
   tables.forEach(function (t, i) {
@@ -250,7 +253,8 @@ window.addEventListener('load', function () {
   // Tables wider than the page (they scroll sideways): recorded, not an error.
   var wide = tables.filter(function (t) { var w = t.parentElement; return w && t.offsetWidth > w.clientWidth + 1; });
   el.setAttribute('data-overflow', wide.length);
-  el.setAttribute('data-overflow-tables', wide.map(function (t, i) { return t.id || t.caption && t.caption.textContent || i; }).join('|'));
+  el.setAttribute('data-overflow-tables', wide.map(function (t, i) {
+    return t.id || (t.caption && t.caption.textContent) || i; }).join('|'));
   el.setAttribute('data-images', imgs.length);
   el.setAttribute('data-images-ok', okImgs);
   el.setAttribute('data-tables', tables.length);
