@@ -179,3 +179,39 @@ def test_a_panicking_point_fails_alone(fctlab_cli, tmp_path, workers):
     assert seeds == [1, 3]
     rec = json.loads((tmp_path / "st" / "sweeps" / "p.json").read_text())
     assert len(rec["failed"]) == 1
+
+
+def test_a_rust_panic_outside_a_run_is_one_line(monkeypatch, tmp_path, capsys):
+    # pyo3 turns a panic in any other binding into PanicException, a
+    # BaseException that `except Exception` does not catch.
+    from fctlab import _core, cli
+
+    def panics(*a, **k):
+        raise _core.PanicException("index out of bounds")
+
+    monkeypatch.setattr(fctlab, "run", panics)
+    p = tmp_path / "s.toml"
+    p.write_text(SMALL.format(seed=1))
+    assert cli.main(["run", str(p), "--out", str(tmp_path / "o"), "-q"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("fctlab: error: the engine failed"), err
+
+
+def test_a_rust_panic_fails_its_point_in_an_in_process_sweep(monkeypatch, tmp_path):
+    from fctlab import _core
+
+    real = fctlab.run
+
+    def run(cfg, **kw):
+        if cfg.get("seed") == 2:
+            raise _core.PanicException("boom")
+        return real(cfg, **kw)
+
+    monkeypatch.setattr(fctlab, "run", run)
+    base = fctlab.load_config(SMALL.format(seed=1))
+    res = fctlab.sweep(
+        {"base": base, "seeds": [1, 2, 3]}, store=tmp_path / "st", workers=1, progress=False, raise_failures=False
+    )
+    assert len(res.failed) == 1 and "PanicException: boom" in next(iter(res.failed.values()))
+    assert sorted(res.store.runs()["seed"]) == [1, 3]
+    assert [p.index for p in res.points if res.stored(p.index)] == [0, 2]

@@ -9,12 +9,36 @@ import numpy.typing as npt
 __version__: str
 
 class ConfigError(ValueError):
-    """A refused scenario: args are (message, field)."""
+    """A refused scenario: args are (message, field). Named fctlab.ConfigError."""
 
-def run(config_json: str, progress: Optional[Callable[[dict], Any]] = None) -> dict:
+class EngineError(RuntimeError):
+    """The engine failed (a bug): the message says what and where. Named fctlab.EngineError."""
+
+class OverloadWarning(UserWarning):
+    """The Poisson traffic offers the bottleneck a load of 1 or more."""
+
+class PanicException(BaseException):
+    """pyo3's exception for a Rust panic outside a run (runs raise EngineError)."""
+
+class StopFlag:
+    """Stops the run it is given (``run(..., stop=flag)``) once ``set()`` is called."""
+    def __init__(self) -> None: ...
+    def set(self) -> None: ...
+    def is_set(self) -> bool: ...
+
+def run(
+    config_json: str,
+    progress: Optional[Callable[[dict], Any]] = None,
+    stop: Optional[StopFlag] = None,
+    every_s: float = 1.0,
+) -> dict:
     """Run a JSON scenario; returns {"flows": {column: ndarray}, "series": {...}, "stats": {...},
-    "prefixes": {"flow_id", "k", "fct_ns": ndarray}, "size_stats": None or {column: ndarray,
-    "quantile_columns": [...], "alpha": float}}."""
+    "prefixes": {"flow_id", "k", "fct_ns": ndarray}, "probes": {...}, "size_stats": None or
+    {column: ndarray, "quantile_columns": [...], "alpha": float}}. Ctrl-C, ``stop`` or
+    ``progress`` returning False stop it early (stats["interrupted"]); a panic raises EngineError."""
+
+def last_panic() -> Optional[str]:
+    """The message and place of the last Rust panic in this process, or None."""
 
 def validate(config_json: str) -> int:
     """Check a JSON scenario; returns the resolved buffer size in packets."""
@@ -22,7 +46,7 @@ def validate(config_json: str) -> int:
 def describe(config_json: str) -> str:
     """What the engine resolves from a JSON scenario, as JSON: buffer_pkts,
     buffer_key, flows_expected (null: bounded by time only), flows_long_lived,
-    stop_ns, mss_bytes, header_bytes."""
+    stop_ns, mss_bytes, header_bytes, offered_load (null without Poisson traffic)."""
 
 def catalog() -> str:
     """Schemes, queues, topologies, distributions and defaults, as JSON."""

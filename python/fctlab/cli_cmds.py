@@ -167,7 +167,11 @@ def _reproductions() -> list:
     specs = getattr(experiments, "specs", None)
     if specs is not None:
         return [(s.name, getattr(s, "source", ""), getattr(s, "title", "")) for s in specs()]
-    return [(n, "", "") for n in experiments.REGISTRY]
+    def title(f) -> str:
+        first = " ".join((getattr(f, "__doc__", None) or "").strip().split("\n\n")[0].split())
+        return first if len(first) <= 100 else first[:99] + "\u2026"
+
+    return [(n, "", title(f)) for n, f in experiments.REGISTRY.items()]
 
 
 def cmd_reproduce(args) -> int:
