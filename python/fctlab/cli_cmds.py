@@ -54,6 +54,9 @@ def _run_engine(cfg: dict, out: str, quiet: bool):
 
 
 def cmd_run(args) -> int:
+    from .rundir import is_run_dir
+
+    replaced = " (replacing the earlier run there)" if is_run_dir(Path(args.out)) else ""
     res, out, sig = _run_engine(_load(args.scenario, args.seed), args.out, args.quiet)
     m, st = res.meta, res.meta["stats"]
     if res.interrupted or sig.requested:
@@ -71,7 +74,7 @@ def cmd_run(args) -> int:
         print(
             f"{m['flows_completed']}/{m['flows_total']} flows completed; simulated {st['end_ns'] / 1e9:.3f} s "
             f"in {m['wall_s']:.2f} s wall ({m['events_processed']} events, {rate:,.0f} data pkts/s); "
-            f"wrote {out}/: {tables}"
+            f"wrote {out}/{replaced}: {tables}"
         )
     if m["flows_total"] and m["flows_completed"] == 0:
         print(
@@ -167,6 +170,7 @@ def _reproductions() -> list:
     specs = getattr(experiments, "specs", None)
     if specs is not None:
         return [(s.name, getattr(s, "source", ""), getattr(s, "title", "")) for s in specs()]
+
     def title(f) -> str:
         first = " ".join((getattr(f, "__doc__", None) or "").strip().split("\n\n")[0].split())
         return first if len(first) <= 100 else first[:99] + "\u2026"
