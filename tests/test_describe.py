@@ -3,7 +3,7 @@ buffer, packet sizes), and the sweep progress built on it."""
 
 import fctlab
 import pytest
-from fctlab.sweep.execute import _fraction
+from fctlab.progress import fraction_done
 
 FIXED = {"dist": "fixed", "pkts": 4}
 
@@ -135,19 +135,44 @@ def test_refused_scenario_raises_config_error():
     assert e.value.field == "traffic[0].count"
 
 
+def _reports(cfg):
+    """The engine's progress reports of a run, one every 65,536 events."""
+    got = []
+    fctlab.run(cfg, progress=lambda p: got.append(p), every_s=0.0, warn=False)
+    return got
+
+
 def test_progress_fraction():
+    # The engine reports the flows it creates when all of them can finish
+    # (what describe counts), else None.
+    big = {**closed_loop(), "traffic": [{"arrivals": "closed-loop", "sizes": FIXED, "count": 7000}]}
+    reports = _reports(big)
+    assert reports and all(p["flows_expected"] == fctlab.describe(big)["flows_expected"] == 21000 for p in reports)
+    ll = {**long_lived(), "stop_s": 20.0}
+    reports = _reports(ll)
+    assert reports and all(p["flows_expected"] is None for p in reports)
     # closed loop: 21 flows in all (7 per sender), so 21 completed is the end
-    plan = fctlab.describe(closed_loop())
-    assert _fraction(plan, {"flows_completed": 21, "sim_ns": 0, "stop_ns": None}) == 1.0
-    assert _fraction(plan, {"flows_completed": 7, "sim_ns": 0, "stop_ns": None}) == pytest.approx(1 / 3)
+    p = {"flows_expected": fctlab.describe(closed_loop())["flows_expected"], "sim_ns": 0, "stop_ns": None}
+    assert fraction_done({**p, "flows_completed": 21}) == 1.0
+    assert fraction_done({**p, "flows_completed": 7}) == pytest.approx(1 / 3)
     # long-lived flows never complete: the run ends at stop_s, so time tells
-    plan = fctlab.describe(long_lived())
-    assert _fraction(plan, {"flows_completed": 1, "sim_ns": 125_000_000, "stop_ns": 500_000_000}) == 0.25
+    p = {"flows_expected": None, "flows_completed": 1, "sim_ns": 125_000_000, "stop_ns": 500_000_000}
+    assert fraction_done(p) == 0.25
     # bounded by time only
-    plan = fctlab.describe(time_bounded())
-    assert _fraction(plan, {"flows_completed": 10, "sim_ns": 250_000_000, "stop_ns": 500_000_000}) == 0.5
-    plan = fctlab.describe(closed_loop_time_bounded())
-    assert _fraction(plan, {"flows_completed": 10, "sim_ns": 1, "stop_ns": None}) is None
+    assert fctlab.describe(time_bounded())["flows_expected"] is None
+    assert fraction_done({**p, "flows_completed": 10, "sim_ns": 250_000_000}) == 0.5
+    # neither end known
+    assert fctlab.describe(closed_loop_time_bounded())["flows_expected"] is None
+    assert fraction_done({**p, "stop_ns": None}) is None
+
+
+def test_offered_load_by_hand():
+    # load keys add up; a rate is rate x mean size x wire bits over the bottleneck
+    two = {**poisson(), "traffic": [{**poisson()["traffic"][0], "load": 0.7}, {**poisson()["traffic"][0], "load": 0.5}]}
+    assert fctlab.describe(two)["offered_load"] == pytest.approx(1.2)
+    rate = {**poisson(), "traffic": [{"arrivals": "poisson", "rate_per_s": 200.0, "sizes": FIXED, "count": 10}]}
+    assert fctlab.describe(rate)["offered_load"] == pytest.approx(200 * 4 * (1000 + 40) * 8 / 10e6)
+    assert fctlab.describe(explicit())["offered_load"] is None
 
 
 def test_store_columns_take_the_buffer_from_the_engine():
