@@ -141,14 +141,16 @@ def test_compare_cli_writes_table_and_figure(fctlab_cli, tmp_path, small):
     fa = pd.read_parquet(a / "flows.parquet")
     done = fa[fa["completed"]]
     for _, row in t.iterrows():
-        sel = done[(done["size_pkts"] >= row["lo"]) & (done["size_pkts"] < row["hi"])]["fct_ns"].to_numpy(float) / 1e6
-        assert row["hi"] == 2 * row["lo"] and row["flows_a"] == len(sel)
+        lo, hi = row["size_lo_pkts"], row["size_hi_pkts"]
+        sel = done[(done["size_pkts"] >= lo) & (done["size_pkts"] < hi)]["fct_ns"].to_numpy(float) / 1e6
+        assert hi == 2 * lo and row["a flows"] == len(sel)
         if len(sel):
-            assert row["median_ms_a"] == pytest.approx(np.median(sel))
-    assert t["flows_a"].sum() == len(done)
+            assert row["a median ms"] == pytest.approx(np.median(sel))
+            assert row["a p90 ms"] == pytest.approx(np.quantile(sel, 0.9))
+    assert t["a flows"].sum() == len(done)
     assert (tmp_path / "c" / "compare.png").stat().st_size > 1000
     r = subprocess.run([fctlab_cli, "compare", str(a), str(tmp_path)], capture_output=True, text=True, timeout=60)
-    assert r.returncode == 2 and "not a run directory" in r.stderr
+    assert r.returncode == 2 and "no fctlab store or run" in r.stderr
 
 
 def test_live_refusal_reasons():

@@ -238,6 +238,8 @@ def test_compare_prints_what_it_promises(fctlab_cli, tmp_path):
         "rcp p90 ms",
         "rcp/tcp median",
         "PS median ms",
+        "size_lo_pkts",
+        "size_hi_pkts",
     ]
     row = t.loc["2-3"]  # all four flows: sizes 2 and 3
     assert row["tcp median ms"] == 25.0 and row["rcp median ms"] == 2.5

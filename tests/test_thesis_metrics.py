@@ -70,6 +70,7 @@ def test_files_and_round_trip(tmp_path):
     out = res.write(tmp_path / "a")
     assert sorted(p.name for p in out.iterdir()) == [
         "flows.parquet",
+        "manifest.json",
         "meta.json",
         "prefixes.parquet",
         "series.parquet",
@@ -80,7 +81,7 @@ def test_files_and_round_trip(tmp_path):
     pd.testing.assert_frame_equal(back.size_stats, res.size_stats)
     # A run without them writes the three usual files, and reads back empty tables.
     plain = fctlab.run(measuring(count=50)).write(tmp_path / "b")
-    assert sorted(p.name for p in plain.iterdir()) == ["flows.parquet", "meta.json", "series.parquet"]
+    assert sorted(p.name for p in plain.iterdir()) == ["flows.parquet", "manifest.json", "meta.json", "series.parquet"]
     b = fctlab.Result.read(plain)
     assert len(b.prefixes) == 0 and len(b.size_stats) == 0
 

@@ -155,7 +155,8 @@ def cmd_compare(args) -> int:
     if args.out:
         o = Path(args.out)
         o.mkdir(parents=True, exist_ok=True)
-        shown.to_csv(o / "compare.csv", index=False)
+        bins = t[["lo", "hi"]].rename(columns={"lo": "size_lo_pkts", "hi": "size_hi_pkts"})
+        shown.join(bins).to_csv(o / "compare.csv", index=False)
         fig = figure(
             t, o / "compare.png", f"{la} ({ra.meta.get('mode', 'sim')})", f"{lb} ({rb.meta.get('mode', 'sim')})"
         )

@@ -102,7 +102,8 @@ def compare_dirs(dir_a, dir_b, out=None) -> tuple[pd.DataFrame, Path | None]:
     if out is not None:
         o = Path(out)
         o.mkdir(parents=True, exist_ok=True)
-        labelled(t, Path(dir_a).name, Path(dir_b).name).to_csv(o / "compare.csv", index=False)
+        bins = t[["lo", "hi"]].rename(columns={"lo": "size_lo_pkts", "hi": "size_hi_pkts"})
+        labelled(t, Path(dir_a).name, Path(dir_b).name).join(bins).to_csv(o / "compare.csv", index=False)
         la = f"{Path(dir_a).name} ({ra.meta.get('mode', 'sim')})"
         lb = f"{Path(dir_b).name} ({rb.meta.get('mode', 'sim')})"
         fig = figure(t, o / "compare.png", la, lb)
