@@ -332,3 +332,24 @@ def test_store_pages_fit_a_1400_pixel_window(tmp_path):
         c.feed(p.stdout)
         assert c.check["data-status"] == "ok", c.check
         assert c.check["data-overflow"] == "0", (page.name, c.check.get("data-overflow-tables"))
+
+
+def test_a_long_parameter_table_collapses_its_large_groups(tmp_path):
+    import html
+
+    # One full scenario per scheme, 40 parameters each, and two plain parameters.
+    params = {f"scheme{i}": {f"key{j}": i * 100 + j for j in range(40)} for i in range(5)}
+    params.update({"C": "10 Mb/s", "RTT": "40 ms"})
+    r = Reproduction(name="long", title="Long", source="s", params=params)
+    write_report(tmp_path, [r], version="x")
+    page = (tmp_path / "long.html").read_text()
+    body = page[page.index("id='parameters'") :]
+    assert body.count("<tr>") == 1 + 5 + 2  # the header, one row per scheme, the two plain ones
+    text = html.unescape(body)
+    import re
+
+    for i in range(5):
+        for j in range(40):
+            assert re.search(rf"scheme{i}\.key{j} = {i * 100 + j}(\n|<)", text), (i, j)
+    assert ">10 Mb/s<" in body
+    assert_renders(tmp_path / "long.html", tmp_path)

@@ -214,6 +214,7 @@ th,td{padding:.3em .7em;border-bottom:1px solid var(--line);text-align:right;whi
 th{background:var(--soft);font-weight:600;border-bottom:2px solid var(--line);white-space:normal;vertical-align:bottom}
 details summary{cursor:pointer;color:var(--accent);margin-top:.3em}details pre{max-height:24em;white-space:pre}
 th.key,td.key{text-align:left}
+td.key{white-space:normal;min-width:6em}
 tbody tr:nth-child(even){background:#fafbfc}
 td.paper{color:#6a3d9a}td.diff{color:var(--muted);font-size:.92em}
 th.group{text-align:center;border-left:1px solid var(--line)}
@@ -255,6 +256,7 @@ window.addEventListener('load', function () {
   el.setAttribute('data-overflow', wide.length);
   el.setAttribute('data-overflow-tables', wide.map(function (t, i) {
     return t.id || (t.caption && t.caption.textContent) || i; }).join('|'));
+  el.setAttribute('data-height', document.documentElement.scrollHeight);
   el.setAttribute('data-images', imgs.length);
   el.setAttribute('data-images-ok', okImgs);
   el.setAttribute('data-tables', tables.length);
@@ -344,11 +346,41 @@ def _param_value(v: Any) -> str:
     return f"{_e(summarize_entries(v))}<details><summary>all {len(v)} entries</summary><pre>{_e(every)}</pre></details>"
 
 
+#: A parameter table longer than this shows each large group (a top-level key
+#: with more than :data:`GROUP_ROWS` parameters, e.g. one scenario per scheme)
+#: as one row, its parameters in a collapsed block.
+LONG_TABLE, GROUP_ROWS = 80, 12
+
+
+def _grouped(items: list) -> list:
+    """(key, value html) rows: every item, or for a long table each large group
+    under its top-level key collapsed into one row."""
+    rows = [(k, _param_value(v)) for k, v in items]
+    if len(items) <= LONG_TABLE:
+        return rows
+    groups: dict = {}
+    for k, v in items:
+        groups.setdefault(k.split(".", 1)[0].split("[", 1)[0], []).append((k, v))
+    rows = []
+    for top, members in groups.items():
+        if len(members) <= GROUP_ROWS:
+            rows += [(k, _param_value(v)) for k, v in members]
+            continue
+        text = "\n".join(
+            f"{k} = " + ("\n  ".join(json.dumps(e, sort_keys=True) for e in v) if isinstance(v, Entries) else fmt(v))
+            for k, v in members
+        )
+        rows.append(
+            (top, f"{len(members)} parameters<details><summary>show them</summary><pre>{_e(text)}</pre></details>")
+        )
+    return rows
+
+
 def _params_html(params: dict) -> str:
     items = flatten_params(params)
     if not items:
         return "<p>No parameters recorded.</p>"
-    rows = "".join(f"<tr><td class='key'>{_e(k)}</td><td>{_param_value(v)}</td></tr>" for k, v in items)
+    rows = "".join(f"<tr><td class='key'>{_e(k)}</td><td>{v}</td></tr>" for k, v in _grouped(items))
     return (
         "<div class='tablewrap'><table class='params' id='parameters'><thead><tr><th class='key'>parameter</th>"
         f"<th class='key'>value</th></tr></thead><tbody>{rows}</tbody></table></div>"
