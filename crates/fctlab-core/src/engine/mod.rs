@@ -2,12 +2,12 @@
 //! flows the workload asks for and calls the observers. The engine knows no
 //! protocol beyond which way a packet travels.
 //!
-//! One [`Engine`], its parts in rooms of their own: the flow store and a
-//! flow's life ([`flows`]), the route table ([`routes`]), ports and wires
-//! ([`ports`]), endpoint timers ([`timers`]), workload set-up and arrivals
-//! ([`workload`]), the observers and forced losses ([`observers`]), the
-//! path-delay oracle ([`oracle`]), the series sampler ([`sampler`]) and the
-//! run's output with the PS column ([`output`]). Links live in
+//! One [`Engine`], its parts in files of their own: the flow store and a
+//! flow's life (`flows.rs`), the route table (`routes.rs`), ports and wires
+//! (`ports.rs`), endpoint timers (`timers.rs`), workload set-up and arrivals
+//! (`workload.rs`), the observers and forced losses (`observers.rs`), the
+//! path-delay oracle (`oracle.rs`), the series sampler (`sampler.rs`) and the
+//! run's output with the PS column (`output.rs`). Links live in
 //! [`crate::net::link`], flow generation in [`crate::workload::sources`].
 //!
 //! Endpoint timers are cancelled lazily, so the event list grows with links
