@@ -8,6 +8,7 @@
 //! section ([`resolve`]). Nothing below this module knows the schema.
 
 pub mod catalog;
+mod metrics;
 mod overrides;
 mod resolve;
 

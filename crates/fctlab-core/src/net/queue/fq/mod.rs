@@ -11,117 +11,16 @@
 //! lists of buckets, as Linux `sch_sfq` does (a bucket's depth changes by one
 //! per enqueue or dequeue, so the maximum depth is tracked exactly).
 
-use super::{PortParams, Queue, QueueBuilder, QueueEntry};
-use crate::config::{documented, ConfigError, Entry, ParamDoc, Params, Table};
+mod dks;
+mod params;
+
+pub use params::{Classify, Discipline, FqCfg, ENTRY};
+
+use super::Queue;
 use crate::net::Packet;
 use crate::sim::Time;
-use serde::{Deserialize, Serialize};
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
-use std::sync::Arc;
-
-/// How packets are assigned to buckets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Classify {
-    /// By flow id (modulo `buckets`): per-flow fairness. Ids are dense, so up
-    /// to `buckets` consecutive flows never share a bucket.
-    Flow,
-    /// By route (modulo `buckets`): one bucket per (sending host, receiving
-    /// host) pair and direction, i.e. per-source fairness on the dumbbell, as
-    /// ns-2 `drr.cc` (source address) and `sfq.cc` (source + destination) classify.
-    Path,
-}
-
-/// The order in which the per-flow queues are served.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Discipline {
-    /// Deficit Round Robin (Shreedhar & Varghese 1995).
-    Drr,
-    /// Fair Queueing as Demers, Keshav & Shenker (SIGCOMM 1989) define it:
-    /// each packet gets the finish number F = max(F_prev, R(t)) + bytes of a
-    /// bit-by-bit round robin whose round number R(t) grows at the line rate
-    /// over the number of conversations active in it; the smallest F leaves
-    /// first. A packet of an idle conversation gets a small F and leaves after
-    /// the packet in service instead of waiting for a round.
-    Dks,
-}
-
-/// The `[network.fq]` table.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct FqCfg {
-    /// Number of per-flow queues (the thesis: 1000).
-    pub buckets: u32,
-    /// DRR quantum in bytes (Linux `sch_sfq`: one MTU; here one default data
-    /// packet on the wire, mss_bytes 1000 + header_bytes 40). A quantum below
-    /// the largest packet is allowed but costs extra rounds.
-    pub quantum_bytes: u32,
-    /// "flow" (default) or "path".
-    pub classify: Classify,
-    /// "drr" (default) or "dks".
-    pub discipline: Discipline,
-}
-
-impl Default for FqCfg {
-    fn default() -> Self {
-        FqCfg {
-            buckets: 1000,
-            quantum_bytes: 1040,
-            classify: Classify::Flow,
-            discipline: Discipline::Drr,
-        }
-    }
-}
-
-impl FqCfg {
-    pub fn validate(&self, field: &str) -> Result<(), ConfigError> {
-        if !(1..=1_000_000).contains(&self.buckets) {
-            return Err(ConfigError {
-                field: format!("{field}.buckets"),
-                message: format!("must be 1 to 1000000, got {}", self.buckets),
-            });
-        }
-        if self.quantum_bytes == 0 {
-            return Err(ConfigError {
-                field: format!("{field}.quantum_bytes"),
-                message: "must be at least 1 byte".into(),
-            });
-        }
-        Ok(())
-    }
-}
-
-impl Params for FqCfg {
-    const DOCS: &'static [ParamDoc] = &[
-        ParamDoc::new("buckets", "Mussmann 2012 sec. 4.1: flows spread over 1000 queues"),
-        ParamDoc::new("quantum_bytes", "one default data packet (1000 + 40 B), as Linux sch_sfq's quantum = MTU; ns-2 drr.cc uses 250"),
-        ParamDoc::new("discipline", "\"drr\": Deficit Round Robin (Mussmann 2012, Shreedhar & Varghese 1995); \"dks\": finish numbers of a bit-by-bit round robin (Demers, Keshav & Shenker 1989)"),
-        ParamDoc::new("classify", "\"flow\": per flow id; \"path\": per host pair (ns-2 drr.cc hashes the source, sfq.cc source + destination)"),
-    ];
-    fn validate(&self, field: &str) -> Result<(), ConfigError> {
-        FqCfg::validate(self, field)
-    }
-}
-
-/// `fq`.
-pub const ENTRY: QueueEntry = Entry {
-    name: "fq",
-    description: "fair queueing (Mussmann 2012): DRR over 1000 per-flow queues, shared buffer, overflow drops the tail of the longest queue",
-    table: Some("fq"),
-    params: documented::<FqCfg>,
-    requires: None,
-    factory,
-};
-
-/// Check `[network.fq]` and make the builder.
-fn factory(t: Table) -> Result<QueueBuilder, ConfigError> {
-    let c: FqCfg = t.parse()?;
-    Ok(Arc::new(move |p: PortParams| {
-        Box::new(Fq::for_port(&c, p.limit_pkts, p.rate_bps)) as Box<dyn Queue>
-    }))
-}
+use dks::Dks;
+use std::collections::VecDeque;
 
 const NIL: u32 = u32::MAX;
 
@@ -147,83 +46,6 @@ pub struct Fq {
     /// Buckets holding packets.
     nonempty: usize,
     dks: Option<Box<Dks>>,
-}
-
-/// The state of Demers, Keshav & Shenker's fair queueing: the round number
-/// of the bit-by-bit round robin and the finish numbers.
-struct Dks {
-    /// Bytes per ns of the line.
-    bytes_per_ns: f64,
-    /// Round number R at time `at`.
-    round: f64,
-    at: Time,
-    /// Conversations active in the bit-by-bit system (last finish number above R).
-    active: usize,
-    /// Their last finish numbers (lazy: an entry is current if it equals `last[b]`).
-    ends: BinaryHeap<Reverse<(Num, u32)>>,
-    /// Last finish number of each bucket.
-    last: Vec<f64>,
-    /// Finish numbers of the queued packets, per bucket.
-    tags: Vec<VecDeque<f64>>,
-    /// Queued heads by finish number, then arrival (lazy as `ends`).
-    heads: BinaryHeap<Reverse<(Num, u64, u32)>>,
-    arrivals: u64,
-}
-
-/// An f64 ordered for the heaps (finish numbers are finite).
-/// Ordered as `f64`'s `partial_cmp` (so 0.0 and -0.0 tie, as the heaps have
-/// always compared them), with `total_cmp` only for a NaN, which never occurs.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Num(f64);
-impl Eq for Num {}
-impl PartialOrd for Num {
-    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for Num {
-    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
-        self.0.partial_cmp(&o.0).unwrap_or_else(|| self.0.total_cmp(&o.0))
-    }
-}
-
-impl Dks {
-    /// Advance R to `now`: it grows at bytes_per_ns / active, and each time it
-    /// passes a conversation's last finish number that one leaves the
-    /// bit-by-bit system (iterated deletion, as Demers, Keshav & Shenker).
-    fn advance(&mut self, now: Time) {
-        loop {
-            // Drop stale entries, and retire conversations R has passed.
-            while let Some(&Reverse((Num(f), b))) = self.ends.peek() {
-                if self.last[b as usize] != f {
-                    self.ends.pop();
-                } else if f <= self.round {
-                    self.ends.pop();
-                    self.active -= 1;
-                } else {
-                    break;
-                }
-            }
-            if self.at >= now {
-                return;
-            }
-            let Some(&Reverse((Num(f), _))) = self.ends.peek() else {
-                self.at = now; // nothing active: R waits
-                return;
-            };
-            let rate = self.bytes_per_ns / self.active as f64;
-            let dt = (now - self.at) as f64;
-            if self.round + rate * dt < f {
-                self.round += rate * dt;
-                self.at = now;
-            } else {
-                // R reaches f before now (in whole ns, rounded up).
-                let need = ((f - self.round) / rate).ceil().max(1.0) as Time;
-                self.at = (self.at + need).min(now);
-                self.round = f;
-            }
-        }
-    }
 }
 
 impl Fq {
@@ -252,18 +74,7 @@ impl Fq {
     pub fn for_port(c: &FqCfg, limit_pkts: usize, rate_bps: f64) -> Fq {
         let mut q = Fq::new(c, limit_pkts);
         if c.discipline == Discipline::Dks {
-            let n = c.buckets as usize;
-            q.dks = Some(Box::new(Dks {
-                bytes_per_ns: rate_bps / 8e9,
-                round: 0.0,
-                at: 0,
-                active: 0,
-                ends: BinaryHeap::new(),
-                last: vec![0.0; n],
-                tags: (0..n).map(|_| VecDeque::new()).collect(),
-                heads: BinaryHeap::new(),
-                arrivals: 0,
-            }));
+            q.dks = Some(Box::new(Dks::new(rate_bps, c.buckets as usize)));
         }
         q
     }
@@ -342,38 +153,6 @@ impl Fq {
         self.nonempty
     }
 
-    fn dks_enqueue(&mut self, now: Time, pkt: Packet) -> Option<Packet> {
-        let b = self.bucket(&pkt);
-        let d = self.queues[b].len();
-        let size = pkt.size_bytes as u64;
-        let x = self.dks.as_mut().expect("dks mode");
-        x.advance(now);
-        if x.last[b] <= x.round {
-            x.active += 1;
-        }
-        let f = x.last[b].max(x.round) + size as f64;
-        x.last[b] = f;
-        x.ends.push(Reverse((Num(f), b as u32)));
-        x.tags[b].push_back(f);
-        x.arrivals += 1;
-        if d == 0 {
-            x.heads.push(Reverse((Num(f), x.arrivals, b as u32)));
-        }
-        self.bytes += size;
-        self.queues[b].push_back(pkt);
-        self.len += 1;
-        self.moved(b, d);
-        if self.len <= self.limit {
-            return None;
-        }
-        // Overflow: the tail of the longest bucket, as in DRR mode. Its
-        // finish number stays counted in the bit-by-bit system (the bits were
-        // offered), so R is not disturbed.
-        let (v, dropped) = self.drop_from_longest(b);
-        self.dks.as_mut().expect("dks mode").tags[v].pop_back();
-        Some(dropped)
-    }
-
     /// On overflow: drop the last packet of the longest bucket (the arrival's
     /// own bucket `b` when it is among the longest); returns the bucket and
     /// the packet.
@@ -392,28 +171,6 @@ impl Fq {
             self.pushed_out += 1;
         }
         (v, dropped)
-    }
-
-    fn dks_dequeue(&mut self) -> Option<Packet> {
-        let x = self.dks.as_mut().expect("dks mode");
-        loop {
-            let Reverse((Num(f), _, b)) = x.heads.pop()?;
-            let b = b as usize;
-            if x.tags[b].front() != Some(&f) {
-                continue; // stale: that packet was dropped
-            }
-            x.tags[b].pop_front();
-            if let Some(&g) = x.tags[b].front() {
-                x.arrivals += 1;
-                x.heads.push(Reverse((Num(g), x.arrivals, b as u32)));
-            }
-            let d = self.queues[b].len();
-            let p = self.queues[b].pop_front().expect("a tag per packet");
-            self.len -= 1;
-            self.bytes -= p.size_bytes as u64;
-            self.moved(b, d);
-            return Some(p);
-        }
     }
 }
 
