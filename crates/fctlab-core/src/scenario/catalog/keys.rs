@@ -340,7 +340,7 @@ pub const METRICS: &[KeyDoc] = &[
     k(
         "cwnd_flows",
         Code,
-        "flows sampled every interval: cwnd, throughput, sending rate, RTT, drops, retransmits (also spelled flow_series)",
+        "flows sampled every interval: cwnd, throughput, sending rate, RTT, drops, retransmits",
         "",
     ),
     k(
