@@ -97,8 +97,14 @@ def params_lines(params: list) -> list:
     """A block's parameters: a table, or a list where a cell would be too long."""
     rows = []
     for p in params:
-        default = p["default"]
-        rows.append([code(p["key"]), code(default), prose(p.get("source", ""))])
+        default, derived = str(p["default"]), p.get("derived", "")
+        if derived and default.endswith(f"({derived})"):  # "0 (automatic: ...)": the value, then how
+            default = f"{code(default[: -len(derived) - 2].strip())} ({prose(derived)})"
+        elif derived and default == derived:  # no value: only how it is derived
+            default = prose(derived)
+        else:
+            default = code(default)
+        rows.append([code(p["key"]), default, prose(p.get("source", ""))])
     if all(len(cell(c)) <= MAX_CELL for r in rows for c in r):
         return table(["key", "default", "meaning and source"], rows)
     out = []
@@ -108,7 +114,8 @@ def params_lines(params: list) -> list:
 
 
 def block_page(title: str, entries: list, where: str, intro: str) -> str:
-    lines = [f"# {title}", "", intro, "", f"Named by `{where}`; `fctlab list {title.split()[0].lower()}` shows the same.", ""]
+    section = title.split()[0].lower()
+    lines = [f"# {title}", "", intro, "", f"Named by `{where}`; `fctlab list {section}` shows the same.", ""]
     for e in entries:
         lines += [f"## `{e['name']}`", "", prose(e["description"]).rstrip(".") + ".", ""]
         if e.get("queue"):
@@ -120,6 +127,12 @@ def block_page(title: str, entries: list, where: str, intro: str) -> str:
         else:
             lines += ["No parameters of its own.", ""]
     return HEADER + "\n".join(lines).rstrip() + "\n"
+
+
+def tcp_row(p: dict) -> list:
+    """A TCP model option: its value under each preset (``rfc`` may name what applies instead)."""
+    rfc = listing.value_text(p["rfc"]) if p["rfc"] is not None else p["text"].split(" (ns3")[0]
+    return [code(p["name"]), code(rfc), code(listing.value_text(p["ns3"])), prose(p["meaning"]), prose(p["source"])]
 
 
 def scenario_page(cat: dict) -> str:
@@ -134,18 +147,15 @@ def scenario_page(cat: dict) -> str:
     ]
     for s in cat["sections"]:
         keys = [p for p in cat["parameters"] + cat["entry_parameters"] if p["section"] == s["name"]]
-        lines += [f"## {prose(s['title'])} {{ #{s['name']} }}", ""]
+        title = s["title"][0].upper() + s["title"][1:]
+        lines += [f"## {prose(title)} {{ #{s['name']} }}", ""]
         if s["name"] == "tcp":
             lines += [
-                "Their values under `preset = \"rfc\"` (the default) and `preset = \"ns3\"`; a key given beside "
+                'Their values under `preset = "rfc"` (the default) and `preset = "ns3"`; a key given beside '
                 "a preset overrides it. See [TCP model options](../guide/tcp-options.md).",
                 "",
             ]
-            rows = [
-                [code(p["name"]), code(listing.value_text(p["rfc"]) if p["rfc"] is not None else p["text"].split(" (ns3")[0]),
-                 code(listing.value_text(p["ns3"])), prose(p["meaning"]), prose(p["source"])]
-                for p in keys
-            ]
+            rows = [tcp_row(p) for p in keys]
             lines += table(["key", "rfc (default)", "ns3", "meaning", "source"], rows)
             continue
         rows = []

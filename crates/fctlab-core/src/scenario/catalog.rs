@@ -211,7 +211,11 @@ pub fn catalog_with(reg: &Registries) -> Value {
     let mut entry_parameters = Vec::new();
     let mut sections = Vec::new();
     for s in SECTIONS {
-        let out = if s.entries { &mut entry_parameters } else { &mut parameters };
+        let out = if s.entries {
+            &mut entry_parameters
+        } else {
+            &mut parameters
+        };
         out.extend(section_keys(s));
         sections.push(json!({"name": s.name, "title": s.title, "entries": s.entries}));
         if s.name == "transport" {

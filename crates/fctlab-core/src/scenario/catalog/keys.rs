@@ -54,7 +54,12 @@ pub const RUN: &[KeyDoc] = &[
 
 /// `[network]`.
 pub const NETWORK: &[KeyDoc] = &[
-    k("topology", Code, "the network's shape: a registered topology (see topologies)", ""),
+    k(
+        "topology",
+        Code,
+        "the network's shape: a registered topology (see topologies)",
+        "",
+    ),
     k(
         "senders",
         Applied("1"),
@@ -67,7 +72,12 @@ pub const NETWORK: &[KeyDoc] = &[
         "the bottleneck's rate in bits/s; a graph's links carry their own rates",
         "",
     ),
-    k("bottleneck_delay_ms", Code, "the bottleneck's one-way propagation delay", ""),
+    k(
+        "bottleneck_delay_ms",
+        Code,
+        "the bottleneck's one-way propagation delay",
+        "",
+    ),
     k(
         "access_bps",
         Text("10 x bottleneck_bps"),
@@ -80,7 +90,12 @@ pub const NETWORK: &[KeyDoc] = &[
         "one-way delay of each sender's access link: one number, or one per sender ([1.0, 5.0, 10.0, 20.0])",
         "",
     ),
-    k("receiver_delay_ms", Code, "one-way delay of the dumbbell's egress links", ""),
+    k(
+        "receiver_delay_ms",
+        Code,
+        "one-way delay of the dumbbell's egress links",
+        "",
+    ),
     k(
         "buffer_pkts",
         Text("from buffer_bdp"),
@@ -405,7 +420,12 @@ pub const ALIASES: &[(&str, &str, &str)] = &[("metrics", "flow_series", "cwnd_fl
 /// Each `[[losses]]` entry: a forced loss, for hand-checkable traces.
 pub const LOSSES: &[KeyDoc] = &[
     k("flow", Text("required"), "the flow (its flow_id)", ""),
-    k("seq", Text("required"), "the data packet's sequence number, in packets from 0", ""),
+    k(
+        "seq",
+        Text("required"),
+        "the data packet's sequence number, in packets from 0",
+        "",
+    ),
     k(
         "transmission",
         Code,

@@ -2,8 +2,8 @@
 //! key of its table, and every default the catalogue states as a value is the
 //! table's own.
 
-use super::*;
 use super::keys;
+use super::*;
 use serde::de::{self, Deserialize, Deserializer, Visitor};
 use std::collections::BTreeSet;
 use std::fmt;
@@ -84,13 +84,22 @@ fn every_key_of_every_table_is_documented_and_no_other() {
     for (name, mut keys) in cases {
         for (_, alias, key) in keys::ALIASES.iter().filter(|a| a.0 == name) {
             assert!(keys.remove(alias), "{name}: {alias} is no alias of the table");
-            assert!(keys.contains(key), "{name}: {alias} is an alias of an unknown key {key}");
+            assert!(
+                keys.contains(key),
+                "{name}: {alias} is an alias of an unknown key {key}"
+            );
         }
         let docs = documented(name);
         let undocumented: Vec<_> = keys.difference(&docs).collect();
         let unknown: Vec<_> = docs.difference(&keys).collect();
-        assert!(undocumented.is_empty(), "{name}: keys without documentation: {undocumented:?}");
-        assert!(unknown.is_empty(), "{name}: documented keys the table does not have: {unknown:?}");
+        assert!(
+            undocumented.is_empty(),
+            "{name}: keys without documentation: {undocumented:?}"
+        );
+        assert!(
+            unknown.is_empty(),
+            "{name}: documented keys the table does not have: {unknown:?}"
+        );
     }
 }
 
@@ -131,7 +140,12 @@ fn defaults_stated_as_values_are_the_tables_and_text_hides_no_value() {
 #[test]
 fn tcp_options_have_both_presets_values() {
     for o in tcp_option_docs() {
-        assert!(serde_json::from_str::<Value>(o.ns3).is_ok(), "{}: ns3 {:?}", o.key, o.ns3);
+        assert!(
+            serde_json::from_str::<Value>(o.ns3).is_ok(),
+            "{}: ns3 {:?}",
+            o.key,
+            o.ns3
+        );
         assert!(!o.meaning.is_empty() && !o.source.is_empty(), "{}", o.key);
     }
 }
