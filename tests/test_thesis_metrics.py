@@ -95,7 +95,7 @@ def test_store_keeps_and_queries_the_new_tables(tmp_path):
     # and one run without either table
     fctlab.sweep({"name": "plain", "base": measuring(count=60)}, store=tmp_path / "st", workers=1, progress=False)
     st = Store(tmp_path / "st")
-    for k in st.keys():  # noqa: SIM118 (a Store has keys(), not iteration)
+    for k in st:
         man = json.loads((st.run_dir(k) / "manifest.json").read_text())
         has = (st.run_dir(k) / "prefixes.parquet").exists()
         assert ("prefixes.parquet" in man["files"]) == has
@@ -107,7 +107,7 @@ def test_store_keeps_and_queries_the_new_tables(tmp_path):
     s = st.query("SELECT init_cwnd_pkts, sum(flows_completed) AS done FROM size_stats GROUP BY 1 ORDER BY 1")
     assert list(s["done"]) == [120, 120]
     # A damaged optional file is caught like any other.
-    k = next(k for k in st.keys() if (st.run_dir(k) / "size_stats.parquet").exists())  # noqa: SIM118
+    k = next(k for k in st if (st.run_dir(k) / "size_stats.parquet").exists())
     (st.run_dir(k) / "size_stats.parquet").write_bytes(b"x")
     assert "size_stats.parquet" in st.verify(k)
 
