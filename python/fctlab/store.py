@@ -278,6 +278,10 @@ class Store:
             return []
         return sorted(p.name for sub in runs.iterdir() if sub.is_dir() for p in sub.iterdir() if p.is_dir())
 
+    def __iter__(self):
+        """The keys of every run directory present, as :meth:`keys` (``for key in store``)."""
+        return iter(self.keys())
+
     # -- integrity
     def verify(self, key: str) -> str | None:
         """None if the stored run ``key`` is complete and intact, else why not

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from . import crossval, dukkipati2006, gavaletz2010, kanakia1991, live, mussmann2012, zhuang2016
 
@@ -52,6 +54,31 @@ REGISTRY = {
 ALIASES = {f"mussmann2012-fig5.{i}": f"mussmann2012-fig5-{i}" for i in range(1, 5)}
 # Figures drawn on the page of the one before them.
 ALIASES.update({"dukkipati2006-fig7": "dukkipati2006-fig6"})
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One reproduction: its name, the source document (``dukkipati2006``,
+    ``fctlab``), a one-line title, other spellings of its name, and the
+    function that runs it."""
+
+    name: str
+    source: str
+    title: str
+    aliases: tuple
+    func: Callable
+
+
+def specs() -> list:
+    """Every reproduction, in report order."""
+    out = []
+    for name, func in REGISTRY.items():
+        doc = (func.__doc__ or "").strip().split("\n\n")[0]
+        title = " ".join(doc.split())
+        aliases = tuple(a for a, n in ALIASES.items() if n == name)
+        source = name.split("-")[0] if "-" in name else name
+        out.append(Spec(name, source, title, aliases, func))
+    return out
 
 
 def canonical(name: str) -> str:
