@@ -51,10 +51,10 @@ def reproduction(name: str, *, title: str, aliases: tuple = (), source: str | No
         if name in _SPECS or name in ALIASES:
             raise ValueError(f"reproduction {name!r} registered twice")
         spec = Spec(name, source or _source_of(func.__module__), title, tuple(aliases), func)
-        for a in spec.aliases:
-            if a in _SPECS or a in ALIASES:
-                raise ValueError(f"alias {a!r} of {name!r} is taken")
-            ALIASES[a] = name
+        taken = [a for a in spec.aliases if a in _SPECS or a in ALIASES or a == name]
+        if taken:
+            raise ValueError(f"alias {taken[0]!r} of {name!r} is taken")
+        ALIASES.update((a, name) for a in spec.aliases)
         _SPECS[name] = spec
         REGISTRY[name] = func
         return func

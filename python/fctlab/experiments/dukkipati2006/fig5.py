@@ -110,8 +110,8 @@ def _caption(tcp: dict, rows: list, seen: dict, params: dict, bdp_pkts: float) -
     iw = tcp["transport"]["init_cwnd_pkts"]
     return (
         f"{SOURCE}, Fig. 5: unfair sharing. A long flow runs alone on a {captions.rate(net['bottleneck_bps'])} link; "
-        f"{len(short)} flows of {size} packets start in RTT {short[0]['start_s'] / rtt_s:.0f}. Windows of the four flows "
-        "around their start; in the RTTs before it the long flow's window averages "
+        f"{len(short)} flows of {size} packets start in RTT {short[0]['start_s'] / rtt_s:.0f}. Windows of the four "
+        "flows around their start; in the RTTs before it the long flow's window averages "
         + ", ".join(f"{k} {v[0] / bdp_pkts:.0%}" for k, v in seen.items())
         + f" of the bandwidth-delay product ({bdp_pkts:.0f} packets). "
         + (

@@ -18,7 +18,7 @@ from .scenarios import (
     T44_SLOW_ACCESS_MS,
     table44_scenario,
 )
-from .tables import caption, pad, published_rows, ratios, span, title
+from .tables import caption, pad, percent, published_rows, ratios, span, title
 
 COLUMNS = ["scheme", "conn. 1 (ms)", "conn. 2 (ms)", "packets dropped"]
 
@@ -44,7 +44,8 @@ def _params() -> dict:
     slow_rtt = 2 * (T44_SLOW_ACCESS_MS + CORE_MS + ACCESS_MS)
     return {
         "network": f"connection 2 on a {T44_SLOW_ACCESS_MS:g} ms access line (round trip {slow_rtt:g} ms, which the "
-        f"published optimal implies), every other host on {ACCESS_MS:g} ms lines ({rtt_ms():g} ms); 100 Mb/s "
+        f"published optimal {published_rows('table4_4')['optimal'][1]:g} ms implies), every other host on "
+        f"{ACCESS_MS:g} ms lines ({rtt_ms():g} ms); 100 Mb/s "
         f"access, 40 Mb/s, {CORE_MS:g} ms core (Figure 3 is not in the text)",
         "connections": f"connections 1 and 2: {T41_MAIN_PKTS} packets (2 MB) at 0; {T41_CROSS} cross connections of "
         f"{T41_CROSS_PKTS} packets from {T41_CROSS_START_S * 1e3:g} ms, one every {T41_CROSS_GAP_S * 1e3:g} ms, all "
@@ -61,7 +62,8 @@ def _notes(rows: list) -> str:
     return (
         "The optimal column assumes fair sharing, so a connection that takes more than its share can beat it "
         "(connection 1 of a scheme that starves connection 2). DECbit's rows come within "
-        f"{decbit[0]:.0%} (connection 1) and {decbit[1]:.0%} (connection 2) of the paper's. fctlab's packet-pair and "
+        f"{percent(decbit[0])} (connection 1) and {percent(decbit[1])} (connection 2) of the paper's. fctlab's "
+        "packet-pair and "
         "e2e-ef (readings with a chosen set point, gain and loss handling, see Table 4.1) lose packets here and come "
         f"within {span(rate_based)} times the paper's times; each loss sends the source back to the first missing "
         "packet at its rate (before, a long-RTT source repaired its losses one per RTT with its rate frozen at the "

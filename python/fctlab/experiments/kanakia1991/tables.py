@@ -50,6 +50,14 @@ def span(vals) -> str:
     return f"{lo:.2f}" if f"{lo:.2f}" == f"{hi:.2f}" else f"{lo:.2f}-{hi:.2f}"
 
 
+def percent(x: float) -> str:
+    """A small relative difference as a caption writes it: ``4%``, ``0.8%``, ``0.03%``."""
+    for digits in (0, 1):
+        if round(x * 100, digits) != 0:
+            return f"{x:.{digits}%}"
+    return f"{x:.2%}"
+
+
 def row_of(rows: list, name: str) -> list:
     return next(r for r in rows if r[0] == name)
 
