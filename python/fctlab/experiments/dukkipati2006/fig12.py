@@ -11,7 +11,7 @@ from ...report import Figure
 from .. import captions
 from ..page import Page, parameters, published, quick_or_full, size_grid, style
 from ..registry import reproduction
-from .scenarios import FIG12_FLOWS, FIG12_SCHEMES, FIG12_SIZES, SOURCE, fig12_scenario
+from .scenarios import FIG12_FLOWS, FIG12_SCHEMES, FIG12_SIZES, SOURCE, announced, fig12_scenario
 
 MARKS = ("o-", "s-", "^-", "v--")
 
@@ -20,10 +20,11 @@ MARKS = ("o-", "s-", "^-", "v--")
 NEAR = (1000, 3000)
 
 
-def near_text(near: dict) -> str:
-    """The paper's ratios for flows near its size, as measured."""
+def near_text(near: dict, cfg: dict) -> str:
+    """The paper's ratios for flows near its size, as measured (``cfg``: a scenario of the reading)."""
     pub, (lo, hi) = published(__file__, "fig12"), NEAR
     tcp, xcp = near["TCP NewReno"], near["XCP"]
+    rate, syn = announced(cfg)
     parts = []
     for rcp in ("RCP", "RCP, mode ns2 (the released patch)"):
         r = near[rcp][0]
@@ -33,10 +34,10 @@ def near_text(near: dict) -> str:
         f"Flows of {lo}-{hi - 1} packets ({tcp[1]:,} of them; the paper, flows around {pub['near_size_pkts']} "
         f"packets: TCP about {pub['tcp_over_rcp']}x and XCP about {pub['xcp_over_rcp']}x RCP), mean FCT "
         + "; ".join(parts)
-        + ". About 10,000 flows arrive per second, "
-        "so about a thousand are between their SYN and their first data packet at any time; RCP's routers in mode ps "
-        "count such an announced flow only as far as announcements outnumber departures within the mean time a flow "
-        "sends, beyond their noise (counting them all would hold R near C/1000), and the released patch's router "
+        + f". About {rate:,.0f} flows arrive per second, so about {syn:,.0f} are between their SYN and their first "
+        "data packet at any time; RCP's routers in mode ps count such an announced flow only as far as "
+        "announcements outnumber departures within the mean time a flow sends, beyond their noise (counting them all "
+        f"would hold R near C/{syn:.0f}), and the released patch's router "
         "(mode ns2) uses the rate equation alone: both are close to PS (see dukkipati2006-rcp-sensitivity)."
     )
 
@@ -106,7 +107,7 @@ def reading(p: Page, count: int, mean_pkts: float, shape: float, whose: str) -> 
     )
     caption = (
         f"{SOURCE}, Fig. 12 ({label}). Left: average FCT vs flow size; right: maximum FCT vs flow size, for TCP, XCP "
-        f"and RCP against processor sharing. {near_text(near)} Scale: {scaled}. "
+        f"and RCP against processor sharing. {near_text(near, ran['RCP'])} Scale: {scaled}. "
         + parameters(_params(ran, whose, count))
     )
     return Figure(png, caption), {f"{name}, {label}": cfg for name, cfg in ran.items()}

@@ -17,6 +17,7 @@ from .scenarios import (
     SENS_BINS,
     SENS_FLOWS,
     SOURCE,
+    announced,
     rcp_sensitivity_scenario,
 )
 
@@ -77,7 +78,8 @@ def _params(cfg: dict, count: int) -> dict:
     }
 
 
-def _caption(rows: list, params: dict, scale: str, count: int) -> str:
+def _caption(rows: list, cfg: dict, scale: str, count: int) -> str:
+    params, (rate, syn) = _params(cfg, count), announced(cfg)
     by = {(r[0], r[1], r[2]): r for r in rows}
     best = {m: min((r for r in rows if r[0] == m), key=lambda r: abs(r[7] - 1)) for m in RCP_MODES}
     spread = {m: max(r[5] for r in rows if r[0] == m) / min(r[5] for r in rows if r[0] == m) for m in RCP_MODES}
@@ -93,10 +95,10 @@ def _caption(rows: list, params: dict, scale: str, count: int) -> str:
         "rate stamped is mostly the floor floor_fact x C/N, N the flows sending plus the announced flows expected "
         f"to join them, not the rate equation's R) and {spread['ns2']:.3f} in mode ns2, where a larger alpha "
         "brings the largest flows below PS's mean (R above the fair share while the link has spare capacity). "
-        "About 10,000 flows arrive per second and each spends a round trip between its SYN and its first data "
-        "packet, so about a thousand are announced and send nothing yet at any time. Mode ps counts them only "
+        f"About {rate:,.0f} flows arrive per second and each spends a round trip between its SYN and its first "
+        f"data packet, so about {syn:,.0f} are announced and send nothing yet at any time. Mode ps counts them only "
         "as far as the announcements within the mean time a flow sends here (Little's law) outnumber the "
-        "departures within it by more than their noise; counting every announced flow held R near C/1000, the "
+        f"departures within it by more than their noise; counting every announced flow held R near C/{syn:.0f}, the "
         "link partly idle, and flows of 100-999 packets took about 8x PS, the flows under way growing in number "
         "(as under the equal-share server of Fig. 4). "
         f"Scale: {quick_or_full(scale)} ({count:,} flows per run; full: {SENS_FLOWS['full']:,}). {parameters(params)}"
@@ -126,7 +128,7 @@ def rcp_sensitivity(out: Path, scale: str) -> list:
         rows=rows,
         key_columns=3,
     )
-    caption = _caption(rows, _params(next(iter(ran.values())), count), scale, count)
+    caption = _caption(rows, next(iter(ran.values())), scale, count)
     return p.record(
         source=f"{SOURCE}, Fig. 12 and sec. IV", figures=[Figure(png, caption)], tables=[table], params=ran, seed=1
     )

@@ -365,3 +365,16 @@ def rcp_sensitivity_scenario(
     cfg = fig12_scenario({"scheme": "rcp", "rcp": {"mode": mode}}, "rcp", mean_pkts, shape, count)
     cfg["network"]["rcp"] = {"mode": mode, "alpha": alpha, "beta": beta}
     return cfg
+
+
+def announced(cfg: dict) -> tuple:
+    """Flows arriving per second in a Poisson workload (its load over the mean
+    flow on the wire), and how many are between their SYN and their first data
+    packet at once (one round trip each): both rounded to a figure a caption quotes."""
+    from .. import captions
+
+    g = cfg["traffic"][0]
+    mean_bits = 8 * captions.packet_bytes(cfg) * g["sizes"]["mean_pkts"]
+    rate = g["load"] * cfg["network"]["bottleneck_bps"] / mean_bits
+    rtt_s = 2 * cfg["network"]["bottleneck_delay_ms"] / 1e3
+    return float(f"{rate:.1g}"), float(f"{rate * rtt_s:.1g}")
