@@ -26,13 +26,13 @@ pub mod flags {
     /// records its delays in the `probes` table.
     pub const PROBE: u8 = 16;
     /// A forward segment with neither SYN nor data: the pure ACK that ends a
-    /// sender's handshake (`TcpModel::handshake_ack`). It travels as a
+    /// sender's handshake (`TcpOptions::handshake_ack`). It travels as a
     /// `PacketKind::Syn` (forward, header bytes only) and receivers ignore it.
     pub const PURE_ACK: u8 = 32;
-    /// An ACK that also carries the receiver's FIN (`TcpModel::fin_exchange`);
+    /// An ACK that also carries the receiver's FIN (`TcpOptions::fin_exchange`);
     /// the sender answers it with a `PURE_ACK`.
     pub const FIN: u8 = 64;
-    /// The receiver's ACK right behind its FIN (`TcpModel::fin_rst`); a
+    /// The receiver's ACK right behind its FIN (`TcpOptions::fin_rst`); a
     /// sender that has closed answers it with a reset (a `PURE_ACK`).
     pub const AFTER_FIN: u8 = 128;
 }

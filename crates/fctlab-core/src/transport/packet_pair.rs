@@ -516,7 +516,7 @@ mod tests {
             dupack_threshold: 3,
             max_cwnd_pkts: f64::MAX,
             ecn: false,
-            model: crate::transport::TcpModel::default(),
+            tcp: Default::default(),
         }
     }
 
