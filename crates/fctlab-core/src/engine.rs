@@ -13,7 +13,7 @@ use crate::metrics::probes::Probes;
 use crate::metrics::ps::{fill_ps_fct, PsInputs};
 use crate::metrics::size_stats::{SizeStats, SizeStatsTable};
 use crate::metrics::{Counters, FlowRecord, MetricIds, Series};
-use crate::net::packet::{flags, PATH_QUEUE_WORD};
+use crate::net::packet::flags;
 use crate::net::queue::{DropTail, PortParams, Queue};
 use crate::net::{Link, LinkTotals, Packet, PacketKind};
 use crate::scenario::Plan;
@@ -43,7 +43,7 @@ struct FlowSlot {
     /// Packets 1..prefix_done of a measuring flow are recorded.
     prefix_done: u64,
     /// The sender reads the path's queuing delay from its ACKs
-    /// (`Sender::wants_path_delay`, `net::packet::PATH_QUEUE_WORD`).
+    /// (`Sender::wants_path_delay`, `net::packet::Header::path_queue_ns`).
     path_delay: bool,
     /// Wire bytes of data packets the sender has sent (the send-rate series).
     sent_bytes: u64,
@@ -689,8 +689,9 @@ impl Engine {
                         &self.links,
                         (&self.path_links[..], &self.path_start[..], &self.path_len[..]),
                     );
-                    pkt.hdr[PATH_QUEUE_WORD] =
-                        path_queue_ns(links, routes, slot.fwd_path) + path_queue_ns(links, routes, slot.rev_path);
+                    pkt.hdr.set_path_queue_ns(
+                        path_queue_ns(links, routes, slot.fwd_path) + path_queue_ns(links, routes, slot.rev_path),
+                    );
                 }
                 let Some(snd) = slot.snd.as_mut() else { return };
                 snd.on_packet(now, &pkt, &mut self.out);

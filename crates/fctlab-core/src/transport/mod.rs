@@ -38,7 +38,7 @@ pub trait Sender: Send {
     /// Smoothed RTT estimate, if any sample was taken.
     fn srtt_ns(&self) -> Option<Time>;
     /// Whether the engine should write the path's queuing delay into this
-    /// flow's ACKs ([`crate::net::packet::PATH_QUEUE_WORD`]); asked once.
+    /// flow's ACKs ([`crate::net::packet::Header::path_queue_ns`]); asked once.
     fn wants_path_delay(&self) -> bool {
         false
     }

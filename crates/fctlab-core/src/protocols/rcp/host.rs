@@ -28,7 +28,7 @@
 //! Loss recovery (ns-2: resend the unacknowledged packets 2·RTT after the
 //! FIN; we keep the idea and make it explicit): the receiver acknowledges
 //! every data packet with the cumulative ACK (next sequence expected) and, in
-//! `hdr[2]`, the sequence number of the packet that triggered it. The sender
+//! [`RcpAck::acks`], the sequence number of the packet that triggered it. The sender
 //! keeps the set of packets acknowledged above the cumulative ACK. Once every
 //! packet has been sent (the first time or in a recovery round), if the flow
 //! is not fully acknowledged `recovery_rtts`·RTT (default 2) after the last
@@ -37,7 +37,7 @@
 //! after that round if needed. There is no other retransmission timer: an RCP
 //! flow is paced by its rate, not clocked by ACKs.
 //!
-//! Data packets carry [`super::LAST`] in `hdr[HDR_MARK]` on the flow's last
+//! Data packets carry [`super::LAST`] in [`RcpData::last`] on the flow's last
 //! packet (routers in mode `ps` count flows with it); resent SYNs carry RETX.
 //!
 //! **Mode `ps` (the default)** changes three things, each measured in
@@ -63,8 +63,7 @@
 //! `cwnd_pkts` reports R·RTT / ((mss + header)·8).
 
 use super::router::RcpMode;
-pub use super::HDR_SACK;
-use super::{HDR_MARK, HDR_RATE, HDR_RTT, LAST};
+use super::{RcpAck, RcpData, LAST};
 use crate::config::{documented, duration_ms, ConfigError, Entry, ParamDoc, Params, Table};
 use crate::net::packet::flags;
 use crate::net::{Packet, PacketKind};
@@ -296,10 +295,15 @@ impl RcpSender {
         });
     }
 
-    fn syn(&self, now: Time) -> Packet {
+    /// A SYN asking for a rate (infinite so far), with RTT field `rtt_s`
+    /// (0: announces the flow to routers in mode `ps`; -1: a rate request only).
+    fn syn(&self, now: Time, rtt_s: f64) -> Packet {
         let mut p = Packet::new(self.flow, PacketKind::Syn, self.hdr, 0, now);
-        p.hdr[HDR_RATE] = -1.0;
-        p.hdr[HDR_RTT] = 0.0;
+        p.hdr.set(RcpData {
+            rate_bps: -1.0,
+            rtt_s,
+            last: 0.0,
+        });
         p
     }
 
@@ -384,11 +388,11 @@ impl RcpSender {
         let Some(seq) = self.next_seq() else { return };
         let bytes = self.size.payload_of(seq, self.mss) + self.hdr;
         let mut p = Packet::new(self.flow, PacketKind::Data, bytes, seq, now);
-        p.hdr[HDR_RATE] = -1.0;
-        p.hdr[HDR_RTT] = self.srtt_ns.unwrap_or(0.0) / NS_PER_S as f64;
-        if seq + 1 == self.size.end_seq() {
-            p.hdr[HDR_MARK] = LAST;
-        }
+        p.hdr.set(RcpData {
+            rate_bps: -1.0,
+            rtt_s: self.srtt_ns.unwrap_or(0.0) / NS_PER_S as f64,
+            last: if seq + 1 == self.size.end_seq() { LAST } else { 0.0 },
+        });
         if seq < self.snd_nxt {
             self.retransmits += 1;
             p.flags |= flags::RETX;
@@ -411,7 +415,7 @@ impl RcpSender {
 
 impl Sender for RcpSender {
     fn start(&mut self, now: Time, out: &mut Vec<Packet>) {
-        out.push(self.syn(now));
+        out.push(self.syn(now, 0.0));
         self.syns = 1;
         self.syn_at = Some(now + self.syn_gap());
         if self.cfg.data_with_syn {
@@ -429,7 +433,7 @@ impl Sender for RcpSender {
         match pkt.kind {
             PacketKind::SynAck => {
                 self.rtt_sample(now.saturating_sub(pkt.ts));
-                self.on_rate(pkt.hdr[HDR_RATE]);
+                self.on_rate(pkt.hdr.get::<RcpAck>().rate_bps);
                 if !self.established {
                     self.established = true;
                     self.syn_at = None;
@@ -440,14 +444,14 @@ impl Sender for RcpSender {
             }
             PacketKind::Ack if self.established => {
                 self.rtt_sample(now.saturating_sub(pkt.ts));
-                self.on_rate(pkt.hdr[HDR_RATE]);
+                let h: RcpAck = pkt.hdr.get();
+                self.on_rate(h.rate_bps);
                 if pkt.seq > self.snd_una {
                     self.snd_una = pkt.seq;
                     self.sacked.remove(0..self.snd_una);
                 }
-                let s = pkt.hdr[HDR_SACK];
-                if s >= 0.0 && (s as u64) >= self.snd_una {
-                    self.sacked.insert(s as u64..s as u64 + 1);
+                if let Some(s) = h.acked().filter(|&s| s >= self.snd_una) {
+                    self.sacked.insert(s..s + 1);
                 }
                 // Mode ps: a hole with three packets acknowledged above it
                 // is resent before new data (each at most once this way).
@@ -481,16 +485,14 @@ impl Sender for RcpSender {
         }
         if let Some(t) = self.syn_at.filter(|&t| t <= now) {
             let _ = t;
-            let mut p = self.syn(now);
+            // With data_with_syn the first SYN or data packet has announced
+            // the flow to the routers already (mode ps keeps it announced
+            // until a data packet with an RTT estimate passes): a resent SYN
+            // is a rate request only, as a probe (rtt < 0), so it is not
+            // announced again.
+            let rtt_s = if self.cfg.data_with_syn { -1.0 } else { 0.0 };
+            let mut p = self.syn(now, rtt_s);
             p.flags |= flags::RETX;
-            if self.cfg.data_with_syn {
-                // The first SYN or data packet has announced the flow to
-                // the routers already (mode ps keeps it announced until a
-                // data packet with an RTT estimate passes): a resent SYN is
-                // a rate request only, as a probe (rtt < 0), so it is not
-                // announced again.
-                p.hdr[HDR_RTT] = -1.0;
-            }
             out.push(p);
             self.syns += 1;
             self.syn_at = Some(now + self.syn_gap());
@@ -505,10 +507,8 @@ impl Sender for RcpSender {
             self.reschedule(now);
         }
         if self.probe_at.is_some_and(|t| t <= now) {
-            let mut p = Packet::new(self.flow, PacketKind::Syn, self.hdr, 0, now);
-            p.hdr[HDR_RATE] = -1.0;
-            p.hdr[HDR_RTT] = -1.0;
-            out.push(p);
+            // A probe: a rate request that announces nothing.
+            out.push(self.syn(now, -1.0));
             self.probes += 1;
             self.probe_at = Some(now + self.probe_gap());
         }
@@ -598,9 +598,11 @@ impl Receiver for RcpReceiver {
             if kind == PacketKind::Ack { self.rcv_nxt } else { 0 },
             pkt.ts,
         );
-        a.hdr[HDR_RATE] = pkt.hdr[HDR_RATE];
-        a.hdr[HDR_RTT] = -1.0;
-        a.hdr[HDR_SACK] = if kind == PacketKind::Ack { pkt.seq as f64 } else { -1.0 };
+        a.hdr.set(RcpAck {
+            rate_bps: pkt.hdr.get::<RcpData>().rate_bps,
+            rtt_s: -1.0,
+            acks: if kind == PacketKind::Ack { pkt.seq as f64 } else { -1.0 },
+        });
         out.push(a);
     }
 
@@ -621,6 +623,7 @@ impl Receiver for RcpReceiver {
 
 #[cfg(test)]
 mod tests {
+    use super::super::{rate_of, rtt_of};
     use super::*;
 
     /// The patch's hosts (mode ns2), derived by hand below.
@@ -706,14 +709,20 @@ mod tests {
 
     fn synack(ts: Time, rate: f64) -> Packet {
         let mut p = Packet::new(0, PacketKind::SynAck, 40, 0, ts);
-        p.hdr[HDR_RATE] = rate;
+        p.hdr.set(RcpAck {
+            rate_bps: rate,
+            ..RcpAck::default()
+        });
         p
     }
 
     fn ack(ts: Time, cum: u64, seq: u64, rate: f64) -> Packet {
         let mut p = Packet::new(0, PacketKind::Ack, 40, cum, ts);
-        p.hdr[HDR_RATE] = rate;
-        p.hdr[HDR_SACK] = seq as f64;
+        p.hdr.set(RcpAck {
+            rate_bps: rate,
+            rtt_s: 0.0,
+            acks: seq as f64,
+        });
         p
     }
 
@@ -724,7 +733,7 @@ mod tests {
         s.start(0, &mut out);
         assert_eq!(out.len(), 1);
         assert_eq!(
-            (out[0].kind, out[0].size_bytes, out[0].hdr[HDR_RATE]),
+            (out[0].kind, out[0].size_bytes, rate_of(&out[0])),
             (PacketKind::Syn, 40, -1.0)
         );
         assert_eq!(s.next_timer(), Some(500_000_000));
@@ -745,11 +754,11 @@ mod tests {
         assert_eq!(s.interval_ns(), 16_640_000);
         assert_eq!(out.len(), 1);
         assert_eq!(
-            (out[0].kind, out[0].seq, out[0].hdr[HDR_RATE]),
+            (out[0].kind, out[0].seq, rate_of(&out[0])),
             (PacketKind::Data, 0, -1.0)
         );
         // The data packet carries the RTT estimate (30 ms) for the routers.
-        assert!((out[0].hdr[HDR_RTT] - 0.03).abs() < 1e-12);
+        assert!((rtt_of(&out[0]) - 0.03).abs() < 1e-12);
         assert_eq!(s.next_timer(), Some(46_640_000));
         out.clear();
         s.on_timer(46_640_000, &mut out);
@@ -777,24 +786,30 @@ mod tests {
         let mut r = RcpReceiver::new(0, FlowSize::from_bytes(2000, 1000), 40);
         let mut out = vec![];
         let mut syn = Packet::new(0, PacketKind::Syn, 40, 0, 5);
-        syn.hdr[HDR_RATE] = 123.0;
+        syn.hdr.set(RcpData {
+            rate_bps: 123.0,
+            ..RcpData::default()
+        });
         r.on_packet(10, &syn, &mut out);
         assert_eq!(
-            (out[0].kind, out[0].hdr[HDR_RATE], out[0].ts, out[0].hdr[HDR_RTT]),
+            (out[0].kind, rate_of(&out[0]), out[0].ts, rtt_of(&out[0])),
             (PacketKind::SynAck, 123.0, 5, -1.0)
         );
         let mut d = Packet::new(0, PacketKind::Data, 1040, 1, 7);
-        d.hdr[HDR_RATE] = 456.0;
-        d.hdr[HDR_RTT] = 0.03;
+        d.hdr.set(RcpData {
+            rate_bps: 456.0,
+            rtt_s: 0.03,
+            last: 0.0,
+        });
         r.on_packet(20, &d, &mut out);
         // Out of order: cumulative ACK 0, acknowledges seq 1.
         assert_eq!(
             (
                 out[1].kind,
                 out[1].seq,
-                out[1].hdr[HDR_RATE],
-                out[1].hdr[HDR_SACK],
-                out[1].hdr[HDR_RTT]
+                rate_of(&out[1]),
+                out[1].hdr.get::<RcpAck>().acks,
+                rtt_of(&out[1])
             ),
             (PacketKind::Ack, 0, 456.0, 1.0, -1.0)
         );
@@ -883,8 +898,8 @@ mod tests {
             (
                 out[0].kind,
                 out[0].size_bytes,
-                out[0].hdr[HDR_RATE],
-                out[0].hdr[HDR_RTT]
+                rate_of(&out[0]),
+                rtt_of(&out[0])
             ),
             (PacketKind::Syn, 40, -1.0, -1.0)
         );
@@ -915,7 +930,7 @@ mod tests {
             .collect();
         assert_eq!(got, vec![(PacketKind::Syn, 0, 40, 0), (PacketKind::Data, 0, 1040, 0)]);
         // No RTT estimate yet: routers leave the packet out of their average.
-        assert_eq!((out[1].hdr[HDR_RATE], out[1].hdr[HDR_RTT]), (-1.0, 0.0));
+        assert_eq!((rate_of(&out[1]), rtt_of(&out[1])), (-1.0, 0.0));
         out.clear();
         // SYN-ACK after 10 ms at 8.32 Mb/s (interval 1 ms): packet 1 at once, packet 2 one interval later.
         s.on_packet(10_000_000, &synack(0, 8.32e6), &mut out);
@@ -929,7 +944,7 @@ mod tests {
         let mut out = vec![];
         one.start(0, &mut out);
         assert_eq!(out.len(), 2);
-        assert_eq!(out[1].hdr[HDR_MARK], LAST);
+        assert!(out[1].hdr.get::<RcpData>().is_last());
         out.clear();
         one.on_packet(10_000_000, &synack(0, 8.32e6), &mut out);
         assert!(out.is_empty());

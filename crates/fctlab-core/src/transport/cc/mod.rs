@@ -24,6 +24,7 @@ pub use reno::Reno;
 pub use scalable::{Scalable, ScalableParams};
 pub use tahoe::Tahoe;
 
+use crate::net::packet::Header;
 use crate::sim::Time;
 
 /// The window state a controller acts on.
@@ -95,10 +96,10 @@ pub trait CongestionControl: Send {
     }
     /// Router-assisted schemes (XCP): the ACK's echoed header, given after
     /// `on_ack` on the same ACKs (new data, outside loss recovery).
-    fn on_router_feedback(&mut self, _w: &mut Window, _s: &AckSample, _hdr: &[f64; 3]) {}
+    fn on_router_feedback(&mut self, _w: &mut Window, _s: &AckSample, _hdr: &Header) {}
     /// Router-assisted schemes (XCP): the header to put in each data packet
     /// (`Packet::hdr`); None leaves it zero.
-    fn data_header(&self, _w: &Window, _srtt_ns: Option<Time>) -> Option<[f64; 3]> {
+    fn data_header(&self, _w: &Window, _srtt_ns: Option<Time>) -> Option<Header> {
         None
     }
     /// Whether the sender calls [`Self::on_ack_seq`] (asked once per flow).
@@ -116,7 +117,7 @@ pub trait CongestionControl: Send {
     fn on_established(&mut self, _w: &mut Window, _rtt_ns: Option<Time>) {}
     /// Whether the sender reads the path's queuing delay that the engine
     /// writes into every ACK and SYN-ACK of this flow (asked once per flow;
-    /// see [`crate::net::packet::PATH_QUEUE_WORD`]). Schemes that do not ask
+    /// see [`crate::net::packet::Header::path_queue_ns`]). Schemes that do not ask
     /// cost nothing.
     fn wants_path_delay(&self) -> bool {
         false

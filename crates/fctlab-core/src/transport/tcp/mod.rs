@@ -213,7 +213,7 @@ impl Sender for TcpSender {
         }
         if self.core.path_delay {
             // Before anything else is done with the ACK or SYN-ACK.
-            self.core.cc.on_path_delay(pkt.hdr[crate::net::packet::PATH_QUEUE_WORD]);
+            self.core.cc.on_path_delay(pkt.hdr.path_queue_ns());
         }
         match (self.core.phase, pkt.kind) {
             (Phase::Handshake, PacketKind::SynAck) => self.on_synack(now, pkt, out),

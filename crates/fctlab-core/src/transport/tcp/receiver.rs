@@ -1,7 +1,7 @@
 //! The TCP receiver: cumulative ACKs, out-of-order buffering, optional
 //! delayed ACKs, the ECN echo, the teardown's FIN; and with SACK, the blocks.
 
-use crate::net::packet::flags;
+use crate::net::packet::{flags, Header};
 use crate::net::{Packet, PacketKind};
 use crate::sim::Time;
 use crate::transport::sack::SackReport;
@@ -26,9 +26,9 @@ impl TcpSackReceiver {
 
     /// The SACK option on the ACKs the receiver just added to `out`.
     fn stamp(&self, out: &mut [Packet]) {
-        let words = self.report.option(self.inner.rcv_nxt).words();
+        let option = self.report.option(self.inner.rcv_nxt);
         for a in out.iter_mut().filter(|p| p.kind == PacketKind::Ack) {
-            a.hdr = words;
+            a.hdr.set(option);
         }
     }
 }
@@ -94,7 +94,7 @@ pub struct TcpReceiver {
     ecn_echo: bool,
     /// Router-assisted schemes: the last data packet's header, feedback
     /// summed over the data packets not yet acknowledged; echoed in the ACK.
-    echo_hdr: [f64; 3],
+    echo_hdr: Header,
 }
 
 impl TcpReceiver {
@@ -114,7 +114,7 @@ impl TcpReceiver {
             delack_deadline: None,
             finished: None,
             ecn_echo: false,
-            echo_hdr: [0.0; 3],
+            echo_hdr: Header::default(),
         }
     }
 
@@ -142,7 +142,7 @@ impl Receiver for TcpReceiver {
                 if pkt.flags & flags::CE != 0 {
                     self.ecn_echo = true;
                 }
-                self.echo_hdr = [pkt.hdr[0], pkt.hdr[1], self.echo_hdr[2] + pkt.hdr[2]];
+                self.echo_hdr = self.echo_hdr.echoed_with(pkt.hdr);
                 let was_finished = self.finished.is_some();
                 let seq = pkt.seq;
                 let in_order = seq == self.rcv_nxt;

@@ -188,7 +188,7 @@ mod sack {
 
     fn ack(seq: u64, blocks: &[(u64, u64)]) -> Packet {
         let mut a = Packet::new(0, PacketKind::Ack, 40, seq, 0);
-        a.hdr = SackBlocks::new(seq, blocks.iter().copied()).words();
+        a.hdr.set(SackBlocks::new(seq, blocks.iter().copied()));
         a
     }
 
@@ -319,6 +319,50 @@ mod model {
             assert_eq!(s.core.w.cwnd, after10, "{beyond:?}");
             s.on_packet(t + 60 * MS, &ack(12, t + 50 * MS), &mut out);
             assert_eq!(s.core.w.cwnd, after12, "{beyond:?}");
+        }
+    }
+
+    #[test]
+    fn reno_recovery_inside_a_timeouts_recovery_returns_to_it() {
+        // Reno: fast retransmit does not wait for `recover`. 0..9 out; the
+        // timer fires at 1 s: ssthresh 10 / 2 = 5, cwnd 1, 0 resent, recover
+        // 10 (a timeout's recovery with "beyond_recover"). Three dupACKs of 0:
+        // FlightSize 1, ssthresh max(1/2, 2) = 2, recover = high_data = 10, 0
+        // resent, cwnd 2 + 3 = 5: 1..4 resent. ACK 2 ends Reno's recovery:
+        // cwnd = ssthresh = 2, nothing grows. ACK 10 reaches recover: with
+        // "all" it grows cwnd by congestion avoidance, 2 + 1/2; with
+        // "beyond_recover" it ends the timeout's recovery, which fast recovery
+        // interrupted, and grows it by the 0 segments beyond recover.
+        for (growth, after10) in [(TimeoutExitGrowth::All, 2.5), (TimeoutExitGrowth::BeyondRecover, 2.0)] {
+            let m = TcpOptions {
+                timeout_exit_growth: growth,
+                ..Default::default()
+            };
+            let size = FlowSize::Finite {
+                bytes: 100_000,
+                pkts: 100,
+            };
+            let mut s = TcpSender::new(0, size, params(false, m), Box::new(crate::transport::cc::Reno));
+            let mut out = Vec::new();
+            s.start(0, &mut out);
+            s.on_timer(1000 * MS, &mut out);
+            assert_eq!((s.core.w.ssthresh, s.core.w.cwnd), (5.0, 1.0));
+            out.clear();
+            for t in 1..=3 {
+                s.on_packet((1000 + t) * MS, &ack(0, 1000 * MS), &mut out);
+            }
+            assert_eq!((s.core.w.ssthresh, s.core.w.cwnd, s.core.recover), (2.0, 5.0, 10));
+            assert_eq!(out.iter().map(|p| p.seq).collect::<Vec<_>>(), vec![0, 1, 2, 3, 4]);
+            s.on_packet(1010 * MS, &ack(2, 1003 * MS), &mut out);
+            assert_eq!(s.core.w.cwnd, 2.0);
+            let resumed = match growth {
+                TimeoutExitGrowth::All => phase::Phase::Open,
+                TimeoutExitGrowth::BeyondRecover => phase::Phase::Loss,
+            };
+            assert_eq!(s.core.phase, resumed);
+            s.on_packet(1020 * MS, &ack(10, 1003 * MS), &mut out);
+            assert_eq!(s.core.w.cwnd, after10, "{growth:?}");
+            assert_eq!(s.core.phase, phase::Phase::Open);
         }
     }
 

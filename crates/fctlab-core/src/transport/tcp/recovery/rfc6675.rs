@@ -101,7 +101,7 @@ impl LossRecovery for Rfc6675 {
         // Update (): the scoreboard takes the cumulative ACK and the blocks.
         let newly_sacked = self
             .sb
-            .update(ack, SackBlocks::from_words(&a.pkt.hdr).blocks(ack), c.high_data);
+            .update(ack, a.pkt.hdr.get::<SackBlocks>().blocks(ack), c.high_data);
         if ack > c.snd_una && !self.on_new_ack(c, a) {
             return;
         }
