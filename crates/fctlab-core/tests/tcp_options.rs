@@ -31,10 +31,14 @@ fn given() -> Vec<(&'static str, Value, Set)> {
         ("fast_retransmit_timer", json!("keep"), |o| {
             o.fast_retransmit_timer = FastRetransmitTimer::Keep
         }),
-        ("ssthresh_flight", json!("pipe"), |o| o.ssthresh_flight = SsthreshFlight::Pipe),
+        ("ssthresh_flight", json!("pipe"), |o| {
+            o.ssthresh_flight = SsthreshFlight::Pipe
+        }),
         ("dupack_window", json!("pipe"), |o| o.dupack_window = DupackWindow::Pipe),
         ("time_first_syn", json!(true), |o| o.time_first_syn = true),
-        ("window_growth", json!("bytes"), |o| o.window_growth = WindowGrowth::Bytes),
+        ("window_growth", json!("bytes"), |o| {
+            o.window_growth = WindowGrowth::Bytes
+        }),
         ("handshake_ack", json!(true), |o| o.handshake_ack = true),
         ("syn_option_bytes", json!(4), |o| o.syn_option_bytes = 4),
         ("fin_exchange", json!(true), |o| o.fin_exchange = true),
@@ -100,7 +104,12 @@ fn every_key_is_a_key_here_and_documented() {
     let docs = TcpOptions::docs();
     assert_eq!(docs.len(), keys.len());
     for d in &docs {
-        assert!(d.source.len() > 20 && !d.source.starts_with(' '), "{}: {:?}", d.key, d.source);
+        assert!(
+            d.source.len() > 20 && !d.source.starts_with(' '),
+            "{}: {:?}",
+            d.key,
+            d.source
+        );
         // A default that is unset says what it stands for.
         assert!(!d.default.is_null() || !d.derived.is_empty(), "{}", d.key);
     }

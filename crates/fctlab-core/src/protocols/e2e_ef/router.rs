@@ -140,14 +140,8 @@ mod tests {
         let p = q.dequeue(0).unwrap();
         assert_eq!((p.flow, ef(&p).0, ef(&p).1), (1, 5_000.0, 0.0));
         // Flow 0 alone now: 10 000/s, then one and none behind.
-        assert_eq!(
-            q.dequeue(0).map(|p| ef(&p)),
-            Some((10_000.0, 1.0))
-        );
-        assert_eq!(
-            q.dequeue(0).map(|p| ef(&p)),
-            Some((10_000.0, 0.0))
-        );
+        assert_eq!(q.dequeue(0).map(|p| ef(&p)), Some((10_000.0, 1.0)));
+        assert_eq!(q.dequeue(0).map(|p| ef(&p)), Some((10_000.0, 0.0)));
         // A smaller upstream stamp is kept, with its queue.
         let mut d = data(0, 1_000.0);
         d.hdr.set(EfHeader {

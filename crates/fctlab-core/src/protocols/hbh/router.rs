@@ -10,10 +10,10 @@
 //! later, as if it had come back over the reverse line.
 
 use super::{HbhData, HbhEcho};
-use crate::protocols::e2e_ef::EfHeader;
 use crate::config::{documented, err, ConfigError, Entry, ParamDoc, Params, Table};
 use crate::net::queue::{PortParams, Queue, QueueBuilder, QueueEntry};
 use crate::net::{Packet, PacketKind};
+use crate::protocols::e2e_ef::EfHeader;
 use crate::sim::{tx_time_ns, Time, NS_PER_S};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap, VecDeque};

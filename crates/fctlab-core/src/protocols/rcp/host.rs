@@ -753,10 +753,7 @@ mod tests {
         s.on_packet(30_000_000, &synack(0, 500e3), &mut out);
         assert_eq!(s.interval_ns(), 16_640_000);
         assert_eq!(out.len(), 1);
-        assert_eq!(
-            (out[0].kind, out[0].seq, rate_of(&out[0])),
-            (PacketKind::Data, 0, -1.0)
-        );
+        assert_eq!((out[0].kind, out[0].seq, rate_of(&out[0])), (PacketKind::Data, 0, -1.0));
         // The data packet carries the RTT estimate (30 ms) for the routers.
         assert!((rtt_of(&out[0]) - 0.03).abs() < 1e-12);
         assert_eq!(s.next_timer(), Some(46_640_000));
@@ -895,12 +892,7 @@ mod tests {
         out.clear();
         s.on_timer(200_000_000, &mut out);
         assert_eq!(
-            (
-                out[0].kind,
-                out[0].size_bytes,
-                rate_of(&out[0]),
-                rtt_of(&out[0])
-            ),
+            (out[0].kind, out[0].size_bytes, rate_of(&out[0]), rtt_of(&out[0])),
             (PacketKind::Syn, 40, -1.0, -1.0)
         );
         assert_eq!(s.probes(), 1);

@@ -619,10 +619,7 @@ impl Queue for Rcp {
             // estimate (one sent with the SYN carries none, and the flow
             // waits for the SYN-ACK's rate after it): the first packet, or
             // a copy of it or a later one while the flow is still announced.
-            if h.rtt_s > 0.0
-                && !self.sending.contains(&f)
-                && (self.pending.contains_key(&f) || (p.seq == 0 && !retx))
-            {
+            if h.rtt_s > 0.0 && !self.sending.contains(&f) && (self.pending.contains_key(&f) || (p.seq == 0 && !retx)) {
                 self.sending.insert(f);
                 if let Some(t) = self.pending.remove(&f) {
                     self.pending_at.remove(&(t, f));

@@ -27,8 +27,8 @@
 //! its window.
 
 use super::XcpHeader;
-use crate::net::packet::Header;
 use crate::config::{documented, ConfigError, Entry, NoParams, Table};
+use crate::net::packet::Header;
 use crate::sim::{Time, NS_PER_S};
 use crate::transport::cc::{AckSample, CongestionControl, Window};
 use crate::transport::{tcp, EndpointBuilder, SchemeEntry, TransportParams};

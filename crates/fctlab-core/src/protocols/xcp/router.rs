@@ -571,7 +571,11 @@ mod tests {
         let mut p = data(10.0, 0.05, 1e24);
         fast.enqueue(t, p);
         p = fast.dequeue(t).unwrap();
-        assert!((p.hdr.get::<XcpHeader>().feedback - 992_000.0).abs() < 1e-3, "{:?}", p.hdr);
+        assert!(
+            (p.hdr.get::<XcpHeader>().feedback - 992_000.0).abs() < 1e-3,
+            "{:?}",
+            p.hdr
+        );
         slow.enqueue(t, p);
         p = slow.dequeue(t).unwrap();
         assert!((p.hdr.get::<XcpHeader>().feedback + 7200.0).abs() < 1e-6, "{:?}", p.hdr);

@@ -5,18 +5,23 @@
 //! loss recovery; it computes each ACK's sample once and hands it to the
 //! controller, which only decides how the window grows and how far it falls.
 //! Units are packets (MSS-sized segments), as in ns-2.
+//!
+//! Adding a controller is one new file here, `<name>.rs`, that defines its
+//! `ENTRY` (a [`SchemeEntry`]), plus its name in [`controllers!`] below,
+//! which declares the module and registers the entry in
+//! [`crate::registry::SCHEMES`].
 
-pub mod decbit;
-pub mod dual;
-pub mod hstcp;
-pub mod libra;
-pub mod newreno;
-pub mod reno;
-pub mod scalable;
-pub mod srf;
-pub mod tahoe;
-pub mod tarheel;
-pub mod tri_s;
+/// Declares each controller's module and lists its `ENTRY` in [`ENTRIES`].
+macro_rules! controllers {
+    ($($name:ident),+ $(,)?) => {
+        $(pub mod $name;)+
+
+        /// Every controller's scheme, in the order `fctlab list` shows them.
+        pub const ENTRIES: &[SchemeEntry] = &[$($name::ENTRY),+];
+    };
+}
+
+controllers!(newreno, reno, tahoe, hstcp, scalable, decbit, tri_s, dual, tarheel, srf, libra);
 
 pub use hstcp::{Hstcp, HstcpParams};
 pub use newreno::NewReno;
@@ -26,6 +31,7 @@ pub use tahoe::Tahoe;
 
 use crate::net::packet::Header;
 use crate::sim::Time;
+use crate::transport::SchemeEntry;
 
 /// The window state a controller acts on.
 #[derive(Clone, Copy, Debug)]

@@ -153,10 +153,12 @@ impl Core {
     /// In fast recovery, the first partial ACK restarts the timer (RFC 6582
     /// 3.2 step 5); later ones leave it.
     pub fn arm_rto_on_first_partial_ack(&mut self, now: Time) {
-        if let Phase::Recovery(r @ Recovering {
-            timer: PartialAckTimer::NotRestarted,
-            ..
-        }) = self.phase
+        if let Phase::Recovery(
+            r @ Recovering {
+                timer: PartialAckTimer::NotRestarted,
+                ..
+            },
+        ) = self.phase
         {
             self.phase = Phase::Recovery(Recovering {
                 timer: PartialAckTimer::Restarted,
@@ -172,7 +174,8 @@ impl Core {
         let t = match self.opts().syn_rto_ms {
             Some(ms) => {
                 let t = ms_to_ns(ms);
-                t.saturating_mul(1u64 << self.backoff.min(30)).min(self.p.max_rto_ns.max(t))
+                t.saturating_mul(1u64 << self.backoff.min(30))
+                    .min(self.p.max_rto_ns.max(t))
             }
             None => self.rtt.backed_off(self.backoff),
         };

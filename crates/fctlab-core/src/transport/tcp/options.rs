@@ -9,7 +9,7 @@
 //! with ns-3's values written over it, and a key the user gives wins over
 //! either ([`TcpOptions::overlay`]).
 
-use crate::config::{duration_ms, err, documented, ConfigError, ParamDoc, ParamInfo, Params, Table};
+use crate::config::{documented, duration_ms, err, ConfigError, ParamDoc, ParamInfo, Params, Table};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;

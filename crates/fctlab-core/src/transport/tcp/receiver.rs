@@ -207,4 +207,3 @@ impl Receiver for TcpReceiver {
         self.rcv_nxt
     }
 }
-

@@ -105,7 +105,10 @@ mod ecn {
         // ECN off: ECE means nothing.
         let (mut s, _) = sender(false);
         s.on_packet(1, &ack(1, true), &mut out);
-        assert_eq!((s.core.w.ssthresh, s.core.w.cwnd, s.ecn_reductions()), (f64::MAX, 11.0, 0));
+        assert_eq!(
+            (s.core.w.ssthresh, s.core.w.cwnd, s.ecn_reductions()),
+            (f64::MAX, 11.0, 0)
+        );
     }
 
     #[test]
@@ -304,7 +307,10 @@ mod model {
         // start (eq. 2, cwnd += min(N, SMSS)) grows cwnd to 2 on it; ns-3
         // leaving CA_LOSS counts (10 - recover) = 0 segments and keeps
         // cwnd 1. The next ACK (12) is an ordinary one in both: +1.
-        for (beyond, after10, after12) in [(TimeoutExitGrowth::All, 2.0, 3.0), (TimeoutExitGrowth::BeyondRecover, 1.0, 2.0)] {
+        for (beyond, after10, after12) in [
+            (TimeoutExitGrowth::All, 2.0, 3.0),
+            (TimeoutExitGrowth::BeyondRecover, 1.0, 2.0),
+        ] {
             let m = TcpOptions {
                 timeout_exit_growth: beyond,
                 ..Default::default()
@@ -641,7 +647,10 @@ mod model {
         }
         // The timer: armed at 0 for 1 s (no sample yet). Fast retransmit at
         // 12 ms restarts it (12 ms + 1 s), or leaves it (RFC 6298 5.1, ns-3).
-        for (keep, want) in [(FastRetransmitTimer::Restart, 1012 * MS), (FastRetransmitTimer::Keep, 1000 * MS)] {
+        for (keep, want) in [
+            (FastRetransmitTimer::Restart, 1012 * MS),
+            (FastRetransmitTimer::Keep, 1000 * MS),
+        ] {
             let (mut s, _) = sender(
                 false,
                 TcpOptions {
