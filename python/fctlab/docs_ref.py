@@ -132,7 +132,8 @@ def block_page(title: str, entries: list, where: str, intro: str) -> str:
 def tcp_row(p: dict) -> list:
     """A TCP model option: its value under each preset (``rfc`` may name what applies instead)."""
     rfc = listing.value_text(p["rfc"]) if p["rfc"] is not None else p["text"].split(" (ns3")[0]
-    return [code(p["name"]), code(rfc), code(listing.value_text(p["ns3"])), prose(p["meaning"]), prose(p["source"])]
+    ns3 = listing.value_text(p["ns3"]) if p["ns3"] is not None else p["text"].split(" (ns3: ")[1].rstrip(")")
+    return [code(p["name"]), code(rfc), code(ns3), prose(p["meaning"]), prose(p["source"])]
 
 
 def scenario_page(cat: dict) -> str:

@@ -274,7 +274,7 @@ fn classify(b: &[u8], cfg: &EmuCfg, fwd: bool) -> Result<Option<Frame>, &'static
 fn rewrite(f: &mut Frame, p: &Packet) {
     if let Some(at) = f.wire_at {
         let mut w = wire::decode(&f.bytes[at..]).expect("checked on arrival");
-        if w.hdr.map(f64::to_bits) != p.hdr.map(f64::to_bits) || w.flags != p.flags {
+        if w.hdr.words().map(f64::to_bits) != p.hdr.words().map(f64::to_bits) || w.flags != p.flags {
             w.hdr = p.hdr;
             w.flags = p.flags;
             let mut buf = Vec::with_capacity(wire::HEADER_LEN);

@@ -27,7 +27,7 @@ pub(super) struct FlowSlot {
     /// Packets 1..prefix_done of a measuring flow are recorded.
     pub prefix_done: u64,
     /// The sender reads the path's queuing delay from its ACKs
-    /// (`Sender::wants_path_delay`, `net::packet::PATH_QUEUE_WORD`).
+    /// (`Sender::wants_path_delay`, `net::packet::Header::path_queue_ns`).
     pub path_delay: bool,
     /// Wire bytes of data packets the sender has sent (the send-rate series).
     pub sent_bytes: u64,

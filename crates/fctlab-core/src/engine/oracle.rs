@@ -1,13 +1,12 @@
 //! The path-delay oracle: for a flow whose sender asks for it
 //! (`Sender::wants_path_delay`), the engine writes the queuing delay on the
 //! flow's forward and reverse paths into each ACK as it reaches the sender
-//! (`net::packet::PATH_QUEUE_WORD`). A simulator can read the router ports;
+//! (`net::packet::Header::path_queue_ns`). A simulator can read the router ports;
 //! a real network cannot.
 
 use super::flows::FlowSlot;
 use super::routes::{PathId, Routes};
 use super::Engine;
-use crate::net::packet::PATH_QUEUE_WORD;
 use crate::net::{Link, Packet};
 
 impl Engine {
@@ -22,8 +21,8 @@ impl Engine {
 /// Write into `ack` the queuing delay on both paths of the flow in `slot`.
 #[inline]
 pub(super) fn stamp_path_delay(ack: &mut Packet, links: &[Link], routes: &Routes, slot: &FlowSlot) {
-    ack.hdr[PATH_QUEUE_WORD] =
-        path_queue_ns(links, routes, slot.fwd_path) + path_queue_ns(links, routes, slot.rev_path);
+    ack.hdr
+        .set_path_queue_ns(path_queue_ns(links, routes, slot.fwd_path) + path_queue_ns(links, routes, slot.rev_path));
 }
 
 /// [`Engine::path_queue_ns`] over the engine's links and routes, so that it

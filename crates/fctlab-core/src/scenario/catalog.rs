@@ -9,7 +9,7 @@ mod tcp;
 mod tests;
 
 pub use keys::{Dflt, KeyDoc};
-pub use tcp::{tcp_option_docs, TcpOptionDoc};
+pub use tcp::{preset_values, tcp_option_docs, TcpOptionDoc};
 
 use super::{FlowCfg, LossCfg, MetricsCfg, NetworkCfg, Scenario, TrafficCfg, TransportCfg};
 use crate::config::{Entry, ParamInfo};
@@ -190,10 +190,10 @@ fn tcp_option_keys() -> Vec<Value> {
     tcp_option_docs()
         .iter()
         .map(|o| {
-            let rfc: Value = serde_json::from_str(o.rfc).unwrap_or(Value::Null);
-            let ns3: Value = serde_json::from_str(o.ns3).expect("a JSON literal");
-            let rfc_text = if rfc.is_null() { o.rfc.to_string() } else { show(&rfc) };
-            let text = format!("{rfc_text} (ns3: {})", show(&ns3));
+            let (rfc, ns3) = tcp::preset_values(o.key);
+            let rfc_text = if rfc.is_null() { o.unset.to_string() } else { show(&rfc) };
+            let ns3_text = if ns3.is_null() { o.unset.to_string() } else { show(&ns3) };
+            let text = format!("{rfc_text} (ns3: {ns3_text})");
             json!({"section": "tcp", "key": format!("transport.{}", o.key), "name": o.key, "default": text,
                    "value": Value::Null, "rfc": rfc, "ns3": ns3, "text": text, "meaning": o.meaning, "source": o.source})
         })

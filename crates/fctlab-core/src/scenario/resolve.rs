@@ -11,7 +11,7 @@ use crate::net::queue::QueueBuilder;
 use crate::net::topology::{Shape, Topology};
 use crate::registry::Registries;
 use crate::sim::{ms_to_ns, secs_to_ns, Time};
-use crate::transport::{EndpointBuilder, FlowSize, TcpModel, TransportParams};
+use crate::transport::{EndpointBuilder, FlowSize, TcpOptions, TransportParams};
 use crate::workload::arrivals::{Context, MAX_FLOWS};
 use crate::workload::Generator;
 
@@ -289,7 +289,7 @@ pub(super) fn transport(
         dupack_threshold: t.dupack_threshold,
         max_cwnd_pkts: t.max_cwnd_pkts.unwrap_or(f64::MAX),
         ecn: t.ecn,
-        model: tcp_model(t)?,
+        tcp: TcpOptions::overlay(t.preset.unwrap_or_default(), &t.tcp, "transport")?,
     };
     let (v, f) = match scheme.table {
         Some(name) => (t.tables.get(name), format!("transport.{name}")),
@@ -297,93 +297,6 @@ pub(super) fn transport(
     };
     let endpoints = (scheme.factory)(Table::new(v, &f), &p)?;
     Ok((p, endpoints))
-}
-
-/// The TCP model options: the preset's, each overridden by its own key.
-fn tcp_model(t: &TransportCfg) -> Result<TcpModel, ConfigError> {
-    let mut m = match t.preset.as_deref() {
-        None | Some("rfc") => TcpModel::default(),
-        Some("ns3") => TcpModel::ns3(),
-        Some(other) => {
-            return err(
-                "transport.preset",
-                format!("unknown preset {other:?} (known: \"rfc\", \"ns3\")"),
-            )
-        }
-    };
-    if let Some(ms) = t.syn_rto_ms {
-        duration_ms("transport.syn_rto_ms", ms, true)?;
-        m.syn_rto_ns = Some(ms_to_ns(ms));
-    }
-    if let Some(x) = t.init_ssthresh_pkts {
-        if !(x.is_finite() && x >= 1.0) {
-            return err(
-                "transport.init_ssthresh_pkts",
-                format!("must be a number of packets >= 1, got {x}"),
-            );
-        }
-        m.init_ssthresh_pkts = x;
-    }
-    for (given, option) in [
-        (t.limited_transmit, &mut m.limited_transmit),
-        (t.time_first_syn, &mut m.time_first_syn),
-        (t.handshake_ack, &mut m.handshake_ack),
-        (t.fin_rst, &mut m.fin_rst),
-        (t.fin_exchange, &mut m.fin_exchange),
-    ] {
-        if let Some(b) = given {
-            *option = b;
-        }
-    }
-    if let Some(n) = t.syn_option_bytes {
-        if n > 40 {
-            return err(
-                "transport.syn_option_bytes",
-                format!("must be 0 to 40 (TCP's option space), got {n}"),
-            );
-        }
-        m.syn_option_bytes = n;
-    }
-    let choice = |field: &str, v: &Option<String>, a: &str, b: &str| -> Result<Option<bool>, ConfigError> {
-        match v.as_deref() {
-            None => Ok(None),
-            Some(x) if x == a => Ok(Some(false)),
-            Some(x) if x == b => Ok(Some(true)),
-            Some(x) => err(field, format!("must be {a:?} or {b:?}, got {x:?}")),
-        }
-    };
-    if let Some(k) = choice("transport.rtt_sampling", &t.rtt_sampling, "timestamps", "karn")? {
-        m.karn = k;
-    }
-    if let Some(k) = choice("transport.recovery_exit", &t.recovery_exit, "flight", "ssthresh")? {
-        m.exit_to_ssthresh = k;
-    }
-    if let Some(k) = choice(
-        "transport.timeout_exit_growth",
-        &t.timeout_exit_growth,
-        "all",
-        "beyond_recover",
-    )? {
-        m.timeout_exit_beyond_recover = k;
-    }
-    if let Some(k) = choice(
-        "transport.fast_retransmit_timer",
-        &t.fast_retransmit_timer,
-        "restart",
-        "keep",
-    )? {
-        m.keep_timer_on_fast_retransmit = k;
-    }
-    if let Some(k) = choice("transport.ssthresh_flight", &t.ssthresh_flight, "flight", "pipe")? {
-        m.ssthresh_from_pipe = k;
-    }
-    if let Some(k) = choice("transport.dupack_window", &t.dupack_window, "inflation", "pipe")? {
-        m.pipe_window = k;
-    }
-    if let Some(k) = choice("transport.window_growth", &t.window_growth, "packets", "bytes")? {
-        m.bytes_growth = k;
-    }
-    Ok(m)
 }
 
 /// The explicit flows.

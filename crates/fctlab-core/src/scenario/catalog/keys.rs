@@ -201,12 +201,6 @@ pub const TRANSPORT: &[KeyDoc] = &[
         "",
     ),
     k(
-        "init_ssthresh_pkts",
-        Text("unlimited"),
-        "the initial slow-start threshold in packets",
-        "RFC 5681 3.1: the initial ssthresh SHOULD be set arbitrarily high; ns-2 ssthresh_",
-    ),
-    k(
         "ecn",
         Code,
         "ECN-capable data packets (ECT): a marking queue marks them CE instead of dropping early; the sender reacts to ECE once per window",

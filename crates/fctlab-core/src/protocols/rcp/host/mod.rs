@@ -28,7 +28,7 @@
 //! Loss recovery (ns-2: resend the unacknowledged packets 2·RTT after the
 //! FIN; we keep the idea and make it explicit): the receiver acknowledges
 //! every data packet with the cumulative ACK (next sequence expected) and, in
-//! `hdr[2]`, the sequence number of the packet that triggered it. The sender
+//! [`RcpAck::acks`](crate::protocols::rcp::RcpAck), the sequence number of the packet that triggered it. The sender
 //! keeps the set of packets acknowledged above the cumulative ACK. Once every
 //! packet has been sent (the first time or in a recovery round), if the flow
 //! is not fully acknowledged `recovery_rtts`·RTT (default 2) after the last
@@ -37,7 +37,7 @@
 //! after that round if needed. There is no other retransmission timer: an RCP
 //! flow is paced by its rate, not clocked by ACKs.
 //!
-//! Data packets carry [`super::LAST`] in `hdr[HDR_MARK]` on the flow's last
+//! Data packets carry [`super::LAST`] in [`RcpData::last`](crate::protocols::rcp::RcpData) on the flow's last
 //! packet (routers in mode `ps` count flows with it); resent SYNs carry RETX.
 //!
 //! **Mode `ps` (the default)** changes three things, each measured in
@@ -66,7 +66,6 @@ mod params;
 mod receiver;
 mod sender;
 
-pub use super::HDR_SACK;
 pub use params::RcpHostCfg;
 pub use receiver::RcpReceiver;
 pub use sender::RcpSender;
@@ -104,7 +103,7 @@ mod tests {
     use crate::net::packet::flags;
     use crate::net::{Packet, PacketKind};
     use crate::protocols::rcp::router::RcpMode;
-    use crate::protocols::rcp::{HDR_MARK, HDR_RATE, HDR_RTT, LAST};
+    use crate::protocols::rcp::{rate_of, rtt_of, RcpAck, RcpData};
     use crate::sim::Time;
     use crate::transport::FlowSize;
     use rangemap::RangeSet;
@@ -192,14 +191,20 @@ mod tests {
 
     fn synack(ts: Time, rate: f64) -> Packet {
         let mut p = Packet::new(0, PacketKind::SynAck, 40, 0, ts);
-        p.hdr[HDR_RATE] = rate;
+        p.hdr.set(RcpAck {
+            rate_bps: rate,
+            ..RcpAck::default()
+        });
         p
     }
 
     fn ack(ts: Time, cum: u64, seq: u64, rate: f64) -> Packet {
         let mut p = Packet::new(0, PacketKind::Ack, 40, cum, ts);
-        p.hdr[HDR_RATE] = rate;
-        p.hdr[HDR_SACK] = seq as f64;
+        p.hdr.set(RcpAck {
+            rate_bps: rate,
+            rtt_s: 0.0,
+            acks: seq as f64,
+        });
         p
     }
 
@@ -210,7 +215,7 @@ mod tests {
         s.start(0, &mut out);
         assert_eq!(out.len(), 1);
         assert_eq!(
-            (out[0].kind, out[0].size_bytes, out[0].hdr[HDR_RATE]),
+            (out[0].kind, out[0].size_bytes, rate_of(&out[0])),
             (PacketKind::Syn, 40, -1.0)
         );
         assert_eq!(s.next_timer(), Some(500_000_000));
@@ -230,12 +235,9 @@ mod tests {
         s.on_packet(30_000_000, &synack(0, 500e3), &mut out);
         assert_eq!(s.interval_ns(), 16_640_000);
         assert_eq!(out.len(), 1);
-        assert_eq!(
-            (out[0].kind, out[0].seq, out[0].hdr[HDR_RATE]),
-            (PacketKind::Data, 0, -1.0)
-        );
+        assert_eq!((out[0].kind, out[0].seq, rate_of(&out[0])), (PacketKind::Data, 0, -1.0));
         // The data packet carries the RTT estimate (30 ms) for the routers.
-        assert!((out[0].hdr[HDR_RTT] - 0.03).abs() < 1e-12);
+        assert!((rtt_of(&out[0]) - 0.03).abs() < 1e-12);
         assert_eq!(s.next_timer(), Some(46_640_000));
         out.clear();
         s.on_timer(46_640_000, &mut out);
@@ -263,24 +265,30 @@ mod tests {
         let mut r = RcpReceiver::new(0, FlowSize::from_bytes(2000, 1000), 40);
         let mut out = vec![];
         let mut syn = Packet::new(0, PacketKind::Syn, 40, 0, 5);
-        syn.hdr[HDR_RATE] = 123.0;
+        syn.hdr.set(RcpData {
+            rate_bps: 123.0,
+            ..RcpData::default()
+        });
         r.on_packet(10, &syn, &mut out);
         assert_eq!(
-            (out[0].kind, out[0].hdr[HDR_RATE], out[0].ts, out[0].hdr[HDR_RTT]),
+            (out[0].kind, rate_of(&out[0]), out[0].ts, rtt_of(&out[0])),
             (PacketKind::SynAck, 123.0, 5, -1.0)
         );
         let mut d = Packet::new(0, PacketKind::Data, 1040, 1, 7);
-        d.hdr[HDR_RATE] = 456.0;
-        d.hdr[HDR_RTT] = 0.03;
+        d.hdr.set(RcpData {
+            rate_bps: 456.0,
+            rtt_s: 0.03,
+            last: 0.0,
+        });
         r.on_packet(20, &d, &mut out);
         // Out of order: cumulative ACK 0, acknowledges seq 1.
         assert_eq!(
             (
                 out[1].kind,
                 out[1].seq,
-                out[1].hdr[HDR_RATE],
-                out[1].hdr[HDR_SACK],
-                out[1].hdr[HDR_RTT]
+                rate_of(&out[1]),
+                out[1].hdr.get::<RcpAck>().acks,
+                rtt_of(&out[1])
             ),
             (PacketKind::Ack, 0, 456.0, 1.0, -1.0)
         );
@@ -366,12 +374,7 @@ mod tests {
         out.clear();
         s.on_timer(200_000_000, &mut out);
         assert_eq!(
-            (
-                out[0].kind,
-                out[0].size_bytes,
-                out[0].hdr[HDR_RATE],
-                out[0].hdr[HDR_RTT]
-            ),
+            (out[0].kind, out[0].size_bytes, rate_of(&out[0]), rtt_of(&out[0])),
             (PacketKind::Syn, 40, -1.0, -1.0)
         );
         assert_eq!(s.probes(), 1);
@@ -401,7 +404,7 @@ mod tests {
             .collect();
         assert_eq!(got, vec![(PacketKind::Syn, 0, 40, 0), (PacketKind::Data, 0, 1040, 0)]);
         // No RTT estimate yet: routers leave the packet out of their average.
-        assert_eq!((out[1].hdr[HDR_RATE], out[1].hdr[HDR_RTT]), (-1.0, 0.0));
+        assert_eq!((rate_of(&out[1]), rtt_of(&out[1])), (-1.0, 0.0));
         out.clear();
         // SYN-ACK after 10 ms at 8.32 Mb/s (interval 1 ms): packet 1 at once, packet 2 one interval later.
         s.on_packet(10_000_000, &synack(0, 8.32e6), &mut out);
@@ -415,7 +418,7 @@ mod tests {
         let mut out = vec![];
         one.start(0, &mut out);
         assert_eq!(out.len(), 2);
-        assert_eq!(out[1].hdr[HDR_MARK], LAST);
+        assert!(out[1].hdr.get::<RcpData>().is_last());
         out.clear();
         one.on_packet(10_000_000, &synack(0, 8.32e6), &mut out);
         assert!(out.is_empty());

@@ -1,7 +1,7 @@
 //! The RCP receiver.
 
 use crate::net::{Packet, PacketKind};
-use crate::protocols::rcp::{HDR_RATE, HDR_RTT, HDR_SACK};
+use crate::protocols::rcp::{RcpAck, RcpData};
 use crate::sim::Time;
 use crate::transport::{FlowSize, Receiver};
 use rangemap::RangeSet;
@@ -60,9 +60,11 @@ impl Receiver for RcpReceiver {
             if kind == PacketKind::Ack { self.rcv_nxt } else { 0 },
             pkt.ts,
         );
-        a.hdr[HDR_RATE] = pkt.hdr[HDR_RATE];
-        a.hdr[HDR_RTT] = -1.0;
-        a.hdr[HDR_SACK] = if kind == PacketKind::Ack { pkt.seq as f64 } else { -1.0 };
+        a.hdr.set(RcpAck {
+            rate_bps: pkt.hdr.get::<RcpData>().rate_bps,
+            rtt_s: -1.0,
+            acks: if kind == PacketKind::Ack { pkt.seq as f64 } else { -1.0 },
+        });
         out.push(a);
     }
 

@@ -5,7 +5,7 @@ use super::RcpHostCfg;
 use crate::net::packet::flags;
 use crate::net::{Packet, PacketKind};
 use crate::protocols::rcp::router::RcpMode;
-use crate::protocols::rcp::{HDR_MARK, HDR_RATE, HDR_RTT, HDR_SACK, LAST};
+use crate::protocols::rcp::{RcpAck, RcpData, LAST};
 use crate::sim::{Time, NS_PER_S};
 use crate::transport::{FlowSize, Sender};
 use rangemap::RangeSet;
@@ -131,10 +131,15 @@ impl RcpSender {
         });
     }
 
-    fn syn(&self, now: Time) -> Packet {
+    /// A SYN asking for a rate (infinite so far), with RTT field `rtt_s`
+    /// (0: announces the flow to routers in mode `ps`; -1: a rate request only).
+    fn syn(&self, now: Time, rtt_s: f64) -> Packet {
         let mut p = Packet::new(self.flow, PacketKind::Syn, self.hdr, 0, now);
-        p.hdr[HDR_RATE] = -1.0;
-        p.hdr[HDR_RTT] = 0.0;
+        p.hdr.set(RcpData {
+            rate_bps: -1.0,
+            rtt_s,
+            last: 0.0,
+        });
         p
     }
 
@@ -219,11 +224,11 @@ impl RcpSender {
         let Some(seq) = self.next_seq() else { return };
         let bytes = self.size.payload_of(seq, self.mss) + self.hdr;
         let mut p = Packet::new(self.flow, PacketKind::Data, bytes, seq, now);
-        p.hdr[HDR_RATE] = -1.0;
-        p.hdr[HDR_RTT] = self.srtt_ns.unwrap_or(0.0) / NS_PER_S as f64;
-        if seq + 1 == self.size.end_seq() {
-            p.hdr[HDR_MARK] = LAST;
-        }
+        p.hdr.set(RcpData {
+            rate_bps: -1.0,
+            rtt_s: self.srtt_ns.unwrap_or(0.0) / NS_PER_S as f64,
+            last: if seq + 1 == self.size.end_seq() { LAST } else { 0.0 },
+        });
         if seq < self.snd_nxt {
             self.retransmits += 1;
             p.flags |= flags::RETX;
@@ -246,7 +251,7 @@ impl RcpSender {
 
 impl Sender for RcpSender {
     fn start(&mut self, now: Time, out: &mut Vec<Packet>) {
-        out.push(self.syn(now));
+        out.push(self.syn(now, 0.0));
         self.syns = 1;
         self.syn_at = Some(now + self.syn_gap());
         if self.cfg.data_with_syn {
@@ -264,7 +269,7 @@ impl Sender for RcpSender {
         match pkt.kind {
             PacketKind::SynAck => {
                 self.rtt_sample(now.saturating_sub(pkt.ts));
-                self.on_rate(pkt.hdr[HDR_RATE]);
+                self.on_rate(pkt.hdr.get::<RcpAck>().rate_bps);
                 if !self.established {
                     self.established = true;
                     self.syn_at = None;
@@ -275,14 +280,14 @@ impl Sender for RcpSender {
             }
             PacketKind::Ack if self.established => {
                 self.rtt_sample(now.saturating_sub(pkt.ts));
-                self.on_rate(pkt.hdr[HDR_RATE]);
+                let h: RcpAck = pkt.hdr.get();
+                self.on_rate(h.rate_bps);
                 if pkt.seq > self.snd_una {
                     self.snd_una = pkt.seq;
                     self.sacked.remove(0..self.snd_una);
                 }
-                let s = pkt.hdr[HDR_SACK];
-                if s >= 0.0 && (s as u64) >= self.snd_una {
-                    self.sacked.insert(s as u64..s as u64 + 1);
+                if let Some(s) = h.acked().filter(|&s| s >= self.snd_una) {
+                    self.sacked.insert(s..s + 1);
                 }
                 // Mode ps: a hole with three packets acknowledged above it
                 // is resent before new data (each at most once this way).
@@ -316,16 +321,14 @@ impl Sender for RcpSender {
         }
         if let Some(t) = self.syn_at.filter(|&t| t <= now) {
             let _ = t;
-            let mut p = self.syn(now);
+            // With data_with_syn the first SYN or data packet has announced
+            // the flow to the routers already (mode ps keeps it announced
+            // until a data packet with an RTT estimate passes): a resent SYN
+            // is a rate request only, as a probe (rtt < 0), so it is not
+            // announced again.
+            let rtt_s = if self.cfg.data_with_syn { -1.0 } else { 0.0 };
+            let mut p = self.syn(now, rtt_s);
             p.flags |= flags::RETX;
-            if self.cfg.data_with_syn {
-                // The first SYN or data packet has announced the flow to
-                // the routers already (mode ps keeps it announced until a
-                // data packet with an RTT estimate passes): a resent SYN is
-                // a rate request only, as a probe (rtt < 0), so it is not
-                // announced again.
-                p.hdr[HDR_RTT] = -1.0;
-            }
             out.push(p);
             self.syns += 1;
             self.syn_at = Some(now + self.syn_gap());
@@ -340,10 +343,8 @@ impl Sender for RcpSender {
             self.reschedule(now);
         }
         if self.probe_at.is_some_and(|t| t <= now) {
-            let mut p = Packet::new(self.flow, PacketKind::Syn, self.hdr, 0, now);
-            p.hdr[HDR_RATE] = -1.0;
-            p.hdr[HDR_RTT] = -1.0;
-            out.push(p);
+            // A probe: a rate request that announces nothing.
+            out.push(self.syn(now, -1.0));
             self.probes += 1;
             self.probe_at = Some(now + self.probe_gap());
         }

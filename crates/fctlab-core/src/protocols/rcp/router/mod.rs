@@ -99,7 +99,7 @@
 mod estimators;
 mod params;
 
-pub use super::{HDR_MARK, HDR_RATE, HDR_RTT, LAST};
+pub use super::{rtt_of, RcpData, LAST};
 pub use estimators::{d0_update, d0_update_sym, rate_update};
 pub use params::{RcpCfg, RcpMode, ENTRY};
 
@@ -384,7 +384,7 @@ impl Queue for Rcp {
             let ser = ((pkt.size_bytes as f64 * 8e9 / self.link_bps).round() as Time).max(1);
             self.fluid.ends.push(std::cmp::Reverse(now.saturating_add(ser)));
         }
-        let rtt = pkt.hdr[HDR_RTT];
+        let rtt = rtt_of(&pkt);
         if rtt > 0.0 && rtt.is_finite() {
             self.rtt_weighted += rtt * pkt.size_bytes as f64;
             self.rtt_bytes += pkt.size_bytes as f64;
@@ -411,22 +411,19 @@ impl Queue for Rcp {
         self.catch_up(now);
         let mut p = self.fifo.dequeue(now)?;
         if self.ps() && p.kind == PacketKind::Data {
-            let (f, retx) = (p.flow, p.flags & flags::RETX != 0);
+            let (f, retx, h) = (p.flow, p.flags & flags::RETX != 0, p.hdr.get::<RcpData>());
             // The flow sends from its first data packet that carries an RTT
             // estimate (one sent with the SYN carries none, and the flow
             // waits for the SYN-ACK's rate after it): the first packet, or
             // a copy of it or a later one while the flow is still announced.
-            if p.hdr[HDR_RTT] > 0.0
-                && !self.sending.contains(&f)
-                && (self.pending.contains_key(&f) || (p.seq == 0 && !retx))
-            {
+            if h.rtt_s > 0.0 && !self.sending.contains(&f) && (self.pending.contains_key(&f) || (p.seq == 0 && !retx)) {
                 self.sending.insert(f);
                 if let Some(t) = self.pending.remove(&f) {
                     self.pending_at.remove(&(t, f));
                 }
             } else if p.seq == 0
                 && !retx
-                && p.hdr[HDR_RTT] <= 0.0
+                && h.rtt_s <= 0.0
                 && !self.sending.contains(&f)
                 && !self.pending.contains_key(&f)
             {
@@ -434,7 +431,7 @@ impl Queue for Rcp {
                 self.pending.insert(f, now);
                 self.pending_at.insert((now, f));
             }
-            if p.hdr[HDR_MARK] >= LAST && !retx {
+            if h.is_last() && !retx {
                 let left = self.sending.remove(&f)
                     || self
                         .pending
@@ -454,9 +451,10 @@ impl Queue for Rcp {
             if self.ps() && p.kind == PacketKind::Syn {
                 rate = rate.min(self.share_bps());
             }
-            let r = p.hdr[HDR_RATE];
-            if r < 0.0 || r > rate {
-                p.hdr[HDR_RATE] = rate;
+            let mut h: RcpData = p.hdr.get();
+            if h.rate_bps < 0.0 || h.rate_bps > rate {
+                h.rate_bps = rate;
+                p.hdr.set(h);
             }
         }
         Some(p)
@@ -475,6 +473,7 @@ impl Queue for Rcp {
 
 #[cfg(test)]
 mod tests {
+    use super::super::rate_of;
     use super::*;
 
     const C: f64 = 10e6;
@@ -487,10 +486,14 @@ mod tests {
         }
     }
 
+    /// A packet with RCP's rate and RTT fields (in the same words whatever the kind).
     fn pkt(kind: PacketKind, bytes: u32, rate: f64, rtt: f64) -> Packet {
         let mut p = Packet::new(0, kind, bytes, 0, 0);
-        p.hdr[HDR_RATE] = rate;
-        p.hdr[HDR_RTT] = rtt;
+        p.hdr.set(RcpData {
+            rate_bps: rate,
+            rtt_s: rtt,
+            last: 0.0,
+        });
         p
     }
 
@@ -578,16 +581,16 @@ mod tests {
         q.enqueue(0, pkt(PacketKind::Data, 1040, 1e5, 0.1)); // below R: kept
         q.enqueue(0, pkt(PacketKind::Ack, 40, 9e6, -1.0)); // ACK: never stamped
         q.enqueue(0, pkt(PacketKind::SynAck, 40, -1.0, -1.0)); // SYN-ACK: never stamped
-        assert_eq!(q.dequeue(0).unwrap().hdr[HDR_RATE], r0);
-        assert_eq!(q.dequeue(0).unwrap().hdr[HDR_RATE], r0);
-        assert_eq!(q.dequeue(0).unwrap().hdr[HDR_RATE], 1e5);
-        assert_eq!(q.dequeue(0).unwrap().hdr[HDR_RATE], 9e6);
-        assert_eq!(q.dequeue(0).unwrap().hdr[HDR_RATE], -1.0);
+        assert_eq!(rate_of(&q.dequeue(0).unwrap()), r0);
+        assert_eq!(rate_of(&q.dequeue(0).unwrap()), r0);
+        assert_eq!(rate_of(&q.dequeue(0).unwrap()), 1e5);
+        assert_eq!(rate_of(&q.dequeue(0).unwrap()), 9e6);
+        assert_eq!(rate_of(&q.dequeue(0).unwrap()), -1.0);
         // Stamped with the rate at dequeue, not at enqueue: a packet enqueued
         // at 0 and dequeued after the 10 ms boundary gets the updated rate.
         q.enqueue(0, pkt(PacketKind::Data, 1040, -1.0, 0.0));
         let p = q.dequeue(10_000_000).unwrap();
-        assert!(p.hdr[HDR_RATE] > r0 && p.hdr[HDR_RATE] == q.rate_bps());
+        assert!(rate_of(&p) > r0 && rate_of(&p) == q.rate_bps());
     }
 
     #[test]
@@ -605,11 +608,11 @@ mod tests {
     fn ps_pkt(flow: u32, kind: PacketKind, seq: u64, last: bool, rtt: f64) -> Packet {
         let bytes = if kind == PacketKind::Data { 1040 } else { 40 };
         let mut p = Packet::new(flow, kind, bytes, seq, 0);
-        p.hdr[HDR_RATE] = -1.0;
-        p.hdr[HDR_RTT] = rtt;
-        if last {
-            p.hdr[HDR_MARK] = LAST;
-        }
+        p.hdr.set(RcpData {
+            rate_bps: -1.0,
+            rtt_s: rtt,
+            last: if last { LAST } else { 0.0 },
+        });
         p
     }
 
@@ -628,7 +631,7 @@ mod tests {
         // R = min(0.05 C, C/4) = 500 kb/s; the floor 0.95 C/4 = 2.375 Mb/s is
         // above it, and below the SYN's cap C/4: every SYN carries 2.375 Mb/s.
         for _ in 0..4 {
-            assert!((q.dequeue(1_000).unwrap().hdr[HDR_RATE] - 2.375e6).abs() < 1e-6);
+            assert!((rate_of(&q.dequeue(1_000).unwrap()) - 2.375e6).abs() < 1e-6);
         }
         // One by one, 1 ms apart: each SYN is its own run, N = 1, 0.95 C.
         let mut q = Rcp::new(&c, 100, C);
@@ -636,7 +639,7 @@ mod tests {
             let t = 1_000_000 * (f as Time + 1);
             q.enqueue(t, ps_pkt(f, PacketKind::Syn, 0, false, 0.0));
             assert_eq!(q.n_hat(), 1);
-            assert!((q.dequeue(t).unwrap().hdr[HDR_RATE] - 9.5e6).abs() < 1e-6);
+            assert!((rate_of(&q.dequeue(t).unwrap()) - 9.5e6).abs() < 1e-6);
         }
         assert_eq!(q.counted_flows(), (0, 4));
     }
@@ -685,7 +688,7 @@ mod tests {
         // B = 1..8: B − 2 − ⌊√(B + 2)⌋ = −2, −2, −1, 0, 1, 2, 2, 3; at least 1.
         assert_eq!(n, vec![1, 1, 1, 1, 1, 2, 2, 3]);
         for _ in 0..8 {
-            assert!((q.dequeue(21_000_000).unwrap().hdr[HDR_RATE] - 10e6 / 3.0).abs() < 1e-6);
+            assert!((rate_of(&q.dequeue(21_000_000).unwrap()) - 10e6 / 3.0).abs() < 1e-6);
         }
     }
 
