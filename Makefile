@@ -47,7 +47,12 @@ fmt: setup
 	$(VENV)/bin/ruff check --fix --quiet .
 	$(VENV)/bin/ruff format --quiet .
 
-test: lint build chromium
+# The documentation site (mkdocs.yml, pages under docs/) into site/, warnings as
+# errors. The reference pages are generated: .venv/bin/python -m fctlab.docs_ref
+docs: setup
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
+
+test: lint build chromium docs
 	cargo test --release --workspace --exclude fctlab-py
 	# The scenario fuzzer again with integer-overflow checks on (the test profile).
 	cargo test -p fctlab-core --test fuzz_scenarios

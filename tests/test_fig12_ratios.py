@@ -37,15 +37,15 @@ the flows that left within it).
 import fctlab
 import pytest
 from fctlab import ideal
-from fctlab.experiments import dukkipati2006 as d
+from fctlab.experiments.dukkipati2006.scenarios import C_BPS, PKT_BYTES, RHO, RTT_S, fig12_scenario
 
 FLOWS = 30_000
 CLASSES = ((3, 10), (10, 100), (100, 1000))
-RTT_NS = d.RTT_S * 1e9
+RTT_NS = RTT_S * 1e9
 
 
 def _run(transport: dict, queue: str, rcp_mode=None):
-    cfg = d.fig12_scenario(transport, queue, 25, 1.2, FLOWS)
+    cfg = fig12_scenario(transport, queue, 25, 1.2, FLOWS)
     if rcp_mode is not None:
         cfg["network"]["rcp"] = {"mode": rcp_mode}
     f = fctlab.run(cfg).flows
@@ -56,8 +56,8 @@ def _run(transport: dict, queue: str, rcp_mode=None):
     for lo, hi in CLASSES:
         m = (lo <= L) & (hi > L)
         assert m.sum() >= 300, f"class {lo}-{hi - 1}: only {m.sum()} flows"
-        ps = ideal.ps_fct_ns(L[m] * d.PKT_BYTES, d.C_BPS, d.RHO, RTT_NS)
-        ss = ideal.slow_start_fct_ns(L[m], 1e18, RTT_NS, pkt_bytes=d.PKT_BYTES, init_cwnd_pkts=2)
+        ps = ideal.ps_fct_ns(L[m] * PKT_BYTES, C_BPS, RHO, RTT_NS)
+        ss = ideal.slow_start_fct_ns(L[m], 1e18, RTT_NS, pkt_bytes=PKT_BYTES, init_cwnd_pkts=2)
         out[(lo, hi)] = {"fct": fct[m].mean(), "ps": ps.mean(), "ss": ss.mean(), "each_ss": (fct[m] >= ss - 1).all()}
     return out
 

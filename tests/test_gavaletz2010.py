@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 from fctlab import fairness
 from fctlab.experiments import REGISTRY
-from fctlab.experiments import gavaletz2010 as g
+from fctlab.experiments.gavaletz2010.fairness_runs import first_loss_s
+from fctlab.experiments.gavaletz2010.scenarios import FIG4_SCHEMES, aimd_window, eq3, eq3_rounds, eq5, fig4_scenario
 
 
 def run(cfg):
@@ -20,21 +21,21 @@ def run(cfg):
 
 def test_equations_by_hand():
     # Eq. 3 at r_a = 10 ms, r_b = 20 ms, t = 20 ms: 2 x 2^(2 - 1) = 4.
-    assert g.eq3(0.02, 0.02) == pytest.approx(4.0)
+    assert eq3(0.02, 0.02) == pytest.approx(4.0)
     # ... in whole rounds at t = 25 ms: floor(2.5) - floor(1.25) = 1 -> 4.
-    assert g.eq3_rounds(0.02, 0.025) == pytest.approx(4.0)
+    assert eq3_rounds(0.02, 0.025) == pytest.approx(4.0)
     # Eq. 5, w = 10, t = 1 s: (0.02/0.01)^2 (0.1 + 1) / (0.2 + 1) = 4 x 1.1 / 1.2.
-    assert g.eq5(0.02, 1.0, 10, 10) == pytest.approx(4 * 1.1 / 1.2)
+    assert eq5(0.02, 1.0, 10, 10) == pytest.approx(4 * 1.1 / 1.2)
     # Eq. 1 then 4: w0 = 1, SST = 100, r = 20 ms: 2^(t/r) until t = r log2(100).
     t_ss = 0.02 * math.log2(100)
-    assert g.aimd_window(0.04, 0.02) == pytest.approx(4.0)
-    assert g.aimd_window(t_ss + 0.2, 0.02) == pytest.approx(110.0)
+    assert aimd_window(0.04, 0.02) == pytest.approx(4.0)
+    assert aimd_window(t_ss + 0.2, 0.02) == pytest.approx(110.0)
     # Eqs. 10, 11, 13 with r = 60 ms, r_ref = 30 ms (s = 2): w0 = 2, SST = 200,
     # +4 per RTT; slow start ends when REF's does, at r_ref log2(100).
-    assert g.aimd_window(0.0, 0.06, s=2.0) == pytest.approx(2.0)
+    assert aimd_window(0.0, 0.06, s=2.0) == pytest.approx(2.0)
     ref_ss = 0.03 * math.log2(100)
-    assert g.aimd_window(ref_ss + 0.06, 0.06, s=2.0) == pytest.approx(204.0)
-    assert g.aimd_window(ref_ss + 0.06, 0.06, s=2.0) / 0.06 == pytest.approx(g.aimd_window(ref_ss + 0.06, 0.03) / 0.03)
+    assert aimd_window(ref_ss + 0.06, 0.06, s=2.0) == pytest.approx(204.0)
+    assert aimd_window(ref_ss + 0.06, 0.06, s=2.0) / 0.06 == pytest.approx(aimd_window(ref_ss + 0.06, 0.03) / 0.03)
 
 
 def test_registered():
@@ -43,7 +44,7 @@ def test_registered():
 
 
 def test_bad_tables_are_refused_naming_the_key():
-    base = g.fig4_scenario({"scheme": "tcp-tarheel"}, 1.0, 1.0)
+    base = fig4_scenario({"scheme": "tcp-tarheel"}, 1.0, 1.0)
     cases = [
         (("transport", "tarheel"), {"queue_delay": "psychic"}, "transport.tarheel.queue_delay"),
         (("transport", "libra"), {"k1": -1}, "transport.libra.k1"),
@@ -51,7 +52,7 @@ def test_bad_tables_are_refused_naming_the_key():
         (("network", "sync_drop"), {"rearm": 0.95}, "network.sync_drop.rearm"),
     ]
     for (sec, table), value, field in cases:
-        cfg = g.fig4_scenario({"scheme": "tcp-libra"} if table == "libra" else {"scheme": "tcp-tarheel"}, 1.0, 1.0)
+        cfg = fig4_scenario({"scheme": "tcp-libra"} if table == "libra" else {"scheme": "tcp-tarheel"}, 1.0, 1.0)
         cfg[sec][table] = value
         with pytest.raises(fctlab.ConfigError) as e:
             fctlab.validate(cfg)
@@ -68,7 +69,7 @@ def test_bad_tables_are_refused_naming_the_key():
 
 
 def short(transport, stop_s=60.0, bdp=0.25):
-    return g.fig4_scenario(transport, bdp, stop_s)
+    return fig4_scenario(transport, bdp, stop_s)
 
 
 def test_sync_drop_takes_a_packet_of_every_flow_at_once():
@@ -87,7 +88,7 @@ def test_tarheel_is_fair_where_newreno_is_not():
     # scaling), so the 10 senders' mean throughputs agree within a few percent
     # (the handshake delays a 500 ms flow's start by up to 450 ms more than a
     # 50 ms one's: the only difference the scaling does not undo).
-    t = run(short(g.FIG4_SCHEMES[3][1], 60.0, 1.0))
+    t = run(short(FIG4_SCHEMES[3][1], 60.0, 1.0))
     n = run(short({"scheme": "tcp-newreno"}, 60.0, 1.0))
     assert int(t.flows["drops"].sum()) == 0
     tw, nw = fairness.window(t, 5.0, 60.0), fairness.window(n, 5.0, 60.0)
@@ -102,6 +103,6 @@ def test_tarheel_is_fair_where_newreno_is_not():
 def test_first_loss_and_persistent_queue_helpers():
     res = run(short({"scheme": "tcp-newreno"}))
     cfg = short({"scheme": "tcp-newreno"})
-    loss = g.first_loss_s(res, cfg)
+    loss = first_loss_s(res, cfg)
     d = fairness.flow_series(res, "drops")
     assert d.loc[: loss * 1e9 - 1].to_numpy().sum() == 0 and d.loc[loss * 1e9].sum() > 0

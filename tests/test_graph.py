@@ -1,4 +1,4 @@
-"""The README's graph example runs from a TOML file through the CLI and Python."""
+"""The topologies guide's graph example runs from a TOML file through the CLI and Python."""
 
 import re
 import subprocess
@@ -6,17 +6,17 @@ from pathlib import Path
 
 import fctlab
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+GUIDE = Path(__file__).resolve().parents[1] / "docs" / "guide" / "topologies.md"
 
 
 def graph_example() -> str:
-    blocks = re.findall(r"```toml\n(.*?)```", README.read_text(), re.S)
+    blocks = re.findall(r"```toml\n(.*?)```", GUIDE.read_text(), re.S)
     found = [b for b in blocks if 'topology = "graph"' in b]
-    assert found, "the README's graph example is missing"
+    assert found, "the topologies guide's graph example is missing"
     return found[0]
 
 
-def test_readme_graph_example_runs(fctlab_cli, tmp_path):
+def test_the_guides_graph_example_runs(fctlab_cli, tmp_path):
     text = graph_example() + "\n[[flows]]\nsender = 0\nsize_pkts = 30\n\n[[flows]]\nsender = 1\nsize_pkts = 30\n"
     path = tmp_path / "graph.toml"
     path.write_text(text)

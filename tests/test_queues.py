@@ -101,7 +101,7 @@ def test_list_shows_the_queues_with_parameters(fctlab_cli):
     r = subprocess.run([fctlab_cli, "list"], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0
     for name in ("red", "red-ecn", "fq"):
-        assert f"  {name} " in r.stdout
+        assert f"  {name}: " in r.stdout
     for key in ("target_delay_ms", "max_p", "q_weight", "quantum_bytes", "buckets", "classify"):
         assert key in r.stdout
     j = json.loads(subprocess.run([fctlab_cli, "list", "--json"], capture_output=True, text=True, timeout=120).stdout)

@@ -1,7 +1,8 @@
 """Reproductions whose numbers can be derived by hand."""
 
 import fctlab
-from fctlab.experiments import dukkipati2006
+from fctlab.experiments.dukkipati2006.fig13 import capacity_for, fig13_improvements
+from fctlab.experiments.dukkipati2006.scenarios import FIG3_RTT_S, FIG5_RTT_S, fig3_scenario, fig5_scenario
 
 
 def test_fig3_slow_start_holds_twelve_flows():
@@ -14,11 +15,11 @@ def test_fig3_slow_start_holds_twelve_flows():
     # last packet lands, 2 more: the steady-state count steps between 12 and 14.
     # (PS would hold 2: each pair finishes within its RTT.)
     rtts = 40
-    res = fctlab.run(dukkipati2006.fig3_scenario(rtts))
+    res = fctlab.run(fig3_scenario(rtts))
     assert res.flows["completed"].all()
     s = res.series
     act = s[s["metric"] == "active_flows"]
-    r = dukkipati2006.FIG3_RTT_S * 1e9
+    r = FIG3_RTT_S * 1e9
     steady = act[(act["t_ns"] > 10 * r) & (act["t_ns"] < (rtts - 1) * r)]["value"]
     assert steady.min() == 12 and steady.max() == 14
     # At the end of every RTT (just before the next pair) exactly 12 remain.
@@ -30,7 +31,7 @@ def test_fig13_improvements_follow_the_papers_formula():
     # 2006 paper, sec. II-A: FCT = (ceil(log2(L + 1)) + 1/2) RTT + L/C with the
     # handshake, RTT 40 ms, 1000 B packets. 1 MB = 1000 packets: 10 rounds, so
     # 0.42 s + 8e6/C; 100 MB = 10^5 packets: 17 rounds, 0.70 s + 8e8/C.
-    imp = dukkipati2006.fig13_improvements([(1980, 45e6), (2002, 10e9)])
+    imp = fig13_improvements([(1980, 45e6), (2002, 10e9)])
     one = (0.42 + 8e6 / 45e6) / (0.42 + 8e6 / 10e9)
     hundred = (0.70 + 8e8 / 45e6) / (0.70 + 8e8 / 10e9)
     assert abs(imp[1][1][3] - one) < 1e-9 * one
@@ -38,7 +39,7 @@ def test_fig13_improvements_follow_the_papers_formula():
     # So the text's "under 20x" for 100 MB fails at 10 Gb/s (23.7x) and holds
     # below C = 8e8 / ((0.70 + 8e8/45e6) / 20 - 0.70) = 3.57 Gb/s.
     c20 = 8e8 / ((0.70 + 8e8 / 45e6) / 20 - 0.70)
-    assert abs(dukkipati2006._fig13_capacity_for(100, 20.0) - c20) < 1e-6 * c20
+    assert abs(capacity_for(100, 20.0) - c20) < 1e-6 * c20
 
 
 def test_round_models_match_the_hand_counts():
@@ -70,10 +71,10 @@ def test_fig5_tcp_short_flows_cannot_beat_slow_start():
     # least (1 + 7 + 1/2) RTT = 8.5 RTT, however empty the queue. Under PS the
     # three share 3/4 of the link: 900 x 1040 B x 8 / 75 Mb/s = 0.0998 s, about
     # one RTT, plus the 1.5 RTT of handshake and last half trip.
-    cfg = dukkipati2006.fig5_scenario({"scheme": "tcp-newreno"}, "droptail")
+    cfg = fig5_scenario({"scheme": "tcp-newreno"}, "droptail")
     res = fctlab.run(cfg)
     f = res.flows[res.flows["flow_id"] > 0]
-    rtt = dukkipati2006.FIG5_RTT_S * 1e9
+    rtt = FIG5_RTT_S * 1e9
     assert len(f) == 3 and f["completed"].all()
     assert (f["fct_ns"] >= 8.5 * rtt).all()
     ps = 1.5 * rtt + 900 * 1040 * 8 / 75e6 * 1e9

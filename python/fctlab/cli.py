@@ -32,27 +32,16 @@ __all__ = ["main", "build_parser", "CliError"]
 
 
 def cmd_list(args) -> int:
-    import fctlab
+    from . import listing
 
-    cat = fctlab.catalog()
+    bad = listing.unknown(args.sections)
+    if bad:
+        raise CliError(f"unknown section {bad[0]!r}; allowed: {', '.join(listing.SECTIONS)}")
+    cat = listing.catalogue()
     if args.json:
-        print(json.dumps(cat, indent=2))
-        return 0
-    for section in ("schemes", "queues", "topologies", "distributions", "arrivals"):
-        print(f"{section}:")
-        for item in cat[section]:
-            params = f"  [{item['parameters']}]" if item.get("parameters") else ""
-            print(f"  {item['name']:<14} {item['description']}{params}")
-            if item.get("params"):
-                print(f"  {'':<14} parameters in [{item['table']}]:")
-                for p in item["params"]:
-                    src = f"  -- {p['source']}" if p["source"] else ""
-                    print(f"  {'':<16} {p['key']} = {p['default']}{src}")
-        print()
-    print("parameters (default, source):")
-    for p in cat["parameters"]:
-        src = f"  -- {p['source']}" if p["source"] else ""
-        print(f"  {p['key']:<30} {json.dumps(p['default'])}{src}")
+        print(json.dumps(listing.select(cat, args.sections), indent=2))
+    else:
+        print(listing.text(cat, args.sections))
     return 0
 
 
@@ -131,8 +120,17 @@ def _add_compare(sub) -> None:
 
 
 def _add_list(sub) -> None:
-    ls = sub.add_parser("list", help="list schemes, queues, topologies, distributions and defaults")
-    ls.add_argument("--json", action="store_true", help="machine-readable output")
+    from .listing import SECTIONS
+
+    ls = sub.add_parser(
+        "list",
+        help="every building block and every scenario key with its default, meaning and source",
+        description="Every building block and every scenario key with its default, meaning and source.\n\n"
+        "sections:\n" + "\n".join(f"  {k:<14}{v}" for k, v in SECTIONS.items()),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    ls.add_argument("sections", nargs="*", metavar="SECTION", help=f"show only these ({', '.join(SECTIONS)})")
+    ls.add_argument("--json", action="store_true", help="machine-readable output (the named sections, or everything)")
     ls.set_defaults(func=cmd_list)
 
 

@@ -6,12 +6,12 @@ use fctlab_core::metrics::FlowRecord;
 use fctlab_core::protocols::rcp::host::{RcpReceiver, RcpSender};
 use fctlab_core::transport::cc::newreno::NewReno;
 use fctlab_core::transport::sack::Scoreboard;
-use fctlab_core::transport::tcp::{TcpReceiver, TcpSackReceiver, TcpSackSender, TcpSender};
+use fctlab_core::transport::tcp::{TcpReceiver, TcpSackReceiver, TcpSender};
 use std::mem::size_of;
 
 fn main() {
     let tcp = size_of::<TcpSender>() + size_of::<NewReno>() + size_of::<TcpReceiver>();
-    let sack = size_of::<TcpSackSender>() + size_of::<Scoreboard>() + size_of::<TcpSackReceiver>();
+    let sack = size_of::<TcpSender>() + size_of::<Scoreboard>() + size_of::<TcpSackReceiver>();
     let rcp = size_of::<RcpSender>() + size_of::<RcpReceiver>();
     println!("engine slot per flow (FlowSlot)           {:>5} B", FLOW_SLOT_BYTES);
     println!(
@@ -31,8 +31,8 @@ fn main() {
         size_of::<TcpReceiver>()
     );
     println!(
-        "TcpSackSender + Scoreboard (boxed)        {:>5} B",
-        size_of::<TcpSackSender>() + size_of::<Scoreboard>()
+        "TcpSender (SACK) + Scoreboard (boxed)     {:>5} B",
+        size_of::<TcpSender>() + size_of::<Scoreboard>()
     );
     println!(
         "TcpSackReceiver                           {:>5} B",

@@ -9,7 +9,7 @@
 //!
 //! A parameter table is a `serde` struct implementing [`Params`]: its
 //! `Default` is the one place its defaults are written, and [`documented`]
-//! reads them from there for `fctlab list`, the README and report captions.
+//! reads them from there for `fctlab list`, the reference pages and report captions.
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;

@@ -1,15 +1,17 @@
 //! The registries: every building block by name, one line each.
 //!
-//! Adding a congestion controller, a queue discipline, a topology, a size
-//! distribution or an arrival process is one new file that defines its
-//! [`Entry`](crate::config::Entry) (name, description, parameter table with
-//! cited defaults, factory) plus one line here. The scenario layer looks names
-//! up here and nowhere else; `fctlab list` shows these lists in this order.
+//! Adding a queue discipline, a topology, a size distribution or an arrival
+//! process is one new file that defines its [`Entry`](crate::config::Entry)
+//! (name, description, parameter table with cited defaults, factory) plus one
+//! line here; a congestion controller is one new file in `transport/cc/` plus
+//! its name in that folder's `controllers!` list, which registers it in
+//! [`SCHEMES`]. The scenario layer looks names up here and nowhere else;
+//! `fctlab list` shows these lists in this order.
 
 use crate::net::queue::{self, QueueEntry};
 use crate::net::topology::{self, TopologyEntry};
 use crate::protocols::{e2e_ef, hbh, rcp, xcp};
-use crate::transport::cc::{decbit, dual, hstcp, libra, newreno, reno, scalable, srf, tahoe, tarheel, tri_s};
+use crate::transport::cc;
 use crate::transport::packet_pair;
 use crate::transport::sack;
 use crate::transport::SchemeEntry;
@@ -17,26 +19,31 @@ use crate::workload::arrivals::{self, ArrivalEntry};
 use crate::workload::sizes::{self, SizeEntry};
 use crate::workload::{empirical, mixture, open_loop};
 
-/// `transport.scheme`.
-pub const SCHEMES: &[SchemeEntry] = &[
-    newreno::ENTRY,
-    reno::ENTRY,
-    tahoe::ENTRY,
-    hstcp::ENTRY,
-    scalable::ENTRY,
+/// The schemes that are not a controller on the TCP machinery.
+const OTHER_SCHEMES: &[SchemeEntry] = &[
     sack::ENTRY,
     xcp::host::ENTRY,
     rcp::host::ENTRY,
-    decbit::ENTRY,
-    tri_s::ENTRY,
-    dual::ENTRY,
     packet_pair::ENTRY,
     e2e_ef::host::ENTRY,
     hbh::host::ENTRY,
-    tarheel::ENTRY,
-    srf::ENTRY,
-    libra::ENTRY,
 ];
+
+/// `transport.scheme`: the congestion controllers (`transport::cc`, listed
+/// where their modules are declared), then the other schemes.
+pub const SCHEMES: &[SchemeEntry] = &concat::<{ cc::ENTRIES.len() + OTHER_SCHEMES.len() }>(cc::ENTRIES, OTHER_SCHEMES);
+
+/// `a` then `b`, as one array of `N = a.len() + b.len()` entries.
+const fn concat<const N: usize>(a: &[SchemeEntry], b: &[SchemeEntry]) -> [SchemeEntry; N] {
+    assert!(N == a.len() + b.len() && N > 0);
+    let mut out = [if a.is_empty() { b[0] } else { a[0] }; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = if i < a.len() { a[i] } else { b[i - a.len()] };
+        i += 1;
+    }
+    out
+}
 
 /// `network.queue` (router ports; host NICs are always unlimited DropTail).
 pub const QUEUES: &[QueueEntry] = &[
@@ -208,6 +215,9 @@ mod tests {
                 }
             }
         }
+        // Every controller and every other scheme is registered, once each.
+        let want: Vec<&str> = cc::ENTRIES.iter().chain(OTHER_SCHEMES).map(|e| e.name).collect();
+        assert_eq!(crate::config::names(SCHEMES), want);
         // A scheme's required queue exists.
         for s in r.schemes {
             if let Some(q) = s.requires {

@@ -1,5 +1,6 @@
 //! Adding a building block: a scheme written outside the crate, registered
-//! with one line, runs like a built-in one. The README's worked example.
+//! with one line, runs like a built-in one. The documentation's worked
+//! example (docs/extending.md includes the code between the markers).
 //!
 //! `tcp-fixed` keeps its window at `window_pkts` (no slow start, no growth,
 //! halving on loss as RFC 5681 does). With a window of n packets and a flow
@@ -19,6 +20,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 // ---- the new file: the controller, its parameter table and its entry ----
+// --8<-- [start:scheme]
 
 /// `[transport.fixed]`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -78,11 +80,15 @@ const FIXED: SchemeEntry = Entry {
     factory,
 };
 
+// --8<-- [end:scheme]
+
 // ---- the registry line ----
+// --8<-- [start:registry]
 
 fn registries() -> Registries {
     Registries::BUILTIN.with_scheme(FIXED)
 }
+// --8<-- [end:registry]
 
 fn scenario(scheme: &str, n: u64, table: Option<serde_json::Value>) -> serde_json::Value {
     let mut v = json!({

@@ -5,6 +5,7 @@ use crate::sock::Sock;
 use crate::wire::{self, Bad};
 use crate::{stop_requested, Clock, Refused};
 use fctlab_core::net::{Packet, PacketKind};
+use fctlab_core::scenario::Plan;
 use fctlab_core::transport::{FlowSize, Receiver, Sender};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -128,6 +129,42 @@ impl Io<'_> {
             *s = (*s).max(end);
         }
     }
+
+    /// Call an endpoint (`call` writes its packets into `pkts`) and send
+    /// what it produced to `to`; an endpoint that panics loses its packets
+    /// and ends its flow with status `error: ...`.
+    fn call(
+        &mut self,
+        pkts: &mut Vec<Packet>,
+        to: SocketAddr,
+        sent_end: Option<&mut u64>,
+        status: &mut Option<String>,
+        call: impl FnOnce(&mut Vec<Packet>),
+    ) {
+        if let Err(e) = catch_unwind(AssertUnwindSafe(|| call(pkts))) {
+            pkts.clear();
+            *status = Some(format!("error: {}", panic_text(e)));
+        }
+        self.send_all(pkts, to, sent_end);
+    }
+}
+
+/// Every flow of a host and where its run stands.
+struct Host<'a> {
+    cfg: &'a HostCfg,
+    io: Io<'a>,
+    /// Senders in the order they start.
+    tx: Vec<Tx>,
+    rx: Vec<Rx>,
+    tx_of: HashMap<u32, usize>,
+    rx_of: HashMap<u32, usize>,
+    pkts: Vec<Packet>,
+    /// The first sender not yet started.
+    next_start: usize,
+    /// Senders started and not over.
+    active: Vec<usize>,
+    /// Senders not over (started or not).
+    tx_open: usize,
 }
 
 /// Run a host until its flows end (senders) or the stop file appears
@@ -137,123 +174,159 @@ pub fn run(cfg: &HostCfg) -> Result<HostOut, String> {
     let sock = Sock::bind(addr("bind", &cfg.bind)?).map_err(|e| format!("bind {}: {e}", cfg.bind))?;
     let clock = Clock { epoch_ns: cfg.epoch_ns };
     crate::tune_process(50);
-    let size = |f: &FlowSpec| FlowSize::Finite {
-        bytes: f.size_bytes,
-        pkts: f.size_pkts,
-    };
-    let mut tx: Vec<Tx> = Vec::new();
-    for f in &cfg.send {
-        let (s, _) = (plan.endpoints)(f.flow, size(f));
-        tx.push(Tx {
-            spec: f.clone(),
-            peer: addr("send.peer", &f.peer)?,
-            ep: s,
-            started: false,
-            sent_end: 0,
-            heard_ns: 0,
-            last_ns: 0,
-            acked_ns: None,
-            status: None,
-        });
-    }
-    tx.sort_by_key(|t| (t.spec.start_ns, t.spec.flow));
-    let mut rx: Vec<Rx> = Vec::new();
-    for f in &cfg.recv {
-        let (_, r) = (plan.endpoints)(f.flow, size(f));
-        rx.push(Rx {
-            spec: f.clone(),
-            peer: addr("recv.peer", &f.peer)?,
-            ep: r,
-            heard_ns: None,
-            status: None,
-        });
-    }
-    let tx_of: HashMap<u32, usize> = tx.iter().enumerate().map(|(i, t)| (t.spec.flow, i)).collect();
-    let rx_of: HashMap<u32, usize> = rx.iter().enumerate().map(|(i, r)| (r.spec.flow, i)).collect();
-    let mut io = Io {
-        sock: &sock,
-        buf: Vec::with_capacity(2048),
-        out: HostOut::default(),
-    };
+    let mut host = Host::new(cfg, &plan, &sock)?;
     let mut rbuf = vec![0u8; 65536];
-    let mut pkts: Vec<Packet> = Vec::new();
-    let mut next_start = 0usize;
-    let mut active: Vec<usize> = Vec::new();
-    let mut tx_open = tx.len();
     let mut last_stop_check = 0u64;
     clock.wait_epoch();
     loop {
-        // Arrivals.
-        while let Some((b, _from)) = sock.recv(&mut rbuf) {
+        host.receive(&sock, &clock, &mut rbuf);
+        let now = clock.now();
+        host.start_due(now);
+        // Timers, completions and timeouts.
+        let mut wake = now + 50_000_000;
+        if let Some(t) = host.tx.get(host.next_start) {
+            wake = wake.min(t.spec.start_ns);
+        }
+        wake = wake.min(host.serve_senders(now));
+        wake = wake.min(host.serve_receivers(now));
+        // The end: senders when every flow is over, receivers when asked.
+        let stop = if now.saturating_sub(last_stop_check) >= 20_000_000 {
+            last_stop_check = now;
+            stop_requested(&cfg.stop_file)
+        } else {
+            false
+        };
+        if now >= cfg.deadline_ns || stop || (host.tx_open == 0 && host.rx.is_empty()) {
+            break;
+        }
+        let now2 = clock.now();
+        if wake > now2 {
+            sock.wait(wake - now2);
+        }
+    }
+    let _ = Bad::ALL;
+    Ok(host.report(clock.now()))
+}
+
+impl<'a> Host<'a> {
+    /// The endpoints of every flow of `cfg`, built as `plan`'s transport says.
+    fn new(cfg: &'a HostCfg, plan: &Plan, sock: &'a Sock) -> Result<Self, String> {
+        let size = |f: &FlowSpec| FlowSize::Finite {
+            bytes: f.size_bytes,
+            pkts: f.size_pkts,
+        };
+        let mut tx: Vec<Tx> = Vec::new();
+        for f in &cfg.send {
+            let (s, _) = (plan.endpoints)(f.flow, size(f));
+            tx.push(Tx {
+                spec: f.clone(),
+                peer: addr("send.peer", &f.peer)?,
+                ep: s,
+                started: false,
+                sent_end: 0,
+                heard_ns: 0,
+                last_ns: 0,
+                acked_ns: None,
+                status: None,
+            });
+        }
+        tx.sort_by_key(|t| (t.spec.start_ns, t.spec.flow));
+        let mut rx: Vec<Rx> = Vec::new();
+        for f in &cfg.recv {
+            let (_, r) = (plan.endpoints)(f.flow, size(f));
+            rx.push(Rx {
+                spec: f.clone(),
+                peer: addr("recv.peer", &f.peer)?,
+                ep: r,
+                heard_ns: None,
+                status: None,
+            });
+        }
+        Ok(Host {
+            cfg,
+            io: Io {
+                sock,
+                buf: Vec::with_capacity(2048),
+                out: HostOut::default(),
+            },
+            tx_of: tx.iter().enumerate().map(|(i, t)| (t.spec.flow, i)).collect(),
+            rx_of: rx.iter().enumerate().map(|(i, r)| (r.spec.flow, i)).collect(),
+            tx_open: tx.len(),
+            tx,
+            rx,
+            pkts: Vec::new(),
+            next_start: 0,
+            active: Vec::new(),
+        })
+    }
+
+    /// Hand every datagram waiting on the socket to its flow's endpoint.
+    fn receive(&mut self, sock: &Sock, clock: &Clock, rbuf: &mut [u8]) {
+        while let Some((b, _from)) = sock.recv(rbuf) {
             // The clock read after the datagram arrived: one sent after the
             // loop's reading above is not from the future.
             let now = clock.now();
-            io.out.datagrams_in += 1;
-            let p = match wire::decode(b) {
-                Ok(p) => p,
-                Err(e) => {
-                    io.out.refused.add(e.name());
-                    continue;
-                }
+            self.io.out.datagrams_in += 1;
+            let refused = match wire::decode(b) {
+                Err(e) => Some(e.name()),
+                Ok(p) if p.ts > now => Some("timestamp"),
+                Ok(p) => match p.kind {
+                    PacketKind::Ack | PacketKind::SynAck => self.ack_in(&p, now),
+                    PacketKind::Data | PacketKind::Syn => self.data_in(&p, now),
+                },
             };
-            if p.ts > now {
-                io.out.refused.add("timestamp");
-                continue;
-            }
-            match p.kind {
-                PacketKind::Ack | PacketKind::SynAck => {
-                    let Some(&i) = tx_of.get(&p.flow) else {
-                        io.out.refused.add("unknown_flow");
-                        continue;
-                    };
-                    let t = &mut tx[i];
-                    if !t.started || t.status.is_some() {
-                        io.out.refused.add("flow_not_open");
-                        continue;
-                    }
-                    if p.kind == PacketKind::Ack && p.seq > t.sent_end {
-                        io.out.refused.add("seq");
-                        continue;
-                    }
-                    t.heard_ns = now;
-                    t.last_ns = now;
-                    match catch_unwind(AssertUnwindSafe(|| t.ep.on_packet(now, &p, &mut pkts))) {
-                        Ok(()) => io.send_all(&mut pkts, t.peer, Some(&mut t.sent_end)),
-                        Err(e) => {
-                            pkts.clear();
-                            t.status = Some(format!("error: {}", panic_text(e)));
-                        }
-                    }
-                }
-                PacketKind::Data | PacketKind::Syn => {
-                    let Some(&i) = rx_of.get(&p.flow) else {
-                        io.out.refused.add("unknown_flow");
-                        continue;
-                    };
-                    let r = &mut rx[i];
-                    if r.status.is_some() {
-                        io.out.refused.add("flow_not_open");
-                        continue;
-                    }
-                    if p.kind == PacketKind::Data && p.seq >= r.spec.size_pkts {
-                        io.out.refused.add("seq");
-                        continue;
-                    }
-                    r.heard_ns = Some(now);
-                    match catch_unwind(AssertUnwindSafe(|| r.ep.on_packet(now, &p, &mut pkts))) {
-                        Ok(()) => io.send_all(&mut pkts, r.peer, None),
-                        Err(e) => {
-                            pkts.clear();
-                            r.status = Some(format!("error: {}", panic_text(e)));
-                        }
-                    }
-                }
+            if let Some(why) = refused {
+                self.io.out.refused.add(why);
             }
         }
-        let now = clock.now();
-        // Flows whose data is available.
-        while next_start < tx.len() && tx[next_start].spec.start_ns <= now {
-            let t = &mut tx[next_start];
+    }
+
+    /// An ACK or SYN-ACK for one of the senders; why it is refused, if it is.
+    fn ack_in(&mut self, p: &Packet, now: u64) -> Option<&'static str> {
+        let Some(&i) = self.tx_of.get(&p.flow) else {
+            return Some("unknown_flow");
+        };
+        let t = &mut self.tx[i];
+        if !t.started || t.status.is_some() {
+            return Some("flow_not_open");
+        }
+        if p.kind == PacketKind::Ack && p.seq > t.sent_end {
+            return Some("seq");
+        }
+        t.heard_ns = now;
+        t.last_ns = now;
+        let ep = &mut t.ep;
+        self.io
+            .call(&mut self.pkts, t.peer, Some(&mut t.sent_end), &mut t.status, |out| {
+                ep.on_packet(now, p, out)
+            });
+        None
+    }
+
+    /// Data or a SYN for one of the receivers; why it is refused, if it is.
+    fn data_in(&mut self, p: &Packet, now: u64) -> Option<&'static str> {
+        let Some(&i) = self.rx_of.get(&p.flow) else {
+            return Some("unknown_flow");
+        };
+        let r = &mut self.rx[i];
+        if r.status.is_some() {
+            return Some("flow_not_open");
+        }
+        if p.kind == PacketKind::Data && p.seq >= r.spec.size_pkts {
+            return Some("seq");
+        }
+        r.heard_ns = Some(now);
+        let ep = &mut r.ep;
+        self.io.call(&mut self.pkts, r.peer, None, &mut r.status, |out| {
+            ep.on_packet(now, p, out)
+        });
+        None
+    }
+
+    /// Start the senders whose data is available by `now`.
+    fn start_due(&mut self, now: u64) {
+        while self.next_start < self.tx.len() && self.tx[self.next_start].spec.start_ns <= now {
+            let t = &mut self.tx[self.next_start];
             t.started = true;
             t.heard_ns = now;
             // The flow starts when it was due, as in the simulator: a timer
@@ -262,33 +335,32 @@ pub fn run(cfg: &HostCfg) -> Result<HostOut, String> {
             // packets but does not accumulate into a paced sender's gaps.
             let at = t.spec.start_ns;
             t.last_ns = at;
-            match catch_unwind(AssertUnwindSafe(|| t.ep.start(at, &mut pkts))) {
-                Ok(()) => io.send_all(&mut pkts, t.peer, Some(&mut t.sent_end)),
-                Err(e) => {
-                    pkts.clear();
-                    t.status = Some(format!("error: {}", panic_text(e)));
-                }
-            }
-            active.push(next_start);
-            next_start += 1;
+            let ep = &mut t.ep;
+            self.io
+                .call(&mut self.pkts, t.peer, Some(&mut t.sent_end), &mut t.status, |out| {
+                    ep.start(at, out)
+                });
+            self.active.push(self.next_start);
+            self.next_start += 1;
         }
-        // Timers, completions and timeouts.
-        let mut wake = now + 50_000_000;
-        if next_start < tx.len() {
-            wake = wake.min(tx[next_start].spec.start_ns);
-        }
-        active.retain(|&i| {
+    }
+
+    /// Fire the active senders' due timers and end the flows that are over
+    /// (done, peer timeout, deadline); the earliest timer still pending.
+    fn serve_senders(&mut self, now: u64) -> u64 {
+        let mut wake = u64::MAX;
+        let (cfg, tx, io, pkts, tx_open) = (self.cfg, &mut self.tx, &mut self.io, &mut self.pkts, &mut self.tx_open);
+        self.active.retain(|&i| {
             let t = &mut tx[i];
             if t.status.is_none() {
                 if let Some(at) = t.ep.next_timer() {
                     if at <= now {
                         let at = at.max(t.last_ns);
                         t.last_ns = at;
-                        if let Err(e) = catch_unwind(AssertUnwindSafe(|| t.ep.on_timer(at, &mut pkts))) {
-                            pkts.clear();
-                            t.status = Some(format!("error: {}", panic_text(e)));
-                        }
-                        io.send_all(&mut pkts, t.peer, Some(&mut t.sent_end));
+                        let ep = &mut t.ep;
+                        io.call(pkts, t.peer, Some(&mut t.sent_end), &mut t.status, |out| {
+                            ep.on_timer(at, out)
+                        });
                     }
                 }
             }
@@ -303,7 +375,7 @@ pub fn run(cfg: &HostCfg) -> Result<HostOut, String> {
                 t.status = Some("deadline".into());
             }
             if t.status.is_some() {
-                tx_open -= 1;
+                *tx_open -= 1;
                 return false;
             }
             if let Some(at) = t.ep.next_timer() {
@@ -311,17 +383,22 @@ pub fn run(cfg: &HostCfg) -> Result<HostOut, String> {
             }
             true
         });
-        for r in rx.iter_mut() {
+        wake
+    }
+
+    /// Fire the receivers' due timers and time out those whose sender went
+    /// quiet; the earliest timer still pending (not before `now + 1`).
+    fn serve_receivers(&mut self, now: u64) -> u64 {
+        let mut wake = u64::MAX;
+        for r in self.rx.iter_mut() {
             if r.status.is_some() {
                 continue;
             }
             if let Some(at) = r.ep.next_timer() {
                 if at <= now {
-                    if let Err(e) = catch_unwind(AssertUnwindSafe(|| r.ep.on_timer(now, &mut pkts))) {
-                        pkts.clear();
-                        r.status = Some(format!("error: {}", panic_text(e)));
-                    }
-                    io.send_all(&mut pkts, r.peer, None);
+                    let ep = &mut r.ep;
+                    self.io
+                        .call(&mut self.pkts, r.peer, None, &mut r.status, |out| ep.on_timer(now, out));
                 }
                 if let Some(at) = r.ep.next_timer() {
                     wake = wake.min(at.max(now + 1));
@@ -329,70 +406,55 @@ pub fn run(cfg: &HostCfg) -> Result<HostOut, String> {
             }
             if r.ep.finished_at().is_none() {
                 if let Some(h) = r.heard_ns {
-                    if now.saturating_sub(h) > cfg.peer_timeout_ns {
+                    if now.saturating_sub(h) > self.cfg.peer_timeout_ns {
                         r.status = Some("peer-timeout".into());
                     }
                 }
             }
         }
-        // The end: senders when every flow is over, receivers when asked.
-        let stop = if now.saturating_sub(last_stop_check) >= 20_000_000 {
-            last_stop_check = now;
-            stop_requested(&cfg.stop_file)
-        } else {
-            false
-        };
-        if now >= cfg.deadline_ns || stop || (tx_open == 0 && rx.is_empty()) {
-            break;
-        }
-        let now2 = clock.now();
-        if wake > now2 {
-            sock.wait(wake - now2);
-        }
+        wake
     }
-    let now = clock.now();
-    for t in tx {
-        let status = t.status.unwrap_or_else(|| {
-            if t.started {
-                "deadline".into()
-            } else {
-                "not-started".into()
-            }
-        });
-        io.out.flows.push(FlowOut {
-            flow: t.spec.flow,
-            role: "send",
-            start_ns: t.started.then_some(t.spec.start_ns),
-            finish_ns: None,
-            acked_ns: t.acked_ns,
-            retransmits: t.ep.retransmits(),
-            status,
-        });
-    }
-    for r in rx {
-        let fin = r.ep.finished_at();
-        let status = match (&r.status, fin, r.heard_ns) {
-            (Some(s), _, _) => s.clone(),
-            (None, Some(_), _) => "done".into(),
-            (None, None, None) => "no-data".into(),
-            (None, None, Some(_)) => {
-                if now >= cfg.deadline_ns {
+
+    /// Every flow's outcome, the host stopping at `now`.
+    fn report(self, now: u64) -> HostOut {
+        let mut out = self.io.out;
+        for t in self.tx {
+            let status = t.status.unwrap_or_else(|| {
+                if t.started {
                     "deadline".into()
                 } else {
-                    "stopped".into()
+                    "not-started".into()
                 }
-            }
-        };
-        io.out.flows.push(FlowOut {
-            flow: r.spec.flow,
-            role: "recv",
-            start_ns: None,
-            finish_ns: fin,
-            acked_ns: None,
-            retransmits: 0,
-            status,
-        });
+            });
+            out.flows.push(FlowOut {
+                flow: t.spec.flow,
+                role: "send",
+                start_ns: t.started.then_some(t.spec.start_ns),
+                finish_ns: None,
+                acked_ns: t.acked_ns,
+                retransmits: t.ep.retransmits(),
+                status,
+            });
+        }
+        for r in self.rx {
+            let fin = r.ep.finished_at();
+            let status = match (&r.status, fin, r.heard_ns) {
+                (Some(s), _, _) => s.clone(),
+                (None, Some(_), _) => "done".into(),
+                (None, None, None) => "no-data".into(),
+                (None, None, Some(_)) if now >= self.cfg.deadline_ns => "deadline".into(),
+                (None, None, Some(_)) => "stopped".into(),
+            };
+            out.flows.push(FlowOut {
+                flow: r.spec.flow,
+                role: "recv",
+                start_ns: None,
+                finish_ns: fin,
+                acked_ns: None,
+                retransmits: 0,
+                status,
+            });
+        }
+        out
     }
-    let _ = Bad::ALL;
-    Ok(io.out)
 }

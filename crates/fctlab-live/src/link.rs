@@ -15,6 +15,7 @@ use crate::wire;
 use crate::{stop_requested, Clock, Refused};
 use fctlab_core::net::queue::{DropTail, PortParams, Queue};
 use fctlab_core::net::{Packet, PacketKind};
+use fctlab_core::scenario::Plan;
 use fctlab_core::sim::tx_time_ns;
 use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;
@@ -273,7 +274,7 @@ fn classify(b: &[u8], cfg: &EmuCfg, fwd: bool) -> Result<Option<Frame>, &'static
 fn rewrite(f: &mut Frame, p: &Packet) {
     if let Some(at) = f.wire_at {
         let mut w = wire::decode(&f.bytes[at..]).expect("checked on arrival");
-        if w.hdr.map(f64::to_bits) != p.hdr.map(f64::to_bits) || w.flags != p.flags {
+        if w.hdr.words().map(f64::to_bits) != p.hdr.words().map(f64::to_bits) || w.flags != p.flags {
             w.hdr = p.hdr;
             w.flags = p.flags;
             let mut buf = Vec::with_capacity(wire::HEADER_LEN);
@@ -285,16 +286,56 @@ fn rewrite(f: &mut Frame, p: &Packet) {
     }
 }
 
-pub fn run(cfg: &EmuCfg) -> Result<EmuOut, String> {
-    let plan = fctlab_core::scenario::from_json(&cfg.scenario.to_string()).map_err(|e| e.to_string())?;
+/// What every direction shares: the sockets, the frames waiting (in the
+/// slab; heaps and queues hold their slots), the outcome so far.
+struct Shared {
+    socks: Vec<Raw>,
+    slab: Slab,
+    out: EmuOut,
+    /// Arrival order in the delay heaps (ties at equal times).
+    order: u64,
+    late_sum: f64,
+    late_n: u64,
+}
+
+impl Shared {
+    fn next_order(&mut self) -> u64 {
+        self.order += 1;
+        self.order
+    }
+
+    /// Take the frames waiting on every socket: socket 2k is interface a of
+    /// pair k (into direction 2k, fwd), socket 2k+1 is b (into 2k+1, rev).
+    fn receive(&mut self, dirs: &mut [Dir], cfg: &EmuCfg, buf: &mut [u8], now: u64) {
+        for (si, d) in dirs.iter_mut().enumerate() {
+            while let Some(n) = self.socks[si].recv(buf) {
+                let fwd = si % 2 == 0;
+                match classify(&buf[..n], cfg, fwd) {
+                    Err(why) => self.out.refused.add(why),
+                    Ok(None) => {
+                        if !self.socks[d.out].send(&buf[..n]) {
+                            self.out.send_failures += 1;
+                        }
+                    }
+                    Ok(Some(f)) => {
+                        let pre = d.cfg.pre_ns.get(&f.src).copied().unwrap_or(0);
+                        // The frame waits in the slab; heaps and queue hold its slot.
+                        let slot = self.slab.put(f);
+                        self.slab.get_mut(slot).pkt.path = slot;
+                        let order = self.next_order();
+                        d.pre.push(Reverse((now + pre, order, slot)));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The directions of every pair, each with its queue, and their sockets.
+fn open_pairs(cfg: &EmuCfg, plan: &Plan) -> Result<(Vec<Raw>, Vec<Dir>), String> {
     let link = &plan.topology.links[plan.topology.bottleneck as usize];
     let mut socks = Vec::new();
     let mut dirs = Vec::new();
-    let mut out = EmuOut {
-        limit_pkts: plan.buffer_pkts,
-        rate_bps: link.rate_bps,
-        ..Default::default()
-    };
     for (k, p) in cfg.pairs.iter().enumerate() {
         socks.push(Raw::open(&p.a)?);
         socks.push(Raw::open(&p.b)?);
@@ -324,12 +365,140 @@ pub fn run(cfg: &EmuCfg) -> Result<EmuOut, String> {
             });
         }
     }
+    Ok((socks, dirs))
+}
+
+impl Dir {
+    /// Move the frames due by `now` through this direction; the time of its
+    /// next event.
+    fn step(&mut self, sh: &mut Shared, now: u64) -> u64 {
+        let mut wake = u64::MAX;
+        self.admit(sh, now);
+        if let Some(rate) = self.cfg.rate_bps {
+            if let Some(done) = self.serve(sh, rate, now) {
+                wake = wake.min(done);
+            }
+        }
+        self.emit(sh, now);
+        if let Some(&Reverse((t, _, _))) = self.pre.peek() {
+            wake = wake.min(t);
+        }
+        if let Some(&Reverse((t, _, _))) = self.post.peek() {
+            wake = wake.min(t);
+        }
+        wake
+    }
+
+    /// Delay before the queue over: into the queue (or straight on for a
+    /// delay line).
+    fn admit(&mut self, sh: &mut Shared, now: u64) {
+        while let Some(&Reverse((t, _, slot))) = self.pre.peek() {
+            if t > now {
+                break;
+            }
+            self.pre.pop();
+            let p = sh.slab.get_mut(slot).pkt;
+            if self.cfg.rate_bps.is_none() {
+                let post = self.cfg.post(sh.slab.get_mut(slot));
+                let order = sh.next_order();
+                self.post.push(Reverse((t + post, order, slot)));
+                continue;
+            }
+            if let Some(dropped) = self.queue.enqueue(t, p) {
+                sh.out.dropped += 1;
+                if dropped.flow != u32::MAX {
+                    *sh.out.drops.entry(dropped.flow).or_insert(0) += 1;
+                }
+                sh.slab.take(dropped.path);
+            }
+        }
+    }
+
+    /// Serialisation at `rate`, back to back (a late wake-up catches up);
+    /// when the frame on the line is done.
+    fn serve(&mut self, sh: &mut Shared, rate: f64, now: u64) -> Option<u64> {
+        loop {
+            match self.serving {
+                Some((p, done)) if done <= now => {
+                    let f = sh.slab.get_mut(p.path);
+                    rewrite(f, &p);
+                    let post = self.cfg.post(f);
+                    let order = sh.next_order();
+                    self.post.push(Reverse((done + post, order, p.path)));
+                    self.serving = None;
+                    if let Some(n) = self.queue.dequeue(done) {
+                        let tx = tx_time_ns(n.size_bytes as u64, rate);
+                        self.busy_ns += tx;
+                        self.serving = Some((n, done + tx));
+                    }
+                }
+                Some((_, done)) => return Some(done),
+                None => match self.queue.dequeue(now) {
+                    Some(n) => {
+                        let tx = tx_time_ns(n.size_bytes as u64, rate);
+                        self.busy_ns += tx;
+                        self.serving = Some((n, now + tx));
+                    }
+                    None => return None,
+                },
+            }
+        }
+    }
+
+    /// Delay after the queue over: out of the other interface.
+    fn emit(&mut self, sh: &mut Shared, now: u64) {
+        while let Some(&Reverse((t, _, slot))) = self.post.peek() {
+            if t > now {
+                break;
+            }
+            self.post.pop();
+            let f = sh.slab.take(slot);
+            let late = (now - t) as f64 / 1e3;
+            sh.out.max_late_us = sh.out.max_late_us.max(late);
+            sh.late_sum += late;
+            sh.late_n += 1;
+            sh.out.frames += 1;
+            if !sh.socks[self.out].send(&f.bytes) {
+                sh.out.send_failures += 1;
+            }
+        }
+    }
+}
+
+/// Sleep until `wake` on the emulator's clock, or until a frame arrives.
+fn wait(pfds: &mut [libc::pollfd], clock: &Clock, wake: u64) {
+    let now = clock.now();
+    if wake > now {
+        let dt = wake - now;
+        let ts = libc::timespec {
+            tv_sec: (dt / 1_000_000_000) as libc::time_t,
+            tv_nsec: (dt % 1_000_000_000) as libc::c_long,
+        };
+        // SAFETY: valid pollfds and timespec.
+        unsafe { libc::ppoll(pfds.as_mut_ptr(), pfds.len() as libc::nfds_t, &ts, std::ptr::null()) };
+    }
+}
+
+pub fn run(cfg: &EmuCfg) -> Result<EmuOut, String> {
+    let plan = fctlab_core::scenario::from_json(&cfg.scenario.to_string()).map_err(|e| e.to_string())?;
+    let (socks, mut dirs) = open_pairs(cfg, &plan)?;
+    let mut sh = Shared {
+        socks,
+        slab: Slab {
+            frames: Vec::new(),
+            free: Vec::new(),
+        },
+        out: EmuOut {
+            limit_pkts: plan.buffer_pkts,
+            rate_bps: plan.topology.links[plan.topology.bottleneck as usize].rate_bps,
+            ..Default::default()
+        },
+        order: 0,
+        late_sum: 0.0,
+        late_n: 0,
+    };
     crate::tune_process(60);
     let sampled = dirs.iter().position(|d| d.cfg.scenario_queue);
-    let mut slab = Slab {
-        frames: Vec::new(),
-        free: Vec::new(),
-    };
     // The emulator's own time axis starts now, before the run's epoch, so that
     // frames sent before the epoch (probes, ARP) get their delays too; the
     // samples are reported on the run's axis.
@@ -337,12 +506,10 @@ pub fn run(cfg: &EmuCfg) -> Result<EmuOut, String> {
     let clock = Clock { epoch_ns: origin };
     let lead = cfg.epoch_ns - origin;
     let mut buf = vec![0u8; 65536];
-    let mut order = 0u64;
-    let mut late_sum = 0.0;
-    let mut late_n = 0u64;
     let mut next_sample = lead + cfg.sample_ns;
     let mut last_stop_check = 0u64;
-    let mut pfds: Vec<libc::pollfd> = socks
+    let mut pfds: Vec<libc::pollfd> = sh
+        .socks
         .iter()
         .map(|s| libc::pollfd {
             fd: s.fd,
@@ -351,116 +518,19 @@ pub fn run(cfg: &EmuCfg) -> Result<EmuOut, String> {
         })
         .collect();
     loop {
-        let now = clock.now();
-        // Arrivals: socket 2k is interface a of pair k (into direction 2k, fwd),
-        // socket 2k+1 is b (into 2k+1, rev).
-        for (si, s) in socks.iter().enumerate() {
-            while let Some(n) = s.recv(&mut buf) {
-                let d = &mut dirs[si];
-                let fwd = si % 2 == 0;
-                match classify(&buf[..n], cfg, fwd) {
-                    Err(why) => out.refused.add(why),
-                    Ok(None) => {
-                        if !socks[d.out].send(&buf[..n]) {
-                            out.send_failures += 1;
-                        }
-                    }
-                    Ok(Some(f)) => {
-                        let pre = d.cfg.pre_ns.get(&f.src).copied().unwrap_or(0);
-                        // The frame waits in the slab; heaps and queue hold its slot.
-                        let slot = slab.put(f);
-                        slab.get_mut(slot).pkt.path = slot;
-                        order += 1;
-                        d.pre.push(Reverse((now + pre, order, slot)));
-                    }
-                }
-            }
-        }
+        sh.receive(&mut dirs, cfg, &mut buf, clock.now());
         let now = clock.now();
         let mut wake = now + 20_000_000;
         for d in dirs.iter_mut() {
-            // Delay before the queue over: into the queue (or straight on for a delay line).
-            while let Some(&Reverse((t, _, slot))) = d.pre.peek() {
-                if t > now {
-                    break;
-                }
-                d.pre.pop();
-                let p = slab.get_mut(slot).pkt;
-                if d.cfg.rate_bps.is_none() {
-                    let post = d.cfg.post(slab.get_mut(slot));
-                    order += 1;
-                    d.post.push(Reverse((t + post, order, slot)));
-                    continue;
-                }
-                if let Some(dropped) = d.queue.enqueue(t, p) {
-                    out.dropped += 1;
-                    if dropped.flow != u32::MAX {
-                        *out.drops.entry(dropped.flow).or_insert(0) += 1;
-                    }
-                    slab.take(dropped.path);
-                }
-            }
-            // Serialisation, back to back (a late wake-up catches up).
-            if let Some(rate) = d.cfg.rate_bps {
-                loop {
-                    match d.serving {
-                        Some((p, done)) if done <= now => {
-                            let f = slab.get_mut(p.path);
-                            rewrite(f, &p);
-                            let post = d.cfg.post(f);
-                            order += 1;
-                            d.post.push(Reverse((done + post, order, p.path)));
-                            d.serving = None;
-                            if let Some(n) = d.queue.dequeue(done) {
-                                let tx = tx_time_ns(n.size_bytes as u64, rate);
-                                d.busy_ns += tx;
-                                d.serving = Some((n, done + tx));
-                            }
-                        }
-                        Some(_) => break,
-                        None => match d.queue.dequeue(now) {
-                            Some(n) => {
-                                let tx = tx_time_ns(n.size_bytes as u64, rate);
-                                d.busy_ns += tx;
-                                d.serving = Some((n, now + tx));
-                            }
-                            None => break,
-                        },
-                    }
-                }
-                if let Some((_, done)) = d.serving {
-                    wake = wake.min(done);
-                }
-            }
-            // Delay after the queue over: out of the other interface.
-            while let Some(&Reverse((t, _, slot))) = d.post.peek() {
-                if t > now {
-                    break;
-                }
-                d.post.pop();
-                let f = slab.take(slot);
-                let late = (now - t) as f64 / 1e3;
-                out.max_late_us = out.max_late_us.max(late);
-                late_sum += late;
-                late_n += 1;
-                out.frames += 1;
-                if !socks[d.out].send(&f.bytes) {
-                    out.send_failures += 1;
-                }
-            }
-            if let Some(&Reverse((t, _, _))) = d.pre.peek() {
-                wake = wake.min(t);
-            }
-            if let Some(&Reverse((t, _, _))) = d.post.peek() {
-                wake = wake.min(t);
-            }
+            wake = wake.min(d.step(&mut sh, now));
         }
         while now >= next_sample {
             if let Some(k) = sampled {
                 let d = &mut dirs[k];
-                out.t_ns.push(next_sample - lead);
-                out.queue_pkts.push(d.queue.len_pkts() as u64);
-                out.utilization
+                sh.out.t_ns.push(next_sample - lead);
+                sh.out.queue_pkts.push(d.queue.len_pkts() as u64);
+                sh.out
+                    .utilization
                     .push(((d.busy_ns - d.busy_at_sample) as f64 / cfg.sample_ns as f64).min(1.0));
                 d.busy_at_sample = d.busy_ns;
             }
@@ -473,17 +543,13 @@ pub fn run(cfg: &EmuCfg) -> Result<EmuOut, String> {
                 break;
             }
         }
-        let now2 = clock.now();
-        if wake > now2 {
-            let dt = wake - now2;
-            let ts = libc::timespec {
-                tv_sec: (dt / 1_000_000_000) as libc::time_t,
-                tv_nsec: (dt % 1_000_000_000) as libc::c_long,
-            };
-            // SAFETY: valid pollfds and timespec.
-            unsafe { libc::ppoll(pfds.as_mut_ptr(), pfds.len() as libc::nfds_t, &ts, std::ptr::null()) };
-        }
+        wait(&mut pfds, &clock, wake);
     }
-    out.mean_late_us = if late_n > 0 { late_sum / late_n as f64 } else { 0.0 };
+    let mut out = sh.out;
+    out.mean_late_us = if sh.late_n > 0 {
+        sh.late_sum / sh.late_n as f64
+    } else {
+        0.0
+    };
     Ok(out)
 }

@@ -21,7 +21,7 @@
 //! or a header word that is not a finite number of magnitude at most 1e30 is
 //! refused with the reason ([`Bad`]); nothing in it can make a decoder panic.
 
-use fctlab_core::net::packet::flags;
+use fctlab_core::net::packet::{flags, Header};
 use fctlab_core::net::{Packet, PacketKind};
 
 pub const MAGIC: [u8; 2] = *b"FL";
@@ -126,7 +126,7 @@ pub fn encode(p: &Packet, buf: &mut Vec<u8>) {
     buf.extend_from_slice(&p.size_bytes.to_le_bytes());
     buf.extend_from_slice(&p.seq.to_le_bytes());
     buf.extend_from_slice(&p.ts.to_le_bytes());
-    for w in p.hdr {
+    for w in p.hdr.words() {
         buf.extend_from_slice(&w.to_le_bytes());
     }
     let c = crc32(&buf[..56]);
@@ -177,6 +177,6 @@ pub fn decode(b: &[u8]) -> Result<Packet, Bad> {
     }
     let mut p = Packet::new(u32_at(b, 8), kind, u32_at(b, 12), u64_at(b, 16), u64_at(b, 24));
     p.flags = b[4];
-    p.hdr = hdr;
+    p.hdr = Header::from_words(hdr);
     Ok(p)
 }

@@ -2,6 +2,7 @@
 //! decoder (random datagrams and every single-byte and truncation mutation of
 //! valid ones must be refused with a reason or decode, never panic).
 
+use fctlab_core::net::packet::Header;
 use fctlab_core::net::{Packet, PacketKind};
 use fctlab_live::wire::{self, Bad};
 
@@ -25,7 +26,7 @@ fn sample(i: u64) -> Packet {
         i * 77_777,
     );
     p.flags = (i % 16) as u8;
-    p.hdr = [-1.0, 0.0123 * i as f64, -((i << 26) as f64)];
+    p.hdr = Header::from_words([-1.0, 0.0123 * i as f64, -((i << 26) as f64)]);
     p
 }
 
@@ -47,7 +48,7 @@ fn round_trip_and_size_on_the_wire() {
             (q.flow, q.kind, q.flags, q.size_bytes, q.seq, q.ts),
             (p.flow, p.kind, p.flags, p.size_bytes, p.seq, p.ts)
         );
-        assert_eq!(q.hdr.map(f64::to_bits), p.hdr.map(f64::to_bits));
+        assert_eq!(q.hdr.words().map(f64::to_bits), p.hdr.words().map(f64::to_bits));
     }
 }
 

@@ -55,7 +55,7 @@ def _count(packets: float) -> int:
 
 
 def rcp_scenario(packets: float, seed: int = 1) -> dict:
-    """RCP, the 2006 paper's Fig. 12 set-up (see ``experiments/dukkipati2006.py``)."""
+    """RCP, the 2006 paper's Fig. 12 set-up (see ``experiments/dukkipati2006/scenarios.py``)."""
     return {
         "seed": seed,
         "network": {

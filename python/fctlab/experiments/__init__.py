@@ -1,62 +1,67 @@
-"""Reproductions of the source documents' figures and tables, one module per document."""
+"""Reproductions of the source documents' figures and tables: one package per
+source document (``dukkipati2006/``, ``kanakia1991/``, ...) and one for the
+project's own pages (``checks/``); one page per module, registered with
+:func:`~fctlab.experiments.registry.reproduction`.
+
+The registry (:func:`specs`, :data:`REGISTRY`, :func:`canonical`) lists the
+pages in report order: the order of their modules in :data:`PAGES`.
+"""
 
 from __future__ import annotations
 
+import importlib
 import time
 from pathlib import Path
 
-from . import crossval, dukkipati2006, gavaletz2010, kanakia1991, live, mussmann2012, zhuang2016
+from . import registry
+from .registry import ALIASES, REGISTRY, Spec, canonical, reproduction, spec, specs
 
-#: name -> callable(out_dir: Path, scale: str) -> list[Reproduction]
-REGISTRY = {
-    "dukkipati2006-fig1": dukkipati2006.fig1,
-    "dukkipati2006-fig2": dukkipati2006.fig2,
-    "dukkipati2006-fig3": dukkipati2006.fig3,
-    "dukkipati2006-fig4": dukkipati2006.fig4,
-    "dukkipati2006-fig5": dukkipati2006.fig5,
-    "dukkipati2006-fig6": dukkipati2006.fig6,
-    "baselines-tcp-ps-srpt": dukkipati2006.baselines,
-    "dukkipati2006-fig8": dukkipati2006.fig8,
-    "dukkipati2006-fig10": dukkipati2006.fig10,
-    "dukkipati2006-fig12": dukkipati2006.fig12,
-    "dukkipati2006-fig13": dukkipati2006.fig13,
-    "dukkipati2006-rcp-convergence": dukkipati2006.rcp_convergence,
-    "dukkipati2006-rcp-sensitivity": dukkipati2006.rcp_sensitivity,
-    "zhuang2016-fig6": zhuang2016.fig6,
-    "replicated-fig1-workload": dukkipati2006.replicated,
-    "mussmann2012-fig5-1": mussmann2012.fig51,
-    "mussmann2012-fig5-3": mussmann2012.fig53,
-    "mussmann2012-fig5-2": mussmann2012.fig52,
-    "mussmann2012-fig5-4": mussmann2012.fig54,
-    "live-vs-sim": live.live_vs_sim,
-    "kanakia1991-table4-1": kanakia1991.table41,
-    "kanakia1991-table4-2": kanakia1991.table42,
-    "kanakia1991-table4-3": kanakia1991.table43,
-    "kanakia1991-table4-4": kanakia1991.table44,
-    "kanakia1991-table4-5": kanakia1991.table45,
-    "kanakia1991-table4-6": kanakia1991.table46,
-    "kanakia1991-table4-7": kanakia1991.table47,
-    "kanakia1991-table4-8": kanakia1991.table48,
-    "kanakia1991-table4-9": kanakia1991.table49,
-    "kanakia1991-table4-10": kanakia1991.table410,
-    "kanakia1991": kanakia1991.page,
-    "crossval-ns3": crossval.crossval_ns3,
-    "gavaletz2010-fig1": gavaletz2010.fig1,
-    "gavaletz2010-fig2": gavaletz2010.fig2,
-    "gavaletz2010-fig3": gavaletz2010.fig3,
-    "gavaletz2010-fig4": gavaletz2010.fig4,
-    "gavaletz2010-fig5": gavaletz2010.fig5,
-}
+#: Every page's module, in report order.
+PAGES = (
+    "dukkipati2006.fig1",
+    "dukkipati2006.fig2",
+    "dukkipati2006.fig3",
+    "dukkipati2006.fig4",
+    "dukkipati2006.fig5",
+    "dukkipati2006.fig6",
+    "checks.baselines",
+    "dukkipati2006.fig8",
+    "dukkipati2006.fig10",
+    "dukkipati2006.fig12",
+    "dukkipati2006.fig13",
+    "dukkipati2006.rcp_convergence",
+    "dukkipati2006.rcp_sensitivity",
+    "zhuang2016.fig6",
+    "checks.replicated",
+    "mussmann2012.fig5_1",
+    "mussmann2012.fig5_3",
+    "mussmann2012.fig5_2",
+    "mussmann2012.fig5_4",
+    "checks.live_vs_sim",
+    "kanakia1991.table4_1",
+    "kanakia1991.table4_2",
+    "kanakia1991.table4_3",
+    "kanakia1991.table4_4",
+    "kanakia1991.table4_5",
+    "kanakia1991.table4_6",
+    "kanakia1991.table4_7",
+    "kanakia1991.table4_8",
+    "kanakia1991.table4_9",
+    "kanakia1991.table4_10",
+    "kanakia1991.suite_page",
+    "checks.crossval_ns3",
+    "gavaletz2010.fig1",
+    "gavaletz2010.fig2",
+    "gavaletz2010.fig3",
+    "gavaletz2010.fig4",
+    "gavaletz2010.fig5",
+)
 
-#: Other spellings of reproduction names (the thesis numbers its figures 5.1 ...).
-ALIASES = {f"mussmann2012-fig5.{i}": f"mussmann2012-fig5-{i}" for i in range(1, 5)}
-# Figures drawn on the page of the one before them.
-ALIASES.update({"dukkipati2006-fig7": "dukkipati2006-fig6"})
+for _module in PAGES:
+    importlib.import_module(f".{_module}", __name__)
+registry.order(PAGES)
 
-
-def canonical(name: str) -> str:
-    """The registered name of ``name`` (an alias or the name itself)."""
-    return ALIASES.get(name, name)
+__all__ = ["ALIASES", "PAGES", "REGISTRY", "Spec", "canonical", "reproduce", "reproduction", "spec", "specs"]
 
 
 def reproduce(names, *, scale: str = "quick", out_dir="report") -> Path:

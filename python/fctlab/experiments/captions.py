@@ -110,3 +110,22 @@ def table(cfg: Mapping[str, Any], table: str, keys) -> str:
     """``alpha 0.4, beta 0.226``: parameters of a scheme's or queue's table
     (``network.xcp``) as the run had them."""
     return ", ".join(f"{k} {num(value(cfg, f'{table}.{k}'))}" for k in keys)
+
+
+def single_link(cfg: Mapping[str, Any], *, load: str = "load") -> dict:
+    """The workload of a single-link scenario as it ran (its first traffic
+    generator): link rate, RTT, load (under the key ``load``), sizes, packet."""
+    g = cfg["traffic"][0]
+    return {
+        "C": rate(value(cfg, "network.bottleneck_bps")),
+        "RTT": rtt(cfg),
+        load: g["load"],
+        "flow sizes": sizes(g),
+        "packet": packet(cfg),
+    }
+
+
+def scheme(cfg: Mapping[str, Any]) -> str:
+    """How the captions name the scenario's transport (``NewReno``, ``XCP``)."""
+    s = value(cfg, "transport.scheme")
+    return SCHEME_NAMES.get(s, s)

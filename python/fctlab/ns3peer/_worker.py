@@ -13,6 +13,7 @@ Python only builds the network and hands the flow list to ``fctlab::Workload``
 (``flowapp.h``, compiled by cppyy); the simulation itself runs in C++.
 """
 
+import collections
 import json
 import math
 import os
@@ -112,19 +113,13 @@ def buffer_packets(p):
     return max(1, math.ceil(p["buffer_bdp"] * bdp))
 
 
-def build_and_run(ns, cppyy, p, timings, state):
-    """Build the dumbbell, start the workload, run; return the result dict.
-
-    ``timings`` receives ``setup_s``; ``state["stage"]`` says what is under way.
-    """
-    t_setup = time.perf_counter()
-    # ns-3's own random streams (this scenario's TCP draws none; set for completeness).
-    ns.RngSeedManager.SetSeed(max(1, int(p["seed"])))
-    configure_tcp(ns, p["mss_bytes"], p["init_cwnd_pkts"], p.get("limited_transmit", False))
-    fct = cppyy.gbl.fctlab
+def build_network(ns, fct, p):
+    """The dumbbell: ``senders`` hosts on access links into router R0, the
+    bottleneck R0-R1 carrying the whole base RTT, R1 to as many receivers;
+    addresses and routes; every router port DropTail of the buffer, each host's
+    own device unlimited. Returns the nodes, links and interfaces by name."""
     n = p["senders"]
     buf = buffer_packets(p)
-
     senders, receivers, routers = ns.NodeContainer(), ns.NodeContainer(), ns.NodeContainer()
     senders.Create(n)
     receivers.Create(n)
@@ -162,83 +157,93 @@ def build_and_run(ns, cppyy, p, timings, state):
         # plain DropTail device queue.
         ns.TrafficControlHelper().Uninstall(devs)
     ns.Ipv4GlobalRoutingHelper.PopulateRoutingTables()
-    all_devs = [devs.Get(i) for devs in [bottleneck] + access + egress for i in range(2)]
-    red = p.get("red")
-    red_qd = None
-    if red:
-        # RED (ns-3 RedQueueDisc, a port of ns-2 red.cc) on R0's bottleneck port
-        # only; every other port keeps its DropTail device queue.
-        fct.ConfigureDeviceQueue(bottleneck.Get(0), RED_DEVICE_QUEUE_PKTS)
-        red_qd = fct.InstallRed(
-            bottleneck.Get(0),
-            float(red["min_th"]),
-            float(red["max_th"]),
-            float(red["max_p"]),
-            float(red["q_weight"]),
-            bool(red["gentle"]),
-            bool(red["wait"]),
-            int(red["mean_pktsize"]),
-            int(red["limit_pkts"]),
-            float(p["bottleneck_bps"]),
-            p["rtt_ms"] / 2000.0,
-        )
-    queue_discs = sum(1 for d in all_devs if fct.HasQueueDisc(d))
-    acc_if, egr_if = ifaces[1 : 1 + n], ifaces[1 + n :]
+    return {
+        "senders": senders,
+        "receivers": receivers,
+        "r0": r0,
+        "r1": r1,
+        "bottleneck": bottleneck,
+        "all_devs": [devs.Get(i) for devs in [bottleneck] + access + egress for i in range(2)],
+        "acc_if": ifaces[1 : 1 + n],
+        "egr_if": ifaces[1 + n :],
+        "buf": buf,
+    }
 
+
+def install_red(fct, p, bottleneck):
+    """RED (ns-3 RedQueueDisc, a port of ns-2 red.cc) on R0's bottleneck port
+    only, over a one-packet device queue; every other port keeps its DropTail
+    device queue. None without ``p["red"]``."""
+    red = p.get("red")
+    if not red:
+        return None
+    fct.ConfigureDeviceQueue(bottleneck.Get(0), RED_DEVICE_QUEUE_PKTS)
+    return fct.InstallRed(
+        bottleneck.Get(0),
+        float(red["min_th"]),
+        float(red["max_th"]),
+        float(red["max_p"]),
+        float(red["q_weight"]),
+        bool(red["gentle"]),
+        bool(red["wait"]),
+        int(red["mean_pktsize"]),
+        int(red["limit_pkts"]),
+        float(p["bottleneck_bps"]),
+        p["rtt_ms"] / 2000.0,
+    )
+
+
+def workload(fct, p, net, red_qd):
+    """The flows on the sender-receiver pairs, and the trace sources counting
+    the bottleneck's packets and every drop. Returns the workload, the flows
+    and their arrival rate."""
+    n = p["senders"]
     work = fct.Workload(p["mss_bytes"], PORT)
     if p.get("trace_flow") is not None:
         work.TraceFlow(int(p["trace_flow"]))
     for i in range(n):
-        work.AddPair(senders.Get(i), receivers.Get(i), acc_if[i].GetAddress(0), egr_if[i].GetAddress(1))
+        work.AddPair(
+            net["senders"].Get(i),
+            net["receivers"].Get(i),
+            net["acc_if"][i].GetAddress(0),
+            net["egr_if"][i].GetAddress(1),
+        )
     flows, lam = flow_list(p)
     for t, pair, size in flows:
         work.AddFlow(t, pair, size)
-
+    bottleneck = net["bottleneck"]
     hooked = [
         work.CountTx(bottleneck.Get(0), True),  # R0 -> R1: data, SYN and FIN segments
         work.CountTx(bottleneck.Get(1), False),  # R1 -> R0: ACKs
-        work.CountTcDrops(r0, True),  # R0's drops are the bottleneck's (its other links carry ACKs)
-        work.CountTcDrops(r1, False),
+        work.CountTcDrops(net["r0"], True),  # R0's drops are the bottleneck's (its other links carry ACKs)
+        work.CountTcDrops(net["r1"], False),
     ]
-    hooked += [work.CountTcDrops(c.Get(i), False) for c in (senders, receivers) for i in range(n)]
-    hooked += [fct.CountQueueDrops(work, dev) for dev in all_devs]
+    hooked += [work.CountTcDrops(c.Get(i), False) for c in (net["senders"], net["receivers"]) for i in range(n)]
+    hooked += [fct.CountQueueDrops(work, dev) for dev in net["all_devs"]]
     if red_qd is not None:
         hooked.append(work.CountQueueDiscDrops(red_qd))
     if not all(hooked):
         raise RuntimeError("could not connect ns-3 trace sources (PhyTxBegin, TcDrop, Drop)")
+    return work, flows, lam
 
-    if p.get("queue_sample_ms") and red_qd is not None:
-        # RED's queue disc and the device queue below it, sampled until the last arrival.
-        fct.StartRedSampling(
-            work,
-            red_qd,
-            bottleneck.Get(0),
-            float(p["queue_sample_ms"]) / 1000.0,
-            float(p.get("queue_sample_until_s") or p["sim_seconds"]),
-        )
-    elif p.get("queue_sample_ms"):
-        # The bottleneck's device queue (R0's end), sampled until the last arrival.
-        fct.StartBottleneckSampling(
-            work,
-            bottleneck.Get(0),
-            float(p["queue_sample_ms"]) / 1000.0,
-            float(p.get("queue_sample_until_s") or p["sim_seconds"]),
-        )
-    work.Start()
-    ns.Simulator.Stop(ns.Seconds(p["sim_seconds"]))
-    timings["setup_s"] = time.perf_counter() - t_setup
-    rss_before = peak_rss_mb()
 
-    state["stage"] = "run"
-    t0, c0 = time.perf_counter(), time.process_time()
-    ns.Simulator.Run()
-    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+def start_sampling(fct, p, work, bottleneck, red_qd):
+    """With ``p["queue_sample_ms"]``, sample the bottleneck's queue until the last arrival."""
+    if not p.get("queue_sample_ms"):
+        return
+    every_s = float(p["queue_sample_ms"]) / 1000.0
+    until_s = float(p.get("queue_sample_until_s") or p["sim_seconds"])
+    if red_qd is not None:
+        # RED's queue disc and the device queue below it.
+        fct.StartRedSampling(work, red_qd, bottleneck.Get(0), every_s, until_s)
+    else:
+        # The bottleneck's device queue (R0's end).
+        fct.StartBottleneckSampling(work, bottleneck.Get(0), every_s, until_s)
 
-    fcts = sorted(work.Fcts())
 
-    def quantile(q):
-        return fcts[min(len(fcts) - 1, int(q * len(fcts)))] * 1000.0 if fcts else None
-
+def per_flow(fct, p, work, red_qd):
+    """What only some runs report: each flow's FCT and segments sent (an explicit
+    flow list), RED's drops by reason, a traced flow's events."""
     extra = {}
     if p.get("flows") is not None:
         extra["flow_fct_s"] = [float(x) for x in work.AllFcts()]
@@ -249,16 +254,23 @@ def build_and_run(ns, cppyy, p, timings, state):
             "early_drops": int(st[0]),
             "forced_drops": int(st[1]),
             "overflow_drops": int(st[2]),
-            "limit_pkts": int(red["limit_pkts"]),
+            "limit_pkts": int(p["red"]["limit_pkts"]),
             "device_queue_pkts": RED_DEVICE_QUEUE_PKTS,
         }
     if p.get("trace_flow") is not None:
         tr = list(work.Trace())
         extra["trace"] = [[tr[i], int(tr[i + 1]), tr[i + 2]] for i in range(0, len(tr), 3)]
+    return extra
+
+
+def counters(ns, p, work, flows, fcts):
+    """The run's counters: time, packets, bytes and drops at the bottleneck, the
+    flows' fates and FCTs (``fcts``: the completed flows', sorted)."""
+
+    def quantile(q):
+        return fcts[min(len(fcts) - 1, int(q * len(fcts)))] * 1000.0 if fcts else None
+
     return {
-        **extra,
-        "wall_s": wall,
-        "cpu_s": cpu,
         "sim_seconds": float(p["sim_seconds"]),
         "sim_time_reached_s": ns.Simulator.Now().GetSeconds(),
         "events": int(ns.Simulator.GetEventCount()),
@@ -271,7 +283,7 @@ def build_and_run(ns, cppyy, p, timings, state):
         "bottleneck_drops": int(work.BottleneckDrops()),
         "bottleneck_syn_drops": int(work.SynDrops()),
         "bottleneck_control_drop_sizes": {
-            str(k): v for k, v in __import__("collections").Counter(int(x) for x in work.ControlDropSizes()).items()
+            str(k): v for k, v in collections.Counter(int(x) for x in work.ControlDropSizes()).items()
         },
         "bottleneck_queue_histogram": [int(x) for x in work.QueueHistogram()],
         "other_drops": int(work.OtherDrops()) + int(work.QueueDrops()),
@@ -283,8 +295,41 @@ def build_and_run(ns, cppyy, p, timings, state):
         "fct_mean_ms": (sum(fcts) / len(fcts) * 1000.0) if fcts else None,
         "fct_median_ms": quantile(0.5),
         "fct_p99_ms": quantile(0.99),
+    }
+
+
+def build_and_run(ns, cppyy, p, timings, state):
+    """Build the dumbbell, start the workload, run; return the result dict.
+
+    ``timings`` receives ``setup_s``; ``state["stage"]`` says what is under way.
+    """
+    t_setup = time.perf_counter()
+    # ns-3's own random streams (this scenario's TCP draws none; set for completeness).
+    ns.RngSeedManager.SetSeed(max(1, int(p["seed"])))
+    configure_tcp(ns, p["mss_bytes"], p["init_cwnd_pkts"], p.get("limited_transmit", False))
+    fct = cppyy.gbl.fctlab
+    net = build_network(ns, fct, p)
+    red_qd = install_red(fct, p, net["bottleneck"])
+    queue_discs = sum(1 for d in net["all_devs"] if fct.HasQueueDisc(d))
+    work, flows, lam = workload(fct, p, net, red_qd)
+    start_sampling(fct, p, work, net["bottleneck"], red_qd)
+    work.Start()
+    ns.Simulator.Stop(ns.Seconds(p["sim_seconds"]))
+    timings["setup_s"] = time.perf_counter() - t_setup
+    rss_before = peak_rss_mb()
+
+    state["stage"] = "run"
+    t0, c0 = time.perf_counter(), time.process_time()
+    ns.Simulator.Run()
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    fcts = sorted(work.Fcts())
+    return {
+        **per_flow(fct, p, work, red_qd),
+        "wall_s": wall,
+        "cpu_s": cpu,
+        **counters(ns, p, work, flows, fcts),
         "arrival_rate_per_s": lam,
-        "buffer_pkts": buf,
+        "buffer_pkts": net["buf"],
         "queue_discs_installed": queue_discs,
         "peak_rss_mb": peak_rss_mb(),
         "peak_rss_before_run_mb": rss_before,

@@ -1,9 +1,22 @@
-//! What `fctlab list` shows: every registered building block with its
-//! parameters, their defaults (read from the code that applies them) and
-//! sources, and the scenario's own keys with theirs.
+//! What `fctlab list` shows and the reference pages are generated from: every
+//! registered building block with its parameters, their defaults (read from
+//! the code that applies them) and sources, and every key of the scenario's
+//! own tables with its default, meaning and source.
 
+mod keys;
+mod tcp;
+#[cfg(test)]
+mod tests;
+
+pub use keys::{Dflt, KeyDoc};
+pub use tcp::{preset_values, tcp_option_docs, TcpOptionDoc};
+
+use super::{FlowCfg, LossCfg, MetricsCfg, NetworkCfg, Scenario, TrafficCfg, TransportCfg};
 use crate::config::{Entry, ParamInfo};
+use crate::net::topology::graph::LinkCfg;
 use crate::registry::Registries;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 use serde_json::{json, Value};
 
 fn params(ps: &[ParamInfo]) -> Vec<Value> {
@@ -31,6 +44,162 @@ fn entry<F>(e: &Entry<F>, table: Option<String>) -> Value {
     v
 }
 
+/// A section of scenario keys: its name (what `fctlab list` filters by), a
+/// title, the dotted prefix of its keys, its documentation and its table's
+/// defaults as serde gives them.
+pub struct Section {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub prefix: &'static str,
+    /// Keys of list entries (`[[traffic]]`) rather than of one table.
+    pub entries: bool,
+    pub docs: &'static [KeyDoc],
+    pub defaults: fn() -> Value,
+}
+
+/// The defaults of table `T` as serde fills them in from `minimal` (the
+/// table's required keys), serialised.
+fn defaults_of<T: DeserializeOwned + Serialize>(minimal: Value) -> Value {
+    serde_json::from_value::<T>(minimal)
+        .ok()
+        .and_then(|t| serde_json::to_value(t).ok())
+        .unwrap_or(Value::Null)
+}
+
+/// The sections of scenario keys, in the order `fctlab list` shows them (the
+/// TCP model options, `transport` keys too, are [`tcp_option_docs`]).
+pub const SECTIONS: &[Section] = &[
+    Section {
+        name: "run",
+        title: "top-level keys",
+        prefix: "",
+        entries: false,
+        docs: keys::RUN,
+        defaults: || defaults_of::<Scenario>(json!({"network": {}})),
+    },
+    Section {
+        name: "network",
+        title: "[network]",
+        prefix: "network.",
+        entries: false,
+        docs: keys::NETWORK,
+        defaults: || defaults_of::<NetworkCfg>(json!({})),
+    },
+    Section {
+        name: "graph",
+        title: "each link of [network.graph] links",
+        prefix: "network.graph.links[].",
+        entries: true,
+        docs: keys::GRAPH_LINK,
+        defaults: || defaults_of::<LinkCfg>(json!({"a": "a", "b": "b", "rate_bps": 1.0})),
+    },
+    Section {
+        name: "transport",
+        title: "[transport]",
+        prefix: "transport.",
+        entries: false,
+        docs: keys::TRANSPORT,
+        defaults: || serde_json::to_value(TransportCfg::default()).unwrap_or(Value::Null),
+    },
+    Section {
+        name: "traffic",
+        title: "each [[traffic]] entry",
+        prefix: "traffic[].",
+        entries: true,
+        docs: keys::TRAFFIC,
+        defaults: || defaults_of::<TrafficCfg>(json!({"arrivals": "poisson"})),
+    },
+    Section {
+        name: "flows",
+        title: "each [[flows]] entry",
+        prefix: "flows[].",
+        entries: true,
+        docs: keys::FLOWS,
+        defaults: || defaults_of::<FlowCfg>(json!({})),
+    },
+    Section {
+        name: "metrics",
+        title: "[metrics]",
+        prefix: "metrics.",
+        entries: false,
+        docs: keys::METRICS,
+        defaults: || serde_json::to_value(MetricsCfg::default()).unwrap_or(Value::Null),
+    },
+    Section {
+        name: "losses",
+        title: "each [[losses]] entry (forced losses)",
+        prefix: "losses[].",
+        entries: true,
+        docs: keys::LOSSES,
+        defaults: || defaults_of::<LossCfg>(json!({"flow": 0, "seq": 0})),
+    },
+];
+
+/// A value as `fctlab list` writes it (`5`, `0.1`, `1e-7`, `true`, `flow`).
+fn show(v: &Value) -> String {
+    ParamInfo {
+        key: "",
+        default: v.clone(),
+        derived: "",
+        source: "",
+    }
+    .default_text()
+}
+
+/// The default of a documented key: its value (null when there is no plain
+/// value) and the text `fctlab list` shows.
+///
+/// Panics (a bug, caught by this module's tests) if a default said to be the
+/// code's is not a value of the table's defaults.
+pub fn key_default(s: &Section, d: &KeyDoc, defaults: &Value) -> (Value, String) {
+    match d.default {
+        Dflt::Code => {
+            let v = defaults.get(d.key).filter(|v| !v.is_null()).cloned();
+            let v = v.unwrap_or_else(|| panic!("{}{} has no default in its table", s.prefix, d.key));
+            let text = show(&v);
+            (v, text)
+        }
+        Dflt::Applied(lit) => {
+            let v: Value = serde_json::from_str(lit).expect("a JSON literal");
+            let text = show(&v);
+            (v, text)
+        }
+        Dflt::Text(t) => (Value::Null, t.to_string()),
+    }
+}
+
+fn section_keys(s: &Section) -> Vec<Value> {
+    let defaults = (s.defaults)();
+    s.docs
+        .iter()
+        .map(|d| {
+            let (value, text) = key_default(s, d, &defaults);
+            let default = if value.is_null() { json!(text) } else { value.clone() };
+            let aliases: Vec<&str> = keys::ALIASES
+                .iter()
+                .filter(|a| a.0 == s.name && a.2 == d.key)
+                .map(|a| a.1)
+                .collect();
+            json!({"section": s.name, "key": format!("{}{}", s.prefix, d.key), "name": d.key, "default": default,
+                   "value": value, "text": text, "meaning": d.meaning, "source": d.source, "aliases": aliases})
+        })
+        .collect()
+}
+
+fn tcp_option_keys() -> Vec<Value> {
+    tcp_option_docs()
+        .iter()
+        .map(|o| {
+            let (rfc, ns3) = tcp::preset_values(o.key);
+            let rfc_text = if rfc.is_null() { o.unset.to_string() } else { show(&rfc) };
+            let ns3_text = if ns3.is_null() { o.unset.to_string() } else { show(&ns3) };
+            let text = format!("{rfc_text} (ns3: {ns3_text})");
+            json!({"section": "tcp", "key": format!("transport.{}", o.key), "name": o.key, "default": text,
+                   "value": Value::Null, "rfc": rfc, "ns3": ns3, "text": text, "meaning": o.meaning, "source": o.source})
+        })
+        .collect()
+}
+
 /// The catalogue of the built-in building blocks, as JSON.
 pub fn catalog() -> Value {
     catalog_with(&Registries::BUILTIN)
@@ -38,43 +207,30 @@ pub fn catalog() -> Value {
 
 /// The catalogue of the given registries, as JSON.
 pub fn catalog_with(reg: &Registries) -> Value {
-    let d = super::TransportCfg::default();
-    let m = super::MetricsCfg::default();
+    let mut parameters = Vec::new();
+    let mut entry_parameters = Vec::new();
+    let mut sections = Vec::new();
+    for s in SECTIONS {
+        let out = if s.entries {
+            &mut entry_parameters
+        } else {
+            &mut parameters
+        };
+        out.extend(section_keys(s));
+        sections.push(json!({"name": s.name, "title": s.title, "entries": s.entries}));
+        if s.name == "transport" {
+            parameters.extend(tcp_option_keys());
+            sections.push(json!({"name": "tcp", "title": "[transport] TCP model options", "entries": false}));
+        }
+    }
     json!({
         "schemes": reg.schemes.iter().map(|e| entry(e, e.table.map(|t| format!("transport.{t}")))).collect::<Vec<_>>(),
         "queues": reg.queues.iter().map(|e| entry(e, e.table.map(|t| format!("network.{t}")))).collect::<Vec<_>>(),
         "topologies": reg.topologies.iter().map(|e| entry(e, e.table.map(|t| format!("network.{t}")))).collect::<Vec<_>>(),
         "distributions": reg.sizes.iter().map(|e| entry(e, Some("traffic[i].sizes".into()))).collect::<Vec<_>>(),
         "arrivals": reg.arrivals.iter().map(|e| entry(e, None)).collect::<Vec<_>>(),
-        "parameters": [
-            {"key": "network.topology", "default": super::d_topology(), "source": ""},
-            {"key": "network.senders", "default": 1, "source": ""},
-            {"key": "network.access_bps", "default": "10 x bottleneck_bps", "source": "keeps the bottleneck where queues build"},
-            {"key": "network.buffer_bdp", "default": 1.0, "source": "bandwidth x mean base RTT, the 2006 FCT paper's HSTCP set-up"},
-            {"key": "network.queue", "default": super::d_queue(), "source": ""},
-            {"key": "transport.scheme", "default": d.scheme, "source": ""},
-            {"key": "transport.mss_bytes", "default": d.mss_bytes, "source": "ns-2 packetSize_"},
-            {"key": "transport.header_bytes", "default": d.header_bytes, "source": "TCP/IP headers without options; a pure ACK or SYN is this long"},
-            {"key": "transport.init_cwnd_pkts", "default": d.init_cwnd_pkts, "source": "ns-2 windowInit_ (RFC 3390: 2-4, RFC 6928: 10)"},
-            {"key": "transport.handshake", "default": d.handshake, "source": "SYN / SYN-ACK before data, as ns-2 syn_ and the 2006 paper's FCT"},
-            {"key": "transport.delayed_ack", "default": d.delayed_ack, "source": "ns-2's default sink ACKs every packet"},
-            {"key": "transport.delack_timeout_ms", "default": d.delack_timeout_ms, "source": "ns-2 DelAck sink interval (RFC 5681: <= 500 ms)"},
-            {"key": "transport.min_rto_ms", "default": d.min_rto_ms, "source": "Linux TCP_RTO_MIN and ns-2 minrto_ (RFC 6298: 1 s)"},
-            {"key": "transport.initial_rto_ms", "default": d.initial_rto_ms, "source": "RFC 6298 (2.1)"},
-            {"key": "transport.max_rto_ms", "default": d.max_rto_ms, "source": "RFC 6298 (2.5); ns-2 maxrto_"},
-            {"key": "transport.dupack_threshold", "default": d.dupack_threshold, "source": "RFC 5681"},
-            {"key": "transport.max_cwnd_pkts", "default": "unlimited", "source": "receiver window"},
-            {"key": "transport.init_ssthresh_pkts", "default": "unlimited", "source": "RFC 5681 3.1: the initial ssthresh SHOULD be set arbitrarily high; ns-2 ssthresh_"},
-            {"key": "metrics.interval_ms", "default": m.interval_ms, "source": ""},
-            {"key": "metrics.links", "default": m.links, "source": ""},
-            {"key": "metrics.utilization_pkts", "default": m.utilization_pkts, "source": "Mussmann 2012 section 5.2: packets delivered per interval over the line rate in packets"},
-            {"key": "metrics.utilization_retx", "default": m.utilization_retx, "source": "busy time of retransmitted packets per interval (Dukkipati & McKeown 2006, sec. II-D)"},
-            {"key": "metrics.size_stats", "default": m.size_stats, "source": "streaming FCT statistics per flow size (the size_stats table)"},
-            {"key": "metrics.size_stats_quantiles", "default": m.size_stats_quantiles, "source": "median, 90th and 99th percentile"},
-            {"key": "metrics.size_stats_alpha", "default": m.size_stats_alpha, "source": "relative accuracy of the quantiles (DDSketch, Masson, Rim & Lee 2019)"},
-            {"key": "metrics.size_stats_from_s", "default": m.size_stats_from_s, "source": "size_stats counts flows starting from this time (leaves out a warm-up)"},
-            {"key": "metrics.size_stats_until_s", "default": "none", "source": "and before this time (leaves out a draining end)"},
-            {"key": "metrics.flows", "default": m.flows, "source": "keep a record per flow; false keeps only size_stats and prefixes, in memory bounded by the flows in progress"},
-        ],
+        "sections": sections,
+        "parameters": parameters,
+        "entry_parameters": entry_parameters,
     })
 }

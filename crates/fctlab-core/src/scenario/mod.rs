@@ -8,6 +8,7 @@
 //! section ([`resolve`]). Nothing below this module knows the schema.
 
 pub mod catalog;
+mod metrics;
 mod overrides;
 mod resolve;
 
@@ -17,6 +18,7 @@ pub use resolve::{plan, plan_with, FlowPlan, Plan};
 
 use crate::config::err;
 use crate::registry::Registries;
+use crate::transport::{Preset, TcpOptions};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -142,62 +144,11 @@ pub struct TransportCfg {
     pub dupack_threshold: u32,
     /// Receiver window in packets (None: unlimited).
     pub max_cwnd_pkts: Option<f64>,
-    /// The initial slow-start threshold in packets (None: unbounded, RFC 5681 3.1).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub init_ssthresh_pkts: Option<f64>,
     pub ecn: bool,
-    /// TCP model options (README "TCP model options"): a preset ("rfc", the
-    /// default, or "ns3") and the options one by one, each overriding the preset.
+    /// The TCP model options' preset ("rfc", the default, or "ns3"); each
+    /// option given beside it wins over it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub preset: Option<String>,
-    /// The SYN's timeout (None: `initial_rto_ms`); ns-3's ConnTimeout is 3000.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub syn_rto_ms: Option<f64>,
-    /// RFC 3042 limited transmit.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub limited_transmit: Option<bool>,
-    /// "timestamps" (RFC 7323) or "karn" (RFC 6298 section 3).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rtt_sampling: Option<String>,
-    /// NewReno's window on a full ACK: "flight" (RFC 6582 option 1) or "ssthresh" (option 2).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub recovery_exit: Option<String>,
-    /// After a timeout, the ACK that covers everything sent before it grows
-    /// the window by "all" it acknowledges (RFC 5681) or only the segments
-    /// "beyond_recover" (ns-3).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub timeout_exit_growth: Option<String>,
-    /// On fast retransmit the RTO timer "restarts" or "keeps" running (RFC 6298 5.1).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub fast_retransmit_timer: Option<String>,
-    /// The data a loss halves into ssthresh: "flight" (RFC 5681 FlightSize) or
-    /// "pipe" (ns-3's estimate of the bytes in the network).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ssthresh_flight: Option<String>,
-    /// The window rule of NewReno without SACK: "inflation" (RFC 5681/6582:
-    /// FlightSize against a cwnd inflated by duplicate ACKs) or "pipe" (ns-3).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub dupack_window: Option<String>,
-    /// Time the SYN-ACK of a retransmitted SYN from the first SYN (ns-3).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub time_first_syn: Option<bool>,
-    /// NewReno's window growth: "packets" (RFC 5681, per ACK) or "bytes"
-    /// (ns-3's `TcpNewReno::IncreaseWindow`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub window_growth: Option<String>,
-    /// A pure ACK ends the handshake before the first data (ns-3).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub handshake_ack: Option<bool>,
-    /// Bytes of options on SYN and SYN-ACK (ns-3: 4, window scale).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub syn_option_bytes: Option<u32>,
-    /// The receiver's FIN and the sender's last pure ACK (ns-3's teardown).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub fin_exchange: Option<bool>,
-    /// With `fin_exchange`: the receiver's ACK behind its FIN, answered by
-    /// the closed sender with a reset (ns-3 with TIME_WAIT of no time).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub fin_rst: Option<bool>,
+    pub preset: Option<Preset>,
     /// Per-sender overrides: entry i holds `[transport]` keys for sender i's
     /// flows (README "Transport settings per sender, entry or flow").
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -206,6 +157,10 @@ pub struct TransportCfg {
     /// each is checked by the scheme that owns it.
     #[serde(skip)]
     pub tables: Tables,
+    /// The TCP model options given (keys of [`TcpOptions`], set aside as
+    /// given; [`TcpOptions::overlay`] checks them over the preset).
+    #[serde(skip)]
+    pub tcp: Tables,
 }
 
 impl Default for TransportCfg {
@@ -223,25 +178,11 @@ impl Default for TransportCfg {
             max_rto_ms: 60_000.0,
             dupack_threshold: 3,
             max_cwnd_pkts: None,
-            init_ssthresh_pkts: None,
             ecn: false,
             preset: None,
-            syn_rto_ms: None,
-            limited_transmit: None,
-            rtt_sampling: None,
-            recovery_exit: None,
-            timeout_exit_growth: None,
-            fast_retransmit_timer: None,
-            ssthresh_flight: None,
-            dupack_window: None,
-            time_first_syn: None,
-            window_growth: None,
-            handshake_ack: None,
-            syn_option_bytes: None,
-            fin_exchange: None,
-            fin_rst: None,
             per_sender: Vec::new(),
             tables: Tables::new(),
+            tcp: Tables::new(),
         }
     }
 }
@@ -369,10 +310,22 @@ pub fn parse_json_with(text: &str, reg: &Registries) -> Result<Scenario, ConfigE
             }
         }
     }
+    let tcp = match v.get_mut("transport").and_then(|s| s.as_object_mut()) {
+        Some(obj) => set_aside_tcp_options(obj),
+        None => Tables::new(),
+    };
     let mut sc: Scenario = crate::config::from_value(v).map_err(|e| de_error(e, ""))?;
     sc.network.tables = net_tables;
     sc.transport.tables = tr_tables;
+    sc.transport.tcp = tcp;
     Ok(sc)
+}
+
+/// Take the TCP model options out of a `[transport]` table, as given.
+pub(crate) fn set_aside_tcp_options(obj: &mut serde_json::Map<String, serde_json::Value>) -> Tables {
+    TcpOptions::keys()
+        .filter_map(|k| obj.remove(k).map(|v| (k.to_string(), v)))
+        .collect()
 }
 
 /// A deserialisation error as a [`ConfigError`] naming the key (under `prefix`).

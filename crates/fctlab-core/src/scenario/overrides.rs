@@ -8,7 +8,7 @@
 //! the PS baseline are computed from them. Each distinct merged table is
 //! resolved once into its endpoint builder; flows carry its index.
 
-use super::{de_error, TransportCfg};
+use super::{de_error, set_aside_tcp_options, TransportCfg};
 use crate::config::{err, ConfigError};
 use crate::registry::Registries;
 use crate::transport::{EndpointBuilder, TransportParams};
@@ -45,7 +45,7 @@ impl Transports {
             _ => unreachable!("TransportCfg serialises to an object"),
         };
         raw.remove("per_sender");
-        for (k, v) in &t.tables {
+        for (k, v) in t.tables.iter().chain(&t.tcp) {
             raw.insert(k.clone(), v.clone());
         }
         let key = canonical(&raw);
@@ -142,8 +142,10 @@ impl Transports {
                 tables.insert(t.to_string(), v);
             }
         }
+        let tcp = set_aside_tcp_options(&mut m);
         let mut cfg: TransportCfg = crate::config::from_value(Value::Object(m)).map_err(|e| de_error(e, field))?;
         cfg.tables = tables;
+        cfg.tcp = tcp;
         let resolved = super::resolve::transport(&cfg, &self.queue, reg).map_err(|e| rename(e, field))?;
         if self.list.len() >= u16::MAX as usize {
             return err(field, "more than 65,535 distinct transport settings in one run");

@@ -1,5 +1,6 @@
 //! From a parsed [`Scenario`] to a runnable [`Plan`], one section at a time.
 
+use super::metrics::{interval_ns, series_metrics, size_stats};
 use super::overrides::Transports;
 use super::{unused_tables, MetricsCfg, NetworkCfg, PerSender, Scenario, TransportCfg};
 use crate::config::{
@@ -10,7 +11,7 @@ use crate::net::queue::QueueBuilder;
 use crate::net::topology::{Shape, Topology};
 use crate::registry::Registries;
 use crate::sim::{ms_to_ns, secs_to_ns, Time};
-use crate::transport::{EndpointBuilder, FlowSize, TcpModel, TransportParams};
+use crate::transport::{EndpointBuilder, FlowSize, TcpOptions, TransportParams};
 use crate::workload::arrivals::{Context, MAX_FLOWS};
 use crate::workload::Generator;
 
@@ -118,6 +119,23 @@ fn network(n: &NetworkCfg, pkt_bytes: f64, reg: &Registries) -> Result<Network, 
     };
     let (qv, qf) = table(discipline.table);
     let queue_builder = (discipline.factory)(Table::new(qv, &qf))?;
+    let shape = shape(n)?;
+    let (tv, tf) = table(topology.table);
+    let build = |limit: Option<usize>| (topology.factory)(&shape, Table::new(tv, &tf), limit);
+    // Build once without a limit to measure RTTs, then set the buffer.
+    let probe = build(None)?;
+    let c = probe.links[probe.bottleneck as usize].rate_bps;
+    let buffer_pkts = buffer_pkts(n, &probe, pkt_bytes)?;
+    Ok(Network {
+        topology: build(Some(buffer_pkts))?,
+        buffer_pkts,
+        queue_builder,
+        bottleneck_bps: c,
+    })
+}
+
+/// The topology's shape: senders, rates and delays of the network section.
+fn shape(n: &NetworkCfg) -> Result<Shape, ConfigError> {
     let senders = n.senders.unwrap_or(1);
     if senders == 0 {
         return err("network.senders", "must be at least 1");
@@ -138,22 +156,8 @@ fn network(n: &NetworkCfg, pkt_bytes: f64, reg: &Registries) -> Result<Network, 
         Some(a) => Some(rate_bps("network.access_bps", a)?),
         None => None,
     };
-    let access: Vec<f64> = match &n.access_delay_ms {
-        PerSender::One(v) => vec![duration_ms("network.access_delay_ms", *v, false)?; senders as usize],
-        PerSender::Many(vs) => {
-            if vs.len() != senders as usize {
-                return err(
-                    "network.access_delay_ms",
-                    format!("has {} values but network.senders = {}", vs.len(), senders),
-                );
-            }
-            for v in vs {
-                duration_ms("network.access_delay_ms", *v, false)?;
-            }
-            vs.clone()
-        }
-    };
-    let shape = Shape {
+    let access = access_delays_ms(&n.access_delay_ms, senders as usize)?;
+    Ok(Shape {
         senders: senders as usize,
         senders_given: n.senders.map(|s| s as usize),
         bottleneck_bps,
@@ -163,13 +167,34 @@ fn network(n: &NetworkCfg, pkt_bytes: f64, reg: &Registries) -> Result<Network, 
         access_delay_ns: access.iter().map(|&d| ms_to_ns(d)).collect(),
         access_given: matches!(n.access_delay_ms, PerSender::Many(_)) || n.access_bps.is_some(),
         receiver_delay_ns: ms_to_ns(n.receiver_delay_ms),
-    };
-    let (tv, tf) = table(topology.table);
-    let build = |limit: Option<usize>| (topology.factory)(&shape, Table::new(tv, &tf), limit);
-    // Build once without a limit to measure RTTs, then set the buffer.
-    let probe = build(None)?;
-    let c = probe.links[probe.bottleneck as usize].rate_bps;
-    let buffer_pkts = match (n.buffer_pkts, n.buffer_bdp) {
+    })
+}
+
+/// `network.access_delay_ms`, one value per sender.
+fn access_delays_ms(given: &PerSender, senders: usize) -> Result<Vec<f64>, ConfigError> {
+    match given {
+        PerSender::One(v) => Ok(vec![duration_ms("network.access_delay_ms", *v, false)?; senders]),
+        PerSender::Many(vs) => {
+            if vs.len() != senders {
+                return err(
+                    "network.access_delay_ms",
+                    format!("has {} values but network.senders = {}", vs.len(), senders),
+                );
+            }
+            for v in vs {
+                duration_ms("network.access_delay_ms", *v, false)?;
+            }
+            Ok(vs.clone())
+        }
+    }
+}
+
+/// The router ports' buffer in packets: `network.buffer_pkts`, or
+/// `network.buffer_bdp` bandwidth-delay products of the bottleneck at the
+/// senders' mean base RTT (measured on `probe`, the network built without
+/// limits).
+fn buffer_pkts(n: &NetworkCfg, probe: &Topology, pkt_bytes: f64) -> Result<usize, ConfigError> {
+    Ok(match (n.buffer_pkts, n.buffer_bdp) {
         (Some(_), Some(_)) => return err("network.buffer_bdp", "give buffer_pkts or buffer_bdp, not both"),
         (Some(0), None) => return err("network.buffer_pkts", "must be at least 1"),
         (Some(b), None) => b as usize,
@@ -181,6 +206,7 @@ fn network(n: &NetworkCfg, pkt_bytes: f64, reg: &Registries) -> Result<Network, 
                     format!("must be at most 1e6 bandwidth-delay products, got {k}"),
                 );
             }
+            let c = probe.links[probe.bottleneck as usize].rate_bps;
             let mean_rtt = (0..probe.senders.len())
                 .map(|i| probe.base_rtt_ns(i) as f64)
                 .sum::<f64>()
@@ -188,12 +214,6 @@ fn network(n: &NetworkCfg, pkt_bytes: f64, reg: &Registries) -> Result<Network, 
             let bdp_pkts = k * c * mean_rtt / 1e9 / 8.0 / pkt_bytes;
             (bdp_pkts.ceil() as usize).max(1)
         }
-    };
-    Ok(Network {
-        topology: build(Some(buffer_pkts))?,
-        buffer_pkts,
-        queue_builder,
-        bottleneck_bps: c,
     })
 }
 
@@ -269,7 +289,7 @@ pub(super) fn transport(
         dupack_threshold: t.dupack_threshold,
         max_cwnd_pkts: t.max_cwnd_pkts.unwrap_or(f64::MAX),
         ecn: t.ecn,
-        model: tcp_model(t)?,
+        tcp: TcpOptions::overlay(t.preset.unwrap_or_default(), &t.tcp, "transport")?,
     };
     let (v, f) = match scheme.table {
         Some(name) => (t.tables.get(name), format!("transport.{name}")),
@@ -277,93 +297,6 @@ pub(super) fn transport(
     };
     let endpoints = (scheme.factory)(Table::new(v, &f), &p)?;
     Ok((p, endpoints))
-}
-
-/// The TCP model options: the preset's, each overridden by its own key.
-fn tcp_model(t: &TransportCfg) -> Result<TcpModel, ConfigError> {
-    let mut m = match t.preset.as_deref() {
-        None | Some("rfc") => TcpModel::default(),
-        Some("ns3") => TcpModel::ns3(),
-        Some(other) => {
-            return err(
-                "transport.preset",
-                format!("unknown preset {other:?} (known: \"rfc\", \"ns3\")"),
-            )
-        }
-    };
-    if let Some(ms) = t.syn_rto_ms {
-        duration_ms("transport.syn_rto_ms", ms, true)?;
-        m.syn_rto_ns = Some(ms_to_ns(ms));
-    }
-    if let Some(x) = t.init_ssthresh_pkts {
-        if !(x.is_finite() && x >= 1.0) {
-            return err(
-                "transport.init_ssthresh_pkts",
-                format!("must be a number of packets >= 1, got {x}"),
-            );
-        }
-        m.init_ssthresh_pkts = x;
-    }
-    for (given, option) in [
-        (t.limited_transmit, &mut m.limited_transmit),
-        (t.time_first_syn, &mut m.time_first_syn),
-        (t.handshake_ack, &mut m.handshake_ack),
-        (t.fin_rst, &mut m.fin_rst),
-        (t.fin_exchange, &mut m.fin_exchange),
-    ] {
-        if let Some(b) = given {
-            *option = b;
-        }
-    }
-    if let Some(n) = t.syn_option_bytes {
-        if n > 40 {
-            return err(
-                "transport.syn_option_bytes",
-                format!("must be 0 to 40 (TCP's option space), got {n}"),
-            );
-        }
-        m.syn_option_bytes = n;
-    }
-    let choice = |field: &str, v: &Option<String>, a: &str, b: &str| -> Result<Option<bool>, ConfigError> {
-        match v.as_deref() {
-            None => Ok(None),
-            Some(x) if x == a => Ok(Some(false)),
-            Some(x) if x == b => Ok(Some(true)),
-            Some(x) => err(field, format!("must be {a:?} or {b:?}, got {x:?}")),
-        }
-    };
-    if let Some(k) = choice("transport.rtt_sampling", &t.rtt_sampling, "timestamps", "karn")? {
-        m.karn = k;
-    }
-    if let Some(k) = choice("transport.recovery_exit", &t.recovery_exit, "flight", "ssthresh")? {
-        m.exit_to_ssthresh = k;
-    }
-    if let Some(k) = choice(
-        "transport.timeout_exit_growth",
-        &t.timeout_exit_growth,
-        "all",
-        "beyond_recover",
-    )? {
-        m.timeout_exit_beyond_recover = k;
-    }
-    if let Some(k) = choice(
-        "transport.fast_retransmit_timer",
-        &t.fast_retransmit_timer,
-        "restart",
-        "keep",
-    )? {
-        m.keep_timer_on_fast_retransmit = k;
-    }
-    if let Some(k) = choice("transport.ssthresh_flight", &t.ssthresh_flight, "flight", "pipe")? {
-        m.ssthresh_from_pipe = k;
-    }
-    if let Some(k) = choice("transport.dupack_window", &t.dupack_window, "inflation", "pipe")? {
-        m.pipe_window = k;
-    }
-    if let Some(k) = choice("transport.window_growth", &t.window_growth, "packets", "bytes")? {
-        m.bytes_growth = k;
-    }
-    Ok(m)
 }
 
 /// The explicit flows.
@@ -507,99 +440,14 @@ pub fn plan_with(sc: Scenario, reg: &Registries) -> Result<Plan, ConfigError> {
     };
     let flows = flows(&sc, senders, transport.mss_bytes, stop_ns.is_some(), &mut tr, reg)?;
     let generators = generators(&sc, senders, net.bottleneck_bps, &transport, stop_ns, reg)?;
-    let mut generator_transports = Vec::with_capacity(generators.len());
-    for (i, g) in sc.traffic.iter().enumerate() {
-        let field = format!("traffic[{i}]");
-        let mut v: Vec<u16> = Vec::new();
-        if g.transport.is_some() && matches!(generators[i].arrivals, crate::workload::Arrivals::OpenLoop(_)) {
-            return err(
-                format!("{field}.transport"),
-                format!(
-                    "an open-loop source ({:?}) has no transport: it sends regardless of congestion",
-                    g.arrivals
-                ),
-            );
-        }
-        if g.transport.is_some() || !sc.transport.per_sender.is_empty() {
-            // Senders beyond per_sender's entries share one merged table.
-            for s in 0..senders {
-                v.push(tr.index(s, g.transport.as_ref(), &field, reg)?);
-            }
-        }
-        generator_transports.push(v);
-    }
-    if flows.is_empty() && generators.is_empty() {
-        return err(
-            "flows",
-            "the workload is empty: give at least one [[flows]] or [[traffic]] entry",
-        );
-    }
-    let mut total = flows.len() as u64;
-    for (i, g) in generators.iter().enumerate() {
-        total = total.saturating_add(g.flows_expected().unwrap_or(0));
-        if total > MAX_FLOWS {
-            return err(
-                format!("traffic[{i}].count"),
-                format!("the run would create more than {MAX_FLOWS} flows (flow ids are 32-bit)"),
-            );
-        }
-    }
+    let generator_transports = generator_transports(&sc, &generators, senders, &mut tr, reg)?;
+    workload_size(&flows, &generators)?;
     let m = &sc.metrics;
-    let interval_ms = duration_ms("metrics.interval_ms", m.interval_ms, true)?;
-    if interval_ms < 1e-3 {
-        return err(
-            "metrics.interval_ms",
-            format!("must be at least 0.001 (one sample per microsecond), got {interval_ms}"),
-        );
-    }
-    let interval_ns = ms_to_ns(interval_ms).max(1);
+    let interval_ns = interval_ns(m)?;
     let series_links = series_links(m, &net.topology)?;
-    if m.utilization_pkts && !m.series {
-        return err(
-            "metrics.utilization_pkts",
-            "is a series metric: it needs metrics.series = true",
-        );
-    }
-    if m.utilization_retx && !m.series {
-        return err(
-            "metrics.utilization_retx",
-            "is a series metric: it needs metrics.series = true",
-        );
-    }
-    let from_s = m.size_stats_from_s;
-    if !(from_s.is_finite() && from_s >= 0.0) {
-        return err(
-            "metrics.size_stats_from_s",
-            format!("must be a time >= 0 in seconds, got {from_s}"),
-        );
-    }
-    if let Some(u) = m.size_stats_until_s {
-        if !(u.is_finite() && u > from_s) {
-            return err(
-                "metrics.size_stats_until_s",
-                format!("must be a time in seconds after size_stats_from_s ({from_s}), got {u}"),
-            );
-        }
-    }
-    let size_stats = if m.size_stats {
-        Some(
-            SizeStatsSpec::new(&m.size_stats_quantiles, m.size_stats_alpha, "metrics")?
-                .window(secs_to_ns(from_s), m.size_stats_until_s.map(secs_to_ns)),
-        )
-    } else {
-        SizeStatsSpec::new(&m.size_stats_quantiles, m.size_stats_alpha, "metrics")?;
-        None
-    };
-    let mut losses = Vec::new();
-    for (i, l) in sc.losses.iter().enumerate() {
-        if l.transmission == 0 {
-            return err(
-                format!("losses[{i}].transmission"),
-                "counts from 1 (the first transmission)",
-            );
-        }
-        losses.push((l.flow, l.seq, l.transmission));
-    }
+    series_metrics(m)?;
+    let size_stats = size_stats(m)?;
+    let losses = losses(&sc)?;
     Ok(Plan {
         losses,
         seed: sc.seed,
@@ -625,4 +473,73 @@ pub fn plan_with(sc: Scenario, reg: &Registries) -> Result<Plan, ConfigError> {
         size_stats,
         scenario: sc,
     })
+}
+
+/// Per generator, the transport index of each sender's flows (empty when
+/// every flow of the entry uses `[transport]` itself).
+fn generator_transports(
+    sc: &Scenario,
+    generators: &[Generator],
+    senders: u32,
+    tr: &mut Transports,
+    reg: &Registries,
+) -> Result<Vec<Vec<u16>>, ConfigError> {
+    let mut out = Vec::with_capacity(generators.len());
+    for (i, g) in sc.traffic.iter().enumerate() {
+        let field = format!("traffic[{i}]");
+        let mut v: Vec<u16> = Vec::new();
+        if g.transport.is_some() && matches!(generators[i].arrivals, crate::workload::Arrivals::OpenLoop(_)) {
+            return err(
+                format!("{field}.transport"),
+                format!(
+                    "an open-loop source ({:?}) has no transport: it sends regardless of congestion",
+                    g.arrivals
+                ),
+            );
+        }
+        if g.transport.is_some() || !sc.transport.per_sender.is_empty() {
+            // Senders beyond per_sender's entries share one merged table.
+            for s in 0..senders {
+                v.push(tr.index(s, g.transport.as_ref(), &field, reg)?);
+            }
+        }
+        out.push(v);
+    }
+    Ok(out)
+}
+
+/// The workload is not empty, and creates at most `MAX_FLOWS` flows.
+fn workload_size(flows: &[FlowPlan], generators: &[Generator]) -> Result<(), ConfigError> {
+    if flows.is_empty() && generators.is_empty() {
+        return err(
+            "flows",
+            "the workload is empty: give at least one [[flows]] or [[traffic]] entry",
+        );
+    }
+    let mut total = flows.len() as u64;
+    for (i, g) in generators.iter().enumerate() {
+        total = total.saturating_add(g.flows_expected().unwrap_or(0));
+        if total > MAX_FLOWS {
+            return err(
+                format!("traffic[{i}].count"),
+                format!("the run would create more than {MAX_FLOWS} flows (flow ids are 32-bit)"),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The forced losses: (flow, seq, transmission).
+fn losses(sc: &Scenario) -> Result<Vec<(u64, u64, u32)>, ConfigError> {
+    let mut out = Vec::new();
+    for (i, l) in sc.losses.iter().enumerate() {
+        if l.transmission == 0 {
+            return err(
+                format!("losses[{i}].transmission"),
+                "counts from 1 (the first transmission)",
+            );
+        }
+        out.push((l.flow, l.seq, l.transmission));
+    }
+    Ok(out)
 }

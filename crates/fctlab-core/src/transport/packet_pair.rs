@@ -49,16 +49,34 @@ use super::rtt::RttEstimator;
 use super::tcp::TcpReceiver;
 use super::{EndpointBuilder, FlowSize, Receiver, SchemeEntry, Sender, TransportParams};
 use crate::config::{documented, err, ConfigError, Entry, ParamDoc, Params, Table};
-use crate::net::packet::flags;
+use crate::net::packet::{flags, Layout};
 use crate::net::{Packet, PacketKind};
+use crate::protocols::e2e_ef::EfHeader;
 use crate::sim::{Time, NS_PER_S};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
-/// Header word: 1 or 2 for the first or second packet of a pair, 0 otherwise.
-pub const HDR_POS: usize = 0;
-/// Header word: the pair's number.
-pub const HDR_PAIR: usize = 1;
+/// The pair's tags on a data packet (a layout of `Packet::hdr`), echoed on
+/// its ACK by the receiver.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PairTag {
+    /// 1 or 2 for the first or second packet of a pair, 0 otherwise.
+    pub pos: f64,
+    /// The pair's number.
+    pub pair: f64,
+}
+
+/// The first two words; the third is left as it is.
+impl Layout for PairTag {
+    fn read(w: &[f64; 3]) -> Self {
+        PairTag { pos: w[0], pair: w[1] }
+    }
+
+    fn write(self, w: &mut [f64; 3]) {
+        w[0] = self.pos;
+        w[1] = self.pair;
+    }
+}
 
 /// What the source does on a loss (neither Keshav 1991 nor the benchmark
 /// paper gives it).
@@ -238,11 +256,17 @@ impl PacketPairSender {
         let bytes = self.size.payload_of(seq, self.p.mss_bytes) + self.p.header_bytes;
         let mut pkt = Packet::new(self.flow, PacketKind::Data, bytes, seq, now);
         if self.explicit {
-            // Routers lower the rate to theirs and put their queue beside it.
-            pkt.hdr[crate::protocols::e2e_ef::HDR_RATE] = f64::MAX;
+            // Routers lower the rate to theirs and put their queue beside it
+            // (hbh's read the same words as `HbhData`).
+            pkt.hdr.set(EfHeader {
+                rate_pps: f64::MAX,
+                queue_pkts: 0.0,
+            });
         } else {
-            pkt.hdr[HDR_POS] = pos as f64;
-            pkt.hdr[HDR_PAIR] = self.pairs as f64;
+            pkt.hdr.set(PairTag {
+                pos: pos as f64,
+                pair: self.pairs as f64,
+            });
         }
         if seq < self.high_data {
             self.retransmits += 1;
@@ -331,12 +355,13 @@ impl PacketPairSender {
     fn on_ack(&mut self, now: Time, pkt: &Packet, out: &mut Vec<Packet>) {
         self.rtt.sample(now.saturating_sub(pkt.ts));
         // The pair's spacing, or the routers' stamps.
-        let (pos, pair) = (pkt.hdr[HDR_POS], pkt.hdr[HDR_PAIR] as u64);
+        let PairTag { pos, pair } = pkt.hdr.get();
+        let pair = pair as u64;
         if self.explicit {
-            let r = pkt.hdr[crate::protocols::e2e_ef::HDR_RATE];
-            if r > 0.0 && r < f64::MAX {
-                self.mu_sample(r);
-                self.fb_queue = pkt.hdr[crate::protocols::e2e_ef::HDR_QUEUE];
+            let r: EfHeader = pkt.hdr.get();
+            if r.rate_pps > 0.0 && r.rate_pps < f64::MAX {
+                self.mu_sample(r.rate_pps);
+                self.fb_queue = r.queue_pkts;
             }
         } else if pos == 1.0 {
             self.first_ack = Some((pair, now));
@@ -516,14 +541,13 @@ mod tests {
             dupack_threshold: 3,
             max_cwnd_pkts: f64::MAX,
             ecn: false,
-            model: crate::transport::TcpModel::default(),
+            tcp: Default::default(),
         }
     }
 
     fn ack(seq: u64, ts: Time, pos: f64, pair: u64) -> Packet {
         let mut a = Packet::new(0, PacketKind::Ack, 40, seq, ts);
-        a.hdr[HDR_POS] = pos;
-        a.hdr[HDR_PAIR] = pair as f64;
+        a.hdr.set(PairTag { pos, pair: pair as f64 });
         a
     }
 
@@ -535,7 +559,11 @@ mod tests {
         // The probe pair: packets 0 and 1 back to back, tagged 1 and 2 of pair 1.
         assert_eq!(out.len(), 2);
         assert_eq!(
-            (out[0].hdr[HDR_POS], out[1].hdr[HDR_POS], out[1].hdr[HDR_PAIR]),
+            (
+                out[0].hdr.get::<PairTag>().pos,
+                out[1].hdr.get::<PairTag>().pos,
+                out[1].hdr.get::<PairTag>().pair
+            ),
             (1.0, 2.0, 1.0)
         );
         assert_eq!(s.next_timer(), s.rto_deadline, "no rate yet: nothing paced");

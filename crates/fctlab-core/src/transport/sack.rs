@@ -397,6 +397,7 @@ impl Scoreboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::net::packet::Header;
 
     /// RFC 2018 section 7, case 3 ("the 2nd, 4th, 6th, and 8th (last)
     /// segments are dropped") and its continuation, with 500-byte segments
@@ -578,10 +579,10 @@ mod tests {
         // (offset 2^27 - 1, length 2^26 - 1, far above any cumulative ACK).
         let ack = 1u64 << 40;
         let big = (ack + (1 << 27) - 1, ack + (1 << 27) - 1 + (1 << 26) - 1);
-        let b = SackBlocks::from_words(&SackBlocks::new(ack, [big, (ack + 1, ack + 2)]).words());
+        let b: SackBlocks = Header::of(SackBlocks::new(ack, [big, (ack + 1, ack + 2)])).get();
         assert_eq!(b.blocks(ack).collect::<Vec<_>>(), vec![big, (ack + 1, ack + 2)]);
         assert!(
-            b.words().iter().all(|&w| w <= 0.0),
+            Header::of(b).words().iter().all(|&w| w <= 0.0),
             "negative: not a positive RTT field"
         );
         // At most three; a block that does not fit is left out with those after it.

@@ -11,18 +11,36 @@
 //! `lambda* = mu + (B - n_b) / RTT`, with `mu` and `n_b` stamped by the
 //! routers instead of estimated from ACK spacing.
 //!
-//! Header layout (`Packet::hdr`) of data packets, echoed by the receiver on
-//! each ACK:
-//!
-//! | slot | field | written by |
-//! | --- | --- | --- |
-//! | [`HDR_RATE`] | the smallest per-conversation service rate on the path so far, packets/s (`f64::MAX`: none yet) | senders (`f64::MAX`), routers (min) |
-//! | [`HDR_QUEUE`] | the conversation's packets queued at the port that set `HDR_RATE` | routers |
+//! Its header ([`EfHeader`], a layout of `Packet::hdr`) travels on data
+//! packets and the receiver echoes it on each ACK.
 
 pub mod host;
 pub mod router;
 
-/// Index of the rate field (packets per second).
-pub const HDR_RATE: usize = 0;
-/// Index of the queue field (packets).
-pub const HDR_QUEUE: usize = 1;
+use crate::net::packet::Layout;
+
+/// e2e-ef's header; also hbh's report on an ACK ([`crate::protocols::hbh`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct EfHeader {
+    /// The smallest per-conversation service rate on the path so far,
+    /// packets/s: senders write `f64::MAX` (none yet, and > 0 marks the
+    /// packet as the scheme's), routers the minimum of it and theirs.
+    pub rate_pps: f64,
+    /// The conversation's packets queued at the port that set `rate_pps`.
+    pub queue_pkts: f64,
+}
+
+/// The first two words; the third is left as it is.
+impl Layout for EfHeader {
+    fn read(w: &[f64; 3]) -> Self {
+        EfHeader {
+            rate_pps: w[0],
+            queue_pkts: w[1],
+        }
+    }
+
+    fn write(self, w: &mut [f64; 3]) {
+        w[0] = self.rate_pps;
+        w[1] = self.queue_pkts;
+    }
+}

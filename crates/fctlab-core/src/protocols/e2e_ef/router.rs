@@ -10,7 +10,7 @@
 //! keeps the smaller of its stamp and this rate, and with it this port's
 //! queue, so the receiver sees the bottleneck's.
 
-use super::{HDR_QUEUE, HDR_RATE};
+use super::EfHeader;
 use crate::config::{documented, ConfigError, Entry, Table};
 use crate::net::queue::{Fq, FqCfg, PortParams, Queue, QueueBuilder, QueueEntry};
 use crate::net::{Packet, PacketKind};
@@ -53,13 +53,16 @@ impl FqEf {
 
     /// Stamp a departing packet; `others` conversations besides its own hold packets.
     fn stamp(&self, p: &mut Packet, others: usize) {
-        if p.kind != PacketKind::Data || p.hdr[HDR_RATE] <= 0.0 {
+        let h: EfHeader = p.hdr.get();
+        if p.kind != PacketKind::Data || h.rate_pps <= 0.0 {
             return; // not an e2e-ef packet
         }
         let rate = self.rate_bps / (8.0 * p.size_bytes as f64) / (others + 1) as f64;
-        if rate < p.hdr[HDR_RATE] {
-            p.hdr[HDR_RATE] = rate;
-            p.hdr[HDR_QUEUE] = self.fq.bucket_len(self.fq.bucket_of(p)) as f64;
+        if rate < h.rate_pps {
+            p.hdr.set(EfHeader {
+                rate_pps: rate,
+                queue_pkts: self.fq.bucket_len(self.fq.bucket_of(p)) as f64,
+            });
         }
     }
 }
@@ -100,9 +103,17 @@ impl Queue for FqEf {
 mod tests {
     use super::*;
 
+    fn ef(p: &Packet) -> (f64, f64) {
+        let h: EfHeader = p.hdr.get();
+        (h.rate_pps, h.queue_pkts)
+    }
+
     fn data(flow: u32, stamp: f64) -> Packet {
         let mut p = Packet::new(flow, PacketKind::Data, 500, 0, 0);
-        p.hdr[HDR_RATE] = stamp;
+        p.hdr.set(EfHeader {
+            rate_pps: stamp,
+            queue_pkts: 0.0,
+        });
         p
     }
 
@@ -116,7 +127,7 @@ mod tests {
         let mut q = FqEf::new(&c, 100, 40e6);
         // Alone on an idle port: the whole rate, nothing queued.
         let p = q.pass_through(0, data(0, f64::MAX)).unwrap();
-        assert_eq!((p.hdr[HDR_RATE], p.hdr[HDR_QUEUE]), (10_000.0, 0.0));
+        assert_eq!(ef(&p), (10_000.0, 0.0));
         // Flow 0 has 3 packets queued, flow 1 one: flow 0's first leaves with
         // both backlogged (5 000/s) and 2 of its own behind it.
         for _ in 0..3 {
@@ -124,27 +135,24 @@ mod tests {
         }
         q.enqueue(0, data(1, f64::MAX));
         let p = q.dequeue(0).unwrap();
-        assert_eq!((p.flow, p.hdr[HDR_RATE], p.hdr[HDR_QUEUE]), (0, 5_000.0, 2.0));
+        assert_eq!((p.flow, ef(&p).0, ef(&p).1), (0, 5_000.0, 2.0));
         // Flow 1's only packet: its bucket empties but it counts itself: 5 000/s.
         let p = q.dequeue(0).unwrap();
-        assert_eq!((p.flow, p.hdr[HDR_RATE], p.hdr[HDR_QUEUE]), (1, 5_000.0, 0.0));
+        assert_eq!((p.flow, ef(&p).0, ef(&p).1), (1, 5_000.0, 0.0));
         // Flow 0 alone now: 10 000/s, then one and none behind.
-        assert_eq!(
-            q.dequeue(0).map(|p| (p.hdr[HDR_RATE], p.hdr[HDR_QUEUE])),
-            Some((10_000.0, 1.0))
-        );
-        assert_eq!(
-            q.dequeue(0).map(|p| (p.hdr[HDR_RATE], p.hdr[HDR_QUEUE])),
-            Some((10_000.0, 0.0))
-        );
+        assert_eq!(q.dequeue(0).map(|p| ef(&p)), Some((10_000.0, 1.0)));
+        assert_eq!(q.dequeue(0).map(|p| ef(&p)), Some((10_000.0, 0.0)));
         // A smaller upstream stamp is kept, with its queue.
         let mut d = data(0, 1_000.0);
-        d.hdr[HDR_QUEUE] = 7.0;
+        d.hdr.set(EfHeader {
+            rate_pps: 1_000.0,
+            queue_pkts: 7.0,
+        });
         q.enqueue(0, d);
         let p = q.dequeue(0).unwrap();
-        assert_eq!((p.hdr[HDR_RATE], p.hdr[HDR_QUEUE]), (1_000.0, 7.0));
+        assert_eq!(ef(&p), (1_000.0, 7.0));
         // Other schemes' packets (header 0) are left alone.
         let p = q.pass_through(0, data(2, 0.0)).unwrap();
-        assert_eq!(p.hdr[HDR_RATE], 0.0);
+        assert_eq!(p.hdr.get::<EfHeader>().rate_pps, 0.0);
     }
 }

@@ -37,13 +37,11 @@
 //! e2e-ef's source ([`crate::transport::packet_pair`] with explicit
 //! feedback), whose rate law is the same form, `mu + (B - n_b) / RTT`.
 //!
-//! Header layout (`Packet::hdr`) of hbh data packets:
-//!
-//! | slot | field | written by |
-//! | --- | --- | --- |
-//! | [`HDR_RATE`] | data: `f64::MAX`, marks the packet as hbh's; ACK: the first switch's service rate of the conversation, packets/s | sender; the first switch's port toward the source |
-//! | [`HDR_FIRST`] | data: the id of the first switch's port (echoed on the ACK); ACK: the conversation's packets queued there | first switch; the first switch's port toward the source |
-//! | [`HDR_PORT`] | data: the last hbh port the packet left (0: none yet) | switches |
+//! Its header has two layouts of `Packet::hdr`: [`HbhData`] on data
+//! packets, which the receiver echoes on the ACK ([`HbhEcho`]), and on the
+//! ACK the first switch's report ([`crate::protocols::e2e_ef::EfHeader`],
+//! the layout e2e-ef's source reads), written over the echo by the first
+//! switch's port toward the source.
 //!
 //! The extra-hop variant of the benchmark (three more switches between the
 //! source and the bottleneck, the round trip unchanged) is a topology, built
@@ -53,11 +51,58 @@
 pub mod host;
 pub mod router;
 
-/// Index of the rate field (packets per second), shared with e2e-ef.
-pub const HDR_RATE: usize = crate::protocols::e2e_ef::HDR_RATE;
-/// Index of the queue field (packets), shared with e2e-ef.
-pub const HDR_QUEUE: usize = crate::protocols::e2e_ef::HDR_QUEUE;
-/// On data packets, the same slot holds the first switch's port id.
-pub const HDR_FIRST: usize = HDR_QUEUE;
-/// Index of the last hbh port's id.
-pub const HDR_PORT: usize = 2;
+use crate::net::packet::Layout;
+
+/// hbh's header on data packets.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct HbhData {
+    /// `f64::MAX`, written by the sender: marks the packet as hbh's.
+    pub rate_pps: f64,
+    /// The id of the first switch's port (0: none yet), written by it.
+    pub first_port: f64,
+    /// The id of the last hbh port the packet left (0: none yet).
+    pub last_port: f64,
+}
+
+impl Layout for HbhData {
+    fn read(w: &[f64; 3]) -> Self {
+        HbhData {
+            rate_pps: w[0],
+            first_port: w[1],
+            last_port: w[2],
+        }
+    }
+
+    fn write(self, w: &mut [f64; 3]) {
+        *w = [self.rate_pps, self.first_port, self.last_port];
+    }
+}
+
+/// hbh's ACK as the receiver echoes it, until the first switch's port
+/// toward the source writes its report (`EfHeader`: its service rate of the
+/// conversation and the conversation's packets queued there) over these two
+/// words. Every hbh port that an ACK with a positive rate and a port id
+/// passes writes the report of the port it names, so a port behind the one
+/// that wrote a report reads the report's queue length as a port id.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct HbhEcho {
+    /// The data packet's `rate_pps` (> 0: an hbh ACK).
+    pub rate_pps: f64,
+    /// The data packet's `first_port`.
+    pub first_port: f64,
+}
+
+/// The first two words; the third is left as it is.
+impl Layout for HbhEcho {
+    fn read(w: &[f64; 3]) -> Self {
+        HbhEcho {
+            rate_pps: w[0],
+            first_port: w[1],
+        }
+    }
+
+    fn write(self, w: &mut [f64; 3]) {
+        w[0] = self.rate_pps;
+        w[1] = self.first_port;
+    }
+}

@@ -9,10 +9,11 @@
 //! its id), and that port reads it one propagation delay of its own link
 //! later, as if it had come back over the reverse line.
 
-use super::{HDR_FIRST, HDR_PORT, HDR_QUEUE, HDR_RATE};
+use super::{HbhData, HbhEcho};
 use crate::config::{documented, err, ConfigError, Entry, ParamDoc, Params, Table};
 use crate::net::queue::{PortParams, Queue, QueueBuilder, QueueEntry};
 use crate::net::{Packet, PacketKind};
+use crate::protocols::e2e_ef::EfHeader;
 use crate::sim::{tx_time_ns, Time, NS_PER_S};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap, VecDeque};
@@ -305,14 +306,35 @@ fn gap_ns(rate_pps: f64) -> Time {
     ((NS_PER_S as f64 / rate_pps).round() as Time).max(1)
 }
 
-fn is_hbh(p: &Packet) -> bool {
-    p.kind == PacketKind::Data && p.hdr[HDR_RATE] > 0.0
+/// The packet's header, if it is an hbh data packet.
+fn hbh_data(p: &Packet) -> Option<HbhData> {
+    let h: HbhData = p.hdr.get();
+    (p.kind == PacketKind::Data && h.rate_pps > 0.0).then_some(h)
+}
+
+impl HbhPort {
+    /// An hbh ACK on its way to the source takes the report of the
+    /// conversation's first switch as it is now (the last port to write it
+    /// is the first switch's own port toward the source).
+    fn report(&self, now: Time, p: &mut Packet) {
+        let e: HbhEcho = p.hdr.get();
+        if e.rate_pps > 0.0 && e.first_port >= 1.0 {
+            let b = self.board.lock().expect("hbh board");
+            if let Some((mu, n)) = b.state(e.first_port as u32, p.flow, now, 0) {
+                p.hdr.set(EfHeader {
+                    rate_pps: mu,
+                    queue_pkts: n,
+                });
+            }
+        }
+    }
 }
 
 impl Queue for HbhPort {
     fn enqueue(&mut self, now: Time, pkt: Packet) -> Option<Packet> {
         let f = pkt.flow;
-        let (hbh, up, bytes) = (is_hbh(&pkt), pkt.hdr[HDR_PORT] as u32, pkt.size_bytes);
+        let (data, bytes) = (hbh_data(&pkt), pkt.size_bytes);
+        let hbh = data.is_some();
         let tau = self.c.rate_window_ms * 1e6;
         if self.convs.len() > 256 && !self.convs.contains_key(&f) {
             // Forget conversations long idle (their estimate has decayed away).
@@ -337,7 +359,8 @@ impl Queue for HbhPort {
         } else {
             None
         };
-        if hbh {
+        if let Some(h) = data {
+            let up = h.last_port as u32;
             if up != 0 {
                 self.board.lock().expect("hbh board").down.insert((up, f), self.id);
             }
@@ -373,22 +396,16 @@ impl Queue for HbhPort {
             }
             self.len -= 1;
             self.bytes -= p.size_bytes as u64;
-            if is_hbh(&p) {
-                if p.hdr[HDR_PORT] == 0.0 {
+            if let Some(mut h) = hbh_data(&p) {
+                if h.last_port == 0.0 {
                     // The first switch: the ACK will bring its id back to it.
-                    p.hdr[HDR_FIRST] = self.id as f64;
+                    h.first_port = self.id as f64;
                 }
                 self.record(now, f, bytes);
-                p.hdr[HDR_PORT] = self.id as f64;
-            } else if p.kind == PacketKind::Ack && p.hdr[HDR_RATE] > 0.0 && p.hdr[HDR_FIRST] >= 1.0 {
-                // An hbh ACK on its way to the source: the report of the
-                // conversation's first switch as it is now (the last port to
-                // write it is the first switch's own port toward the source).
-                let b = self.board.lock().expect("hbh board");
-                if let Some((mu, n)) = b.state(p.hdr[HDR_FIRST] as u32, f, now, 0) {
-                    p.hdr[HDR_RATE] = mu;
-                    p.hdr[HDR_QUEUE] = n;
-                }
+                h.last_port = self.id as f64;
+                p.hdr.set(h);
+            } else if p.kind == PacketKind::Ack {
+                self.report(now, &mut p);
             }
             return Some(p);
         }
@@ -433,7 +450,10 @@ mod tests {
 
     fn data(flow: u32) -> Packet {
         let mut p = Packet::new(flow, PacketKind::Data, 500, 0, 0);
-        p.hdr[HDR_RATE] = f64::MAX;
+        p.hdr.set(HbhData {
+            rate_pps: f64::MAX,
+            ..HbhData::default()
+        });
         p
     }
 
@@ -459,8 +479,9 @@ mod tests {
         // U alone: not shaped; its first packet leaves at once, marked with U's id as the first switch.
         u.enqueue(0, data(7));
         let p = u.dequeue(0).unwrap();
-        assert_eq!(p.hdr[HDR_PORT], u.id as f64);
-        assert_eq!((p.hdr[HDR_RATE], p.hdr[HDR_FIRST]), (f64::MAX, u.id as f64));
+        let h: HbhData = p.hdr.get();
+        assert_eq!(h.last_port, u.id as f64);
+        assert_eq!((h.rate_pps, h.first_port), (f64::MAX, u.id as f64));
         // It reaches D at 1.04 ms, alone: D's share for 7 is the line,
         // 40e6 / 4000 = 10 000/s, and 7 has 1 packet there.
         let t_arr = 1_040_000;
@@ -479,7 +500,7 @@ mod tests {
         // Packets now leave one rate gap apart; between gaps the port holds them.
         let a = u.dequeue(now).unwrap();
         assert_eq!(a.flow, 7);
-        assert_eq!(a.hdr[HDR_FIRST], u.id as f64, "U is the first switch");
+        assert_eq!(a.hdr.get::<HbhData>().first_port, u.id as f64, "U is the first switch");
         assert!(u.dequeue(now + 1).is_none(), "held by the shaper");
         let gap = gap_ns(want);
         assert_eq!(u.next_ready(now + 1), Some(now + gap));
@@ -503,11 +524,13 @@ mod tests {
         // as it is then: the path's rate 2 500/s and the 1 packet U holds.
         let mut r = port(&board, 100e6, 1_000_000, 100);
         let mut ack = Packet::new(7, PacketKind::Ack, 40, 0, 0);
-        ack.hdr[HDR_RATE] = f64::MAX;
-        ack.hdr[HDR_FIRST] = u.id as f64;
+        ack.hdr.set(HbhEcho {
+            rate_pps: f64::MAX,
+            first_port: u.id as f64,
+        });
         r.enqueue(t, ack);
-        let ack = r.dequeue(t).unwrap();
-        assert_eq!((ack.hdr[HDR_RATE], ack.hdr[HDR_QUEUE]), (2_500.0, 1.0));
+        let report: EfHeader = r.dequeue(t).unwrap().hdr.get();
+        assert_eq!((report.rate_pps, report.queue_pkts), (2_500.0, 1.0));
     }
 
     #[test]

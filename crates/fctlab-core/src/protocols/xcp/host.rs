@@ -26,8 +26,9 @@
 //! the packet (a path without XCP ports); it is ignored, so such a flow keeps
 //! its window.
 
-use super::{H_CWND, H_FEEDBACK, H_RTT};
+use super::XcpHeader;
 use crate::config::{documented, ConfigError, Entry, NoParams, Table};
+use crate::net::packet::Header;
 use crate::sim::{Time, NS_PER_S};
 use crate::transport::cc::{AckSample, CongestionControl, Window};
 use crate::transport::{tcp, EndpointBuilder, SchemeEntry, TransportParams};
@@ -77,8 +78,9 @@ impl Xcp {
 impl CongestionControl for Xcp {
     fn on_ack(&mut self, _w: &mut Window, _s: &AckSample) {}
 
-    fn on_router_feedback(&mut self, w: &mut Window, s: &AckSample, hdr: &[f64; 3]) {
-        w.cwnd = self.apply(w.cwnd, hdr[H_FEEDBACK], s.srtt_ns as f64 / NS_PER_S as f64);
+    fn on_router_feedback(&mut self, w: &mut Window, s: &AckSample, hdr: &Header) {
+        let fb = hdr.get::<XcpHeader>().feedback;
+        w.cwnd = self.apply(w.cwnd, fb, s.srtt_ns as f64 / NS_PER_S as f64);
     }
 
     /// RFC 5681 eq. 4, as the TCP agent ns-2's XCP is built on.
@@ -86,21 +88,31 @@ impl CongestionControl for Xcp {
         (flight_pkts as f64 / 2.0).max(2.0)
     }
 
-    fn data_header(&self, w: &Window, srtt_ns: Option<Time>) -> Option<[f64; 3]> {
-        let mut h = [0.0; 3];
-        h[H_CWND] = w.cwnd;
+    fn data_header(&self, w: &Window, srtt_ns: Option<Time>) -> Option<Header> {
+        let mut h = XcpHeader {
+            cwnd_pkts: w.cwnd,
+            ..XcpHeader::default()
+        };
         if let Some(srtt) = srtt_ns.filter(|&s| s > 0) {
             let srtt_s = srtt as f64 / NS_PER_S as f64;
-            h[H_RTT] = srtt_s;
-            h[H_FEEDBACK] = MAX_THROUGHPUT - w.cwnd * self.pkt_bytes / srtt_s;
+            h.rtt_s = srtt_s;
+            h.feedback = MAX_THROUGHPUT - w.cwnd * self.pkt_bytes / srtt_s;
         }
-        Some(h)
+        Some(Header::of(h))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn xcp(cwnd_pkts: f64, rtt_s: f64, feedback: f64) -> Header {
+        Header::of(XcpHeader {
+            cwnd_pkts,
+            rtt_s,
+            feedback,
+        })
+    }
 
     fn sample(srtt_ns: Time) -> AckSample {
         AckSample {
@@ -126,14 +138,14 @@ mod tests {
         let s = sample(100_000_000);
         cc.on_ack(&mut w, &s);
         assert_eq!(w.cwnd, 10.0, "no growth without feedback");
-        cc.on_router_feedback(&mut w, &s, &[10.0, 0.1, 52_000.0]);
+        cc.on_router_feedback(&mut w, &s, &xcp(10.0, 0.1, 52_000.0));
         assert!((w.cwnd - 15.0).abs() < 1e-12);
-        cc.on_router_feedback(&mut w, &s, &[15.0, 0.1, -104_000.0]);
+        cc.on_router_feedback(&mut w, &s, &xcp(15.0, 0.1, -104_000.0));
         assert!((w.cwnd - 5.0).abs() < 1e-12);
-        cc.on_router_feedback(&mut w, &s, &[5.0, 0.1, -1e9]);
+        cc.on_router_feedback(&mut w, &s, &xcp(5.0, 0.1, -1e9));
         assert_eq!(w.cwnd, 1.0);
         // No router stamped it: "no limit" comes back and is ignored.
-        cc.on_router_feedback(&mut w, &s, &[1.0, 0.1, MAX_THROUGHPUT - 10_400.0]);
+        cc.on_router_feedback(&mut w, &s, &xcp(1.0, 0.1, MAX_THROUGHPUT - 10_400.0));
         assert_eq!(w.cwnd, 1.0);
         assert_eq!(cc.ssthresh_after_loss(&w, 9), 4.5);
     }
@@ -147,11 +159,12 @@ mod tests {
             cwnd: 10.0,
             ssthresh: f64::MAX,
         };
-        let h = cc.data_header(&w, Some(50_000_000)).unwrap();
-        assert_eq!(h[H_CWND], 10.0);
-        assert_eq!(h[H_RTT], 0.05);
-        assert_eq!(h[H_FEEDBACK], 1e24 - 208_000.0);
+        let h: XcpHeader = cc.data_header(&w, Some(50_000_000)).unwrap().get();
+        assert_eq!(h.cwnd_pkts, 10.0);
+        assert_eq!(h.rtt_s, 0.05);
+        assert_eq!(h.feedback, 1e24 - 208_000.0);
         // No RTT sample yet: rtt 0, which routers answer with zero feedback.
-        assert_eq!(cc.data_header(&w, None).unwrap(), [10.0, 0.0, 0.0]);
+        let h: XcpHeader = cc.data_header(&w, None).unwrap().get();
+        assert_eq!((h.cwnd_pkts, h.rtt_s, h.feedback), (10.0, 0.0, 0.0));
     }
 }

@@ -47,10 +47,9 @@
 //! (sampled after every departure), where ns-2 samples before each departure
 //! and so never sees a queue below one packet while the link is busy.
 //!
-//! Header layout (`Packet::hdr`): `[H_cwnd (packets), H_rtt (seconds),
-//! H_feedback (bytes/s)]`, written by [`super::host`].
+//! The header: [`XcpHeader`], written by [`super::host`].
 
-pub use super::{H_CWND, H_FEEDBACK, H_RTT};
+pub use super::XcpHeader;
 use crate::config::{documented, duration_ms, ConfigError, Entry, ParamDoc, Params, Table};
 use crate::net::queue::{DropTail, PortParams, Queue, QueueBuilder, QueueEntry};
 use crate::net::{Packet, PacketKind};
@@ -378,26 +377,30 @@ impl Xcp {
         ms_ns(tq_s * 1e3)
     }
 
-    fn is_xcp(p: &Packet) -> bool {
-        p.kind == PacketKind::Data && p.hdr[H_CWND] > 0.0
+    /// The packet's XCP header, if it is an XCP data packet.
+    fn xcp(p: &Packet) -> Option<XcpHeader> {
+        let h: XcpHeader = p.hdr.get();
+        (p.kind == PacketKind::Data && h.cwnd_pkts > 0.0).then_some(h)
     }
 
     /// Write this hop's feedback into a departing packet.
     fn stamp(&mut self, p: &mut Packet) {
-        if !Self::is_xcp(p) {
+        let Some(mut hdr) = Self::xcp(p) else {
+            return;
+        };
+        if hdr.rtt_s <= 0.0 {
+            hdr.feedback = 0.0;
+            p.hdr.set(hdr);
             return;
         }
-        if p.hdr[H_RTT] <= 0.0 {
-            p.hdr[H_FEEDBACK] = 0.0;
-            return;
-        }
-        let x = p.hdr[H_RTT] / p.hdr[H_CWND];
+        let x = hdr.rtt_s / hdr.cwnd_pkts;
         let mut pos = self.res_pos.min(self.cp * x);
         let mut neg = self.res_neg.min(self.cn * p.size_bytes as f64);
         let fb = pos - neg;
-        let h = p.hdr[H_FEEDBACK];
+        let h = hdr.feedback;
         if h >= fb {
-            p.hdr[H_FEEDBACK] = fb;
+            hdr.feedback = fb;
+            p.hdr.set(hdr);
         } else {
             // An upstream hop allowed less: use only what the packet will carry.
             neg = self.res_neg.min(neg + (fb - h));
@@ -418,10 +421,10 @@ impl Queue for Xcp {
     fn enqueue(&mut self, now: Time, pkt: Packet) -> Option<Packet> {
         self.catch_up(now);
         self.input_bytes += pkt.size_bytes as f64;
-        if Self::is_xcp(&pkt) && pkt.hdr[H_RTT] > 0.0 {
-            let x = pkt.hdr[H_RTT] / pkt.hdr[H_CWND];
+        if let Some(h) = Self::xcp(&pkt).filter(|h| h.rtt_s > 0.0) {
+            let x = h.rtt_s / h.cwnd_pkts;
             self.sum_x += x;
-            self.sum_rtt_x += pkt.hdr[H_RTT].min(self.cfg.max_rtt_ms / 1e3) * x;
+            self.sum_rtt_x += h.rtt_s.min(self.cfg.max_rtt_ms / 1e3) * x;
         }
         self.fifo.enqueue(now, pkt)
     }
@@ -464,7 +467,11 @@ mod tests {
 
     fn data(cwnd: f64, rtt_s: f64, fb: f64) -> Packet {
         let mut p = Packet::new(0, PacketKind::Data, 1000, 0, 0);
-        p.hdr = [cwnd, rtt_s, fb];
+        p.hdr.set(XcpHeader {
+            cwnd_pkts: cwnd,
+            rtt_s,
+            feedback: fb,
+        });
         p
     }
 
@@ -508,7 +515,7 @@ mod tests {
             assert!(q.enqueue(i * 1000, data(5.0, 0.1, 1e24)).is_none());
             let p = q.dequeue(i * 1000 + 1).unwrap();
             // Before the first boundary Cp = Cn = 0: zero feedback.
-            assert_eq!(p.hdr[H_FEEDBACK], 0.0);
+            assert_eq!(p.hdr.get::<XcpHeader>().feedback, 0.0);
         }
         assert!(q.enqueue(50_000_000, data(5.0, 0.1, 1e24)).is_none());
         let k = q.last_control();
@@ -516,19 +523,19 @@ mod tests {
         assert!((k.cp - 1.6e6).abs() < 1e-3 && k.cn == 0.0);
         // The packet's feedback: min(res⁺, Cp·x) = 1.6e6 · 0.02 = 32 000 B/s.
         let p = q.dequeue(50_000_000).unwrap();
-        assert!((p.hdr[H_FEEDBACK] - 32_000.0).abs() < 1e-6);
+        assert!((p.hdr.get::<XcpHeader>().feedback - 32_000.0).abs() < 1e-6);
         // A packet whose header already says less (an upstream hop's 10 000):
         // the header keeps 10 000 and only 10 000 of res⁺ is used.
         q.enqueue(50_000_001, data(5.0, 0.1, 10_000.0));
         let p = q.dequeue(50_000_001).unwrap();
-        assert_eq!(p.hdr[H_FEEDBACK], 10_000.0);
+        assert_eq!(p.hdr.get::<XcpHeader>().feedback, 10_000.0);
         assert!((q.res_pos - (320_000.0 - 32_000.0 - 10_000.0)).abs() < 1e-6);
         // Nine more full packets use 9 · 32 000 = 288 000 of 278 000 left: the
         // last gets the remaining 278 000 − 8 · 32 000 = 22 000, then Cp = 0.
         let mut got = Vec::new();
         for i in 0..10 {
             q.enqueue(50_000_010 + i, data(5.0, 0.1, 1e24));
-            got.push(q.dequeue(50_000_010 + i).unwrap().hdr[H_FEEDBACK]);
+            got.push(q.dequeue(50_000_010 + i).unwrap().hdr.get::<XcpHeader>().feedback);
         }
         for g in &got[..8] {
             assert!((g - 32_000.0).abs() < 1e-6);
@@ -564,19 +571,23 @@ mod tests {
         let mut p = data(10.0, 0.05, 1e24);
         fast.enqueue(t, p);
         p = fast.dequeue(t).unwrap();
-        assert!((p.hdr[H_FEEDBACK] - 992_000.0).abs() < 1e-3, "{:?}", p.hdr);
+        assert!(
+            (p.hdr.get::<XcpHeader>().feedback - 992_000.0).abs() < 1e-3,
+            "{:?}",
+            p.hdr
+        );
         slow.enqueue(t, p);
         p = slow.dequeue(t).unwrap();
-        assert!((p.hdr[H_FEEDBACK] + 7200.0).abs() < 1e-6, "{:?}", p.hdr);
+        assert!((p.hdr.get::<XcpHeader>().feedback + 7200.0).abs() < 1e-6, "{:?}", p.hdr);
         // The other order: the slow hop's −7200 (its res⁻ still holds
         // 36 000 − 7200) survives the fast hop, whose own value is larger.
         let mut p = data(10.0, 0.05, 1e24);
         slow.enqueue(t + 1, p);
         p = slow.dequeue(t + 1).unwrap();
-        assert!((p.hdr[H_FEEDBACK] + 7200.0).abs() < 1e-6);
+        assert!((p.hdr.get::<XcpHeader>().feedback + 7200.0).abs() < 1e-6);
         fast.enqueue(t + 1, p);
         p = fast.dequeue(t + 1).unwrap();
-        assert!((p.hdr[H_FEEDBACK] + 7200.0).abs() < 1e-6);
+        assert!((p.hdr.get::<XcpHeader>().feedback + 7200.0).abs() < 1e-6);
     }
 
     #[test]

@@ -5,18 +5,23 @@
 //! loss recovery; it computes each ACK's sample once and hands it to the
 //! controller, which only decides how the window grows and how far it falls.
 //! Units are packets (MSS-sized segments), as in ns-2.
+//!
+//! Adding a controller is one new file here, `<name>.rs`, that defines its
+//! `ENTRY` (a [`SchemeEntry`]), plus its name in [`controllers!`] below,
+//! which declares the module and registers the entry in
+//! [`crate::registry::SCHEMES`].
 
-pub mod decbit;
-pub mod dual;
-pub mod hstcp;
-pub mod libra;
-pub mod newreno;
-pub mod reno;
-pub mod scalable;
-pub mod srf;
-pub mod tahoe;
-pub mod tarheel;
-pub mod tri_s;
+/// Declares each controller's module and lists its `ENTRY` in [`ENTRIES`].
+macro_rules! controllers {
+    ($($name:ident),+ $(,)?) => {
+        $(pub mod $name;)+
+
+        /// Every controller's scheme, in the order `fctlab list` shows them.
+        pub const ENTRIES: &[SchemeEntry] = &[$($name::ENTRY),+];
+    };
+}
+
+controllers!(newreno, reno, tahoe, hstcp, scalable, decbit, tri_s, dual, tarheel, srf, libra);
 
 pub use hstcp::{Hstcp, HstcpParams};
 pub use newreno::NewReno;
@@ -24,7 +29,9 @@ pub use reno::Reno;
 pub use scalable::{Scalable, ScalableParams};
 pub use tahoe::Tahoe;
 
+use crate::net::packet::Header;
 use crate::sim::Time;
+use crate::transport::SchemeEntry;
 
 /// The window state a controller acts on.
 #[derive(Clone, Copy, Debug)]
@@ -95,10 +102,10 @@ pub trait CongestionControl: Send {
     }
     /// Router-assisted schemes (XCP): the ACK's echoed header, given after
     /// `on_ack` on the same ACKs (new data, outside loss recovery).
-    fn on_router_feedback(&mut self, _w: &mut Window, _s: &AckSample, _hdr: &[f64; 3]) {}
+    fn on_router_feedback(&mut self, _w: &mut Window, _s: &AckSample, _hdr: &Header) {}
     /// Router-assisted schemes (XCP): the header to put in each data packet
     /// (`Packet::hdr`); None leaves it zero.
-    fn data_header(&self, _w: &Window, _srtt_ns: Option<Time>) -> Option<[f64; 3]> {
+    fn data_header(&self, _w: &Window, _srtt_ns: Option<Time>) -> Option<Header> {
         None
     }
     /// Whether the sender calls [`Self::on_ack_seq`] (asked once per flow).
@@ -116,7 +123,7 @@ pub trait CongestionControl: Send {
     fn on_established(&mut self, _w: &mut Window, _rtt_ns: Option<Time>) {}
     /// Whether the sender reads the path's queuing delay that the engine
     /// writes into every ACK and SYN-ACK of this flow (asked once per flow;
-    /// see [`crate::net::packet::PATH_QUEUE_WORD`]). Schemes that do not ask
+    /// see [`crate::net::packet::Header::path_queue_ns`]). Schemes that do not ask
     /// cost nothing.
     fn wants_path_delay(&self) -> bool {
         false

@@ -3,6 +3,7 @@
 
 use super::{additive_increase, slow_start, AckSample, CongestionControl, Recovery, Window};
 use crate::config::{documented, Entry, NoParams};
+use crate::transport::tcp::options::WindowGrowth;
 use crate::transport::{tcp, SchemeEntry, TransportParams};
 
 /// `tcp-newreno`.
@@ -41,9 +42,9 @@ impl CongestionControl for NewReno {
 }
 
 /// The NewReno controller the TCP model options ask for
-/// (`TcpModel::bytes_growth`): [`NewReno`] or [`NewRenoBytes`].
+/// (`window_growth`): [`NewReno`] or [`NewRenoBytes`].
 pub fn newreno_for(p: &TransportParams) -> impl Fn() -> Box<dyn CongestionControl> + Send + Sync + 'static {
-    let bytes = p.model.bytes_growth;
+    let bytes = p.tcp.window_growth == WindowGrowth::Bytes;
     let mss = p.mss_bytes as f64;
     move || {
         if bytes {

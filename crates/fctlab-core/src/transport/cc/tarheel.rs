@@ -33,7 +33,7 @@
 //! - q (`queue_delay`): "oracle" is the true queuing delay on the flow's path
 //!   when the ACK arrives, which the simulator writes into the ACK (the sum over
 //!   the router ports of both directions of bytes waiting x 8 / rate:
-//!   `net::packet::PATH_QUEUE_WORD`), as the paper's NS-2 oracle; "end-to-end"
+//!   `net::packet::Header::path_queue_ns`), as the paper's NS-2 oracle; "end-to-end"
 //!   is the latest RTT sample minus the smallest (the paper's footnote 5, what
 //!   a real sender can measure); "none" keeps q = 0 (section III-A and III-B
 //!   only).

@@ -1,0 +1,377 @@
+//! The TCP model options: where the RFCs leave room, or where ns-3's TCP
+//! (`src/internet/model/tcp-socket-base.cc`, ns-3.44) behaves otherwise.
+//!
+//! One struct, [`TcpOptions`]: its field names are the `[transport]` keys and
+//! its enum values the TOML strings. Each option is declared once below, in
+//! [`tcp_options!`]: its doc line (what it does and its sources, shown by
+//! `fctlab list`), its type, its RFC default and, where ns-3 differs, ns-3's
+//! value. The presets are overlays: `rfc` is the default, `ns3` the default
+//! with ns-3's values written over it, and a key the user gives wins over
+//! either ([`TcpOptions::overlay`]).
+
+use crate::config::{documented, duration_ms, err, ConfigError, ParamDoc, ParamInfo, Params, Table};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// `transport.preset`: the values the options start from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Preset {
+    /// fctlab's RFC model (every option at its default).
+    #[default]
+    Rfc,
+    /// ns-3.44's `TcpSocketBase` with `TcpClassicRecovery`, timestamps off.
+    Ns3,
+}
+
+/// `rtt_sampling`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RttSampling {
+    /// Every ACK of new data samples the send time echoed from the segment
+    /// that triggered it, retransmissions included (RFC 7323).
+    Timestamps,
+    /// Karn's rule (RFC 6298 section 3).
+    Karn,
+}
+
+/// `recovery_exit`: NewReno's window on a full ACK (RFC 6582 3.2 step 6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RecoveryExit {
+    /// Option 1: min(ssthresh, max(FlightSize, 1) + 1).
+    Flight,
+    /// Option 2: ssthresh.
+    Ssthresh,
+}
+
+/// `timeout_exit_growth`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeoutExitGrowth {
+    /// Every ACK of new data grows the window by all it acknowledges.
+    All,
+    /// The ACK that first covers `recover` grows it only by what lies beyond.
+    BeyondRecover,
+}
+
+/// `fast_retransmit_timer`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FastRetransmitTimer {
+    /// Fast retransmit restarts the retransmission timer.
+    Restart,
+    /// It keeps running (RFC 6298 5.1).
+    Keep,
+}
+
+/// `ssthresh_flight`: the data a loss halves into ssthresh.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SsthreshFlight {
+    /// RFC 5681's FlightSize.
+    Flight,
+    /// ns-3's estimate of the data in the network.
+    Pipe,
+}
+
+/// `dupack_window`: the window rule of NewReno without SACK.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DupackWindow {
+    /// RFC 5681/6582: FlightSize against a cwnd inflated by duplicate ACKs.
+    Inflation,
+    /// ns-3: its pipe against cwnd.
+    Pipe,
+}
+
+/// `window_growth`: NewReno's window arithmetic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WindowGrowth {
+    /// A real number of packets (RFC 5681).
+    Packets,
+    /// A whole number of bytes (ns-3's `TcpNewReno`).
+    Bytes,
+}
+
+/// One TCP model option's documentation (see [`OPTION_DOCS`]).
+#[derive(Clone, Copy, Debug)]
+pub struct TcpOptionDoc {
+    pub key: &'static str,
+    /// What the `rfc` default stands for when it is unset (else empty).
+    pub unset: &'static str,
+    /// What the option chooses, in a line.
+    pub meaning: &'static str,
+    /// Where each behaviour comes from (RFC sections, ns-3 functions).
+    pub source: &'static str,
+}
+
+/// Declares [`TcpOptions`] with its `Default` (the `rfc` preset), its `ns3`
+/// preset (an overlay on the default) and its documentation table, from one
+/// entry per option: the doc line, `key: type = rfc default`, then
+/// optionally `ns3 = value` and `unset = "..."` (what a `None` default stands
+/// for in `fctlab list`), then the option's one-line `meaning` and its
+/// `source` for the catalogue.
+macro_rules! tcp_options {
+    ($(
+        $(#[doc = $doc:literal])+
+        $key:ident: $ty:ty = $rfc:expr $(, ns3 = $ns3:expr)? $(, unset = $unset:literal)?,
+        meaning = $meaning:literal, source = $source:literal;
+    )+) => {
+        /// The TCP model options (`[transport]` keys; `fctlab list tcp`).
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[serde(deny_unknown_fields, default)]
+        pub struct TcpOptions {
+            $( $(#[doc = $doc])+ pub $key: $ty, )+
+        }
+
+        impl Default for TcpOptions {
+            /// The `rfc` preset.
+            fn default() -> Self {
+                TcpOptions { $( $key: $rfc, )+ }
+            }
+        }
+
+        impl TcpOptions {
+            /// The `ns3` preset: the default with ns-3's values overlaid.
+            pub fn ns3() -> Self {
+                let mut o = Self::default();
+                $( $( o.$key = $ns3; )? )+
+                o
+            }
+        }
+
+        /// Each option's key, what an unset default stands for, what it
+        /// chooses and where each behaviour comes from, in the order
+        /// `fctlab list` shows them (the catalogue reads the two presets'
+        /// values off [`TcpOptions::default`] and [`TcpOptions::ns3`]).
+        pub const OPTION_DOCS: &[TcpOptionDoc] = &[
+            $( TcpOptionDoc {
+                key: stringify!($key),
+                unset: tcp_options!(@unset $($unset)?),
+                meaning: $meaning,
+                source: $source,
+            }, )+
+        ];
+
+        impl Params for TcpOptions {
+            const DOCS: &'static [ParamDoc] = &[
+                $( ParamDoc::derived(stringify!($key), tcp_options!(@unset $($unset)?), concat!($($doc),+)), )+
+            ];
+            fn validate(&self, field: &str) -> Result<(), ConfigError> {
+                self.check(field)
+            }
+        }
+    };
+    (@unset) => { "" };
+    (@unset $u:literal) => { $u };
+}
+
+tcp_options! {
+    /// The SYN's retransmission timeout in ms, doubled per retry (unset: the
+    /// initial RTO, RFC 6298 2.1, which treats the SYN as any segment).
+    /// ns-3: `TcpSocket::ConnTimeout` 3 s (tcp-socket.cc), doubled per retry
+    /// in `TcpSocketBase::SendEmptyPacket`.
+    syn_rto_ms: Option<f64> = None, ns3 = Some(3000.0), unset = "initial_rto_ms",
+        meaning = "the SYN's retransmission timeout, doubled per retry",
+        source = "RFC 6298 2.1 (a SYN is any segment); ns-3 TcpSocket::ConnTimeout, TcpSocketBase::SendEmptyPacket";
+    /// RFC 3042 limited transmit: one new segment on each of the first two
+    /// duplicate ACKs, cwnd unchanged, not while data sent before a timeout
+    /// is unacknowledged; ssthresh leaves these segments out of FlightSize
+    /// (RFC 5681 3.2). ns-3: `TcpSocketBase::LimitedTransmit`, on by default.
+    limited_transmit: bool = false, ns3 = true,
+        meaning = "one new segment on each of the first two duplicate ACKs, cwnd unchanged",
+        source = "RFC 3042; ns-3 TcpSocketBase::LimitedTransmit (default true)";
+    /// "timestamps": every ACK of new data samples the send time echoed from
+    /// the segment that triggered it, retransmissions included (RFC 7323).
+    /// "karn": Karn's rule (RFC 6298 section 3): an ACK of new data times the
+    /// oldest segment it acknowledges, none if that segment (or the SYN) was
+    /// retransmitted; the record is emptied on a timeout (ns-3's `EstimateRtt`
+    /// without the timestamp option).
+    rtt_sampling: RttSampling = RttSampling::Timestamps, ns3 = RttSampling::Karn,
+        meaning = "timestamps: every ACK of new data samples the echoed send time; karn: none from a retransmitted segment",
+        source = "RFC 7323; RFC 6298 section 3; ns-3 TcpSocketBase::EstimateRtt without timestamps";
+    /// NewReno's window on a full ACK: "flight", min(ssthresh, max(FlightSize,
+    /// 1) + 1) (RFC 6582 3.2 step 6 option 1), or "ssthresh" (option 2, "full
+    /// deflation"; ns-3's `TcpClassicRecovery::ExitRecovery` with `m_cWnd =
+    /// m_ssThresh` in `ProcessAck`).
+    recovery_exit: RecoveryExit = RecoveryExit::Flight, ns3 = RecoveryExit::Ssthresh,
+        meaning = "NewReno's window on the full ACK: min(ssthresh, max(FlightSize, 1) + 1), or ssthresh",
+        source = "RFC 6582 3.2 step 6, options 1 and 2; ns-3 TcpClassicRecovery::ExitRecovery";
+    /// After a timeout: "all", every ACK of new data grows the window by what
+    /// it acknowledges (RFC 5681 eq. 2 in slow start); "beyond_recover", the
+    /// ACK that first covers everything sent before the timeout (RFC 6582's
+    /// recover) grows it only by the segments beyond that point, usually none,
+    /// as ns-3 counts `(ackNumber - m_recover)` on leaving `CA_LOSS`
+    /// (`TcpSocketBase::ProcessAck`; `ReTxTimeout` sets `m_recover`).
+    timeout_exit_growth: TimeoutExitGrowth = TimeoutExitGrowth::All, ns3 = TimeoutExitGrowth::BeyondRecover,
+        meaning = "after a timeout, the ACK that covers everything sent before it grows the window by all it acknowledges, or by the segments beyond recover",
+        source = "RFC 5681 eq. 2; ns-3 TcpSocketBase::ProcessAck leaving CA_LOSS";
+    /// Fast retransmit "restart"s the retransmission timer, or "keep"s it
+    /// running from the last new ACK (RFC 6298 5.1: start it only if it is
+    /// not running; ns-3's `SendDataPacket`).
+    fast_retransmit_timer: FastRetransmitTimer = FastRetransmitTimer::Restart, ns3 = FastRetransmitTimer::Keep,
+        meaning = "fast retransmit restarts the retransmission timer, or keeps it running from the last new ACK",
+        source = "RFC 6298 5.1; ns-3 SendDataPacket";
+    /// The data a loss halves into ssthresh: "flight", RFC 5681's FlightSize
+    /// (all data sent and not acknowledged; a repeated timeout of the same
+    /// data holds ssthresh), or "pipe", ns-3's estimate of the data in the
+    /// network. Without SACK ns-3 (`TcpTxBuffer::AddRenoSack`,
+    /// `BytesInFlight`) counts each duplicate ACK as one segment that has left
+    /// (the first two only with limited transmit), the head as lost once
+    /// recovery starts, and a retransmission as back in flight; after a
+    /// timeout everything sent before it is lost. Fast retransmit
+    /// (`TcpSocketBase::EnterRecovery`) halves that estimate plus one segment;
+    /// a timeout (`TcpSocketBase::ReTxTimeout`) halves the estimate, every
+    /// time (the check meant to hold ssthresh on a repeated timeout runs after
+    /// `TcpTxBuffer::SetSentListLost` has cleared the retransmitted flags).
+    ssthresh_flight: SsthreshFlight = SsthreshFlight::Flight, ns3 = SsthreshFlight::Pipe,
+        meaning = "a loss halves FlightSize, or ns-3's estimate of the data in the network (pipe)",
+        source = "RFC 5681 eq. 4; ns-3 TcpTxBuffer::BytesInFlight, TcpSocketBase::EnterRecovery, ReTxTimeout";
+    /// The window rule of NewReno without SACK: "inflation", RFC 5681/6582
+    /// (FlightSize against a cwnd inflated by duplicate ACKs, deflated by
+    /// partial ACKs), or "pipe", ns-3's (`TcpSocketBase::SendPendingData`,
+    /// `TcpTxBuffer::AddRenoSack`, `DiscardUpTo`, `IsLost`,
+    /// `TcpClassicRecovery`): send while cwnd less the pipe above leaves a
+    /// segment, a head marked lost first. In recovery cwnd stays ssthresh and
+    /// each duplicate ACK counts a segment as left; a partial ACK marks the
+    /// new head lost and resends it. Counted segments that an ACK does not
+    /// cover stay counted, and when the new head is one of them ns-3 marks it
+    /// lost: it is resent at once, even outside recovery, and the next
+    /// duplicate ACK starts a recovery.
+    dupack_window: DupackWindow = DupackWindow::Inflation, ns3 = DupackWindow::Pipe,
+        meaning = "NewReno without SACK sends while FlightSize + 1 <= an inflated cwnd, or while pipe + 1 <= cwnd",
+        source = "RFC 5681, RFC 6582; ns-3 SendPendingData, TcpTxBuffer::IsLost, TcpClassicRecovery";
+    /// The SYN-ACK of a retransmitted SYN is timed from the first SYN (ns-3:
+    /// `TcpSocketBase::UpdateRttHistory` records the SYN as zero bytes, so its
+    /// resend never marks it retransmitted and `EstimateRtt` times the
+    /// SYN-ACK from the first send): after one lost SYN the RTO is about
+    /// 3 x 3 s. Otherwise `rtt_sampling` decides (no sample, or the echo of
+    /// the last SYN).
+    time_first_syn: bool = false, ns3 = true,
+        meaning = "the SYN-ACK of a retransmitted SYN is timed from the first SYN",
+        source = "ns-3 TcpSocketBase::UpdateRttHistory and EstimateRtt";
+    /// NewReno's window: "packets", a real number of packets (RFC 5681
+    /// section 3.1, eqs. 2-3: slow start adds one packet per ACK, congestion
+    /// avoidance 1/cwnd; an ACK that ends slow start only slow-starts), or
+    /// "bytes", a whole number of bytes as ns-3's `TcpNewReno::IncreaseWindow`
+    /// grows it (tcp-congestion-ops.cc): congestion avoidance adds max(1,
+    /// floor(SMSS^2 / cwnd)) bytes per ACK; an ACK of several segments that
+    /// brings cwnd to ssthresh spends the rest on one congestion-avoidance
+    /// step; a loss sets ssthresh to max(2 SMSS, floor(bytes / 2)). Applies
+    /// to `tcp-newreno` and `tcp-sack`.
+    window_growth: WindowGrowth = WindowGrowth::Packets, ns3 = WindowGrowth::Bytes,
+        meaning = "NewReno's and SACK's cwnd as a real number of packets, or as whole bytes grown as ns-3 grows it",
+        source = "RFC 5681 section 3.1; ns-3 TcpNewReno::IncreaseWindow, SlowStart, CongestionAvoidance";
+    /// The sender answers the SYN-ACK with a pure ACK (header bytes only)
+    /// before its first data, the third segment of RFC 793's three-way
+    /// handshake, as ns-3 does (`TcpSocketBase::ProcessSynSent` sends it with
+    /// `SendEmptyPacket(TcpHeader::ACK)`). Otherwise the first data segment
+    /// carries that acknowledgement.
+    handshake_ack: bool = false, ns3 = true,
+        meaning = "a pure ACK ends the handshake ahead of the first data",
+        source = "RFC 793 three-way handshake; ns-3 TcpSocketBase::ProcessSynSent";
+    /// Bytes of TCP options a SYN and a SYN-ACK carry beyond `header_bytes`
+    /// (0 to 40). ns-3 offers window scaling on every connection
+    /// (`TcpSocketBase::WindowScaling`, default true): the 3-byte option of
+    /// RFC 7323 section 2.2, padded to 4 (`TcpOptionWinScale`).
+    syn_option_bytes: u32 = 0, ns3 = 4,
+        meaning = "TCP option bytes on SYN and SYN-ACK (4: window scale, padded)",
+        source = "RFC 7323 section 2.2; ns-3 TcpSocketBase::WindowScaling, TcpOptionWinScale";
+    /// Connection teardown as ns-3 closes a flow: the sender's FIN rides on
+    /// its last data segment; the receiver, once the application has read
+    /// everything, sends its FIN right after the ACK of the last data (header
+    /// bytes, reverse direction); the sender answers it with a pure ACK
+    /// (forward) and is done then (a lost FIN is waited for one RTO). RFC 793
+    /// section 3.5; ns-3 `TcpSocketBase::SendDataPacket`, `DoPeerClose`,
+    /// `ProcessWait`.
+    fin_exchange: bool = false, ns3 = true,
+        meaning = "the receiver's FIN after the ACK of the last data, answered by the sender's pure ACK",
+        source = "RFC 793 section 3.5; ns-3 TcpSocketBase::DoPeerClose, ProcessWait";
+    /// With `fin_exchange`, the close as ns-3 ends it when TIME_WAIT lasts no
+    /// time (`TcpSocketBase::MaxSegLifetime` 0, as crossval's ns-3 peer runs
+    /// it): the receiver sends a pure ACK right behind its FIN
+    /// (`DoPeerClose`); it reaches a sender whose endpoint is already gone,
+    /// and `TcpL4Protocol::Receive` answers it with a reset (header bytes,
+    /// forward). The sender is done when it sends the reset (a lost ACK is
+    /// waited for one RTO).
+    fin_rst: bool = false, ns3 = true,
+        meaning = "with fin_exchange: the receiver's pure ACK behind its FIN, answered by the closed sender with a reset",
+        source = "ns-3 DoPeerClose, TimeWait with MaxSegLifetime 0, TcpL4Protocol::Receive";
+    /// The initial slow-start threshold in packets (unset: unbounded). RFC
+    /// 5681 section 3.1: it "SHOULD be set arbitrarily high"; ns-2's
+    /// `ssthresh_` is likewise unbounded by default.
+    init_ssthresh_pkts: Option<f64> = None, unset = "unlimited",
+        meaning = "the initial slow-start threshold in packets",
+        source = "RFC 5681 3.1: the initial ssthresh SHOULD be set arbitrarily high; ns-2 ssthresh_";
+}
+
+impl TcpOptions {
+    /// A preset's options.
+    pub fn preset(p: Preset) -> Self {
+        match p {
+            Preset::Rfc => Self::default(),
+            Preset::Ns3 => Self::ns3(),
+        }
+    }
+
+    /// The options' keys, in the order `fctlab list` shows them.
+    pub fn keys() -> impl Iterator<Item = &'static str> {
+        Self::DOCS.iter().map(|d| d.key)
+    }
+
+    /// Every option with its default (the `rfc` preset) and its doc line,
+    /// for `fctlab list` and the catalogue.
+    pub fn docs() -> Vec<ParamInfo> {
+        documented::<Self>()
+            .into_iter()
+            .map(|p| ParamInfo {
+                source: p.source.trim_start(),
+                ..p
+            })
+            .collect()
+    }
+
+    /// The preset with the options given by the user (`given`: key -> value,
+    /// as in the scenario) written over it, checked. A key given as `null`
+    /// counts as not given. Errors name `field.key` and what is allowed.
+    pub fn overlay(preset: Preset, given: &BTreeMap<String, Value>, field: &str) -> Result<Self, ConfigError> {
+        let mut merged = match serde_json::to_value(Self::preset(preset)) {
+            Ok(Value::Object(m)) => m,
+            _ => unreachable!("TcpOptions serialises to an object"),
+        };
+        for (k, v) in given.iter().filter(|(_, v)| !v.is_null()) {
+            merged.insert(k.clone(), v.clone());
+        }
+        let merged = Value::Object(merged);
+        Table::new(Some(&merged), field).parse()
+    }
+
+    /// The initial slow-start threshold in packets.
+    pub fn init_ssthresh(&self) -> f64 {
+        self.init_ssthresh_pkts.unwrap_or(f64::MAX)
+    }
+
+    fn check(&self, field: &str) -> Result<(), ConfigError> {
+        if let Some(ms) = self.syn_rto_ms {
+            duration_ms(&format!("{field}.syn_rto_ms"), ms, true)?;
+        }
+        if let Some(x) = self.init_ssthresh_pkts {
+            if !(x.is_finite() && x >= 1.0) {
+                return err(
+                    format!("{field}.init_ssthresh_pkts"),
+                    format!("must be a number of packets >= 1, got {x}"),
+                );
+            }
+        }
+        if self.syn_option_bytes > 40 {
+            return err(
+                format!("{field}.syn_option_bytes"),
+                format!("must be 0 to 40 (TCP's option space), got {}", self.syn_option_bytes),
+            );
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,209 @@
+//! The TCP receiver: cumulative ACKs, out-of-order buffering, optional
+//! delayed ACKs, the ECN echo, the teardown's FIN; and with SACK, the blocks.
+
+use crate::net::packet::{flags, Header};
+use crate::net::{Packet, PacketKind};
+use crate::sim::Time;
+use crate::transport::sack::SackReport;
+use crate::transport::{FlowSize, Receiver, TransportParams};
+use rangemap::RangeSet;
+
+/// A [`TcpReceiver`] whose ACKs carry SACK blocks (RFC 2018), in their header
+/// words ([`crate::net::packet::SackBlocks`]).
+pub struct TcpSackReceiver {
+    inner: TcpReceiver,
+    report: SackReport,
+}
+
+impl TcpSackReceiver {
+    /// Up to `blocks` SACK blocks per ACK.
+    pub fn new(inner: TcpReceiver, blocks: usize) -> Self {
+        TcpSackReceiver {
+            inner,
+            report: SackReport::new(blocks),
+        }
+    }
+
+    /// The SACK option on the ACKs the receiver just added to `out`.
+    fn stamp(&self, out: &mut [Packet]) {
+        let option = self.report.option(self.inner.rcv_nxt);
+        for a in out.iter_mut().filter(|p| p.kind == PacketKind::Ack) {
+            a.hdr.set(option);
+        }
+    }
+}
+
+impl Receiver for TcpSackReceiver {
+    fn on_packet(&mut self, now: Time, pkt: &Packet, out: &mut Vec<Packet>) {
+        let n = out.len();
+        self.inner.on_packet(now, pkt, out);
+        if pkt.kind == PacketKind::Data {
+            self.report.on_data(pkt.seq, self.inner.rcv_nxt);
+        }
+        self.stamp(&mut out[n..]);
+    }
+
+    fn on_timer(&mut self, now: Time, out: &mut Vec<Packet>) {
+        let n = out.len();
+        self.inner.on_timer(now, out);
+        self.stamp(&mut out[n..]);
+    }
+
+    fn next_timer(&self) -> Option<Time> {
+        self.inner.next_timer()
+    }
+
+    fn finished_at(&self) -> Option<Time> {
+        self.inner.finished_at()
+    }
+
+    fn in_order_pkts(&self) -> u64 {
+        self.inner.rcv_nxt
+    }
+}
+
+/// A TCP receiver: cumulative ACKs, out-of-order buffering, optional delayed ACKs.
+///
+/// ECN echo: the ACK that follows a CE-marked data packet carries ECE (with
+/// delayed ACKs, the next ACK sent). RFC 3168 (and ns-2's `TcpSink`) instead
+/// repeat ECE on every ACK until a data packet with CWR arrives; the sender's
+/// answer is the same either way (one reduction per window of data, decided by
+/// the sender's own state) unless every ECE ACK of a window is lost, and this
+/// form needs no CWR bit.
+pub struct TcpReceiver {
+    flow: u32,
+    /// `size.end_seq()`, kept for the per-packet checks.
+    end_seq: u64,
+    header_bytes: u32,
+    /// A SYN-ACK's bytes: the header and the SYN's options (`syn_option_bytes`).
+    synack_bytes: u32,
+    /// `fin_exchange`: a FIN follows the ACK of the last data.
+    fin: bool,
+    /// `fin_rst`: and a pure ACK follows the FIN.
+    ack_after_fin: bool,
+    delayed_ack: bool,
+    delack_timeout: Time,
+    rcv_nxt: u64,
+    /// Packets held above `rcv_nxt`, as runs (memory per hole, not per packet).
+    ooo: RangeSet<u64>,
+    /// A segment received in order and not yet acknowledged (delayed ACK):
+    /// the timestamp to echo.
+    pending: Option<Time>,
+    delack_deadline: Option<Time>,
+    finished: Option<Time>,
+    ecn_echo: bool,
+    /// Router-assisted schemes: the last data packet's header, feedback
+    /// summed over the data packets not yet acknowledged; echoed in the ACK.
+    echo_hdr: Header,
+}
+
+impl TcpReceiver {
+    pub fn new(flow: u32, size: FlowSize, p: &TransportParams) -> Self {
+        TcpReceiver {
+            flow,
+            end_seq: size.end_seq(),
+            header_bytes: p.header_bytes,
+            synack_bytes: p.header_bytes + p.tcp.syn_option_bytes,
+            fin: p.tcp.fin_exchange,
+            ack_after_fin: p.tcp.fin_exchange && p.tcp.fin_rst,
+            delayed_ack: p.delayed_ack,
+            delack_timeout: p.delack_timeout_ns,
+            rcv_nxt: 0,
+            ooo: RangeSet::new(),
+            pending: None,
+            delack_deadline: None,
+            finished: None,
+            ecn_echo: false,
+            echo_hdr: Header::default(),
+        }
+    }
+
+    fn ack(&mut self, ts: Time, out: &mut Vec<Packet>) {
+        let mut a = Packet::new(self.flow, PacketKind::Ack, self.header_bytes, self.rcv_nxt, ts);
+        if self.ecn_echo {
+            a.flags |= flags::ECE;
+            self.ecn_echo = false;
+        }
+        a.hdr = std::mem::take(&mut self.echo_hdr);
+        out.push(a);
+        self.pending = None;
+        self.delack_deadline = None;
+    }
+}
+
+impl Receiver for TcpReceiver {
+    fn on_packet(&mut self, now: Time, pkt: &Packet, out: &mut Vec<Packet>) {
+        match pkt.kind {
+            PacketKind::Syn if pkt.flags & flags::PURE_ACK != 0 => {}
+            PacketKind::Syn => {
+                out.push(Packet::new(self.flow, PacketKind::SynAck, self.synack_bytes, 0, pkt.ts));
+            }
+            PacketKind::Data => {
+                if pkt.flags & flags::CE != 0 {
+                    self.ecn_echo = true;
+                }
+                self.echo_hdr = self.echo_hdr.echoed_with(pkt.hdr);
+                let was_finished = self.finished.is_some();
+                let seq = pkt.seq;
+                let in_order = seq == self.rcv_nxt;
+                let had_holes = !self.ooo.is_empty();
+                if in_order {
+                    self.rcv_nxt += 1;
+                    if let Some(r) = self.ooo.first().filter(|r| r.start == self.rcv_nxt).cloned() {
+                        self.rcv_nxt = r.end;
+                        self.ooo.remove(r);
+                    }
+                } else if seq > self.rcv_nxt {
+                    self.ooo.insert(seq..seq + 1);
+                }
+                if self.finished.is_none() && self.rcv_nxt >= self.end_seq {
+                    self.finished = Some(now);
+                }
+                // RFC 5681 4.2: ACK at once for out-of-order or hole-filling data,
+                // at least every second full segment, else within the timeout.
+                if !self.delayed_ack || !in_order || had_holes || self.finished.is_some() {
+                    let ts = self.pending.unwrap_or(pkt.ts);
+                    self.ack(ts, out);
+                } else if let Some(ts) = self.pending {
+                    self.ack(ts, out);
+                } else {
+                    self.pending = Some(pkt.ts);
+                    self.delack_deadline = Some(now + self.delack_timeout);
+                }
+                if self.fin && !was_finished && self.finished.is_some() {
+                    // The application has read everything and closes: its FIN
+                    // follows the ACK of the last data (the sender's FIN rode on it).
+                    let mut f = Packet::new(self.flow, PacketKind::Ack, self.header_bytes, self.rcv_nxt, pkt.ts);
+                    f.flags |= flags::FIN;
+                    out.push(f);
+                    if self.ack_after_fin {
+                        let mut a = Packet::new(self.flow, PacketKind::Ack, self.header_bytes, self.rcv_nxt, pkt.ts);
+                        a.flags |= flags::AFTER_FIN;
+                        out.push(a);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn on_timer(&mut self, now: Time, out: &mut Vec<Packet>) {
+        if let (Some(d), Some(ts)) = (self.delack_deadline, self.pending) {
+            if now >= d {
+                self.ack(ts, out);
+            }
+        }
+    }
+
+    fn next_timer(&self) -> Option<Time> {
+        self.delack_deadline
+    }
+
+    fn finished_at(&self) -> Option<Time> {
+        self.finished
+    }
+
+    fn in_order_pkts(&self) -> u64 {
+        self.rcv_nxt
+    }
+}

@@ -1,0 +1,149 @@
+//! SACK (RFC 2018) and RFC 6675 loss recovery on a scoreboard
+//! ([`crate::transport::sack`] explains the steps and the scoreboard).
+
+use super::LossRecovery;
+use crate::net::packet::SackBlocks;
+use crate::net::Packet;
+use crate::sim::Time;
+use crate::transport::sack::{Rule, Scoreboard};
+use crate::transport::tcp::core::{Ack, Core};
+
+pub struct Rfc6675 {
+    sb: Scoreboard,
+}
+
+impl Rfc6675 {
+    /// `rescue`: NextSeg rule 4.
+    pub fn new(dupthresh: u32, rescue: bool) -> Self {
+        Rfc6675 {
+            sb: Scoreboard::new(dupthresh, rescue),
+        }
+    }
+
+    /// The scoreboard.
+    pub fn scoreboard(&self) -> &Scoreboard {
+        &self.sb
+    }
+
+    /// The part of RFC 6675 section 5 an ACK of new data takes: the
+    /// cumulative ACK resets DupAcks and restarts the timer (RFC 6298 5.3, in
+    /// recovery too); (A) one covering RecoveryPoint ends recovery (cwnd has
+    /// been ssthresh since it began); outside recovery the window grows.
+    /// Returns whether the flow goes on (something is unacknowledged).
+    fn on_new_ack(&mut self, c: &mut Core, a: &Ack) -> bool {
+        let n = c.take_new_ack(a);
+        if c.snd_una >= c.end_seq {
+            c.all_acked(a.now);
+            return false;
+        }
+        c.arm_rto(a.now);
+        if c.phase.in_recovery() {
+            if a.seq() >= c.recover {
+                c.phase = c.phase.recovery_over();
+            }
+        } else {
+            // The header words carry the SACK option, not router feedback.
+            c.grow(a, &n, n.acked, false);
+        }
+        true
+    }
+
+    /// RFC 6675 section 5 step (4).
+    fn enter_recovery(&mut self, c: &mut Core, now: Time, out: &mut Vec<Packet>) {
+        // (4.2) ssthresh = cwnd = max(FlightSize / 2, 2) (RFC 5681 eq. 4), but
+        // not decreased twice in a window already reduced for ECE (RFC 3168 6.1.2).
+        c.reduce_for_loss(c.outstanding());
+        c.w.cwnd = c.w.ssthresh.max(1.0);
+        // (4.1) RecoveryPoint = HighData.
+        c.recover = c.high_data;
+        c.phase = c.phase.recovery_from();
+        // (4.3) Retransmit HighACK + 1; HighRxt = RescueRxt = it. The timer
+        // restarts, as for the other schemes' fast retransmit.
+        let una = c.snd_una;
+        self.sb.start_recovery(una);
+        c.send_seq(now, una, out);
+        c.arm_rto_on_fast_retransmit(now);
+        // (4.4) SetPipe and (4.5) step (C).
+        self.transmit(c, now, out);
+    }
+
+    /// RFC 6675 section 5 steps (B.2) and (C): SetPipe, then while cwnd -
+    /// pipe >= 1 send what NextSeg picks.
+    fn transmit(&mut self, c: &mut Core, now: Time, out: &mut Vec<Packet>) {
+        let cwnd = c.wnd();
+        let mut pipe = self.sb.pipe(c.snd_una, c.high_data);
+        while cwnd - pipe as f64 >= 1.0 - 1e-9 {
+            // Rule (2) needs unsent data and room in the receiver's window.
+            let new_data =
+                c.high_data < c.end_seq && ((c.high_data - c.snd_una) as f64) + 1.0 <= c.p.max_cwnd_pkts + 1e-9;
+            let Some((seq, rule)) = self.sb.next_seg(c.snd_una, c.high_data, new_data) else {
+                break;
+            };
+            // (C.2) HighRxt, or rule 4's RescueRxt; (C.3) HighData in send_seq.
+            self.sb.sent(seq, rule, c.recover);
+            c.send_seq(now, seq, out);
+            if rule == Rule::New {
+                c.snd_nxt = c.high_data;
+            }
+            // (C.4)
+            pipe += 1;
+        }
+    }
+}
+
+impl LossRecovery for Rfc6675 {
+    /// An ACK (RFC 6675 section 5).
+    fn on_ack(&mut self, c: &mut Core, a: &Ack, out: &mut Vec<Packet>) {
+        let ack = a.seq();
+        if ack < c.snd_una {
+            return; // an old ACK (paths are FIFO: it cannot happen)
+        }
+        // Update (): the scoreboard takes the cumulative ACK and the blocks.
+        let newly_sacked = self
+            .sb
+            .update(ack, a.pkt.hdr.get::<SackBlocks>().blocks(ack), c.high_data);
+        if ack > c.snd_una && !self.on_new_ack(c, a) {
+            return;
+        }
+        if c.phase.in_recovery() {
+            // (B) and (C).
+            self.transmit(c, a.now, out);
+            return;
+        }
+        if newly_sacked > 0 {
+            // A duplicate ACK as RFC 6675 section 2 defines it: it SACKs
+            // packets not SACKed before. Steps (1) and (2): DupThresh of them,
+            // or IsLost (HighACK + 1), start recovery, unless data sent before
+            // the last recovery or timeout is still unacknowledged (RFC 6675
+            // section 5.1; RFC 6582's recover).
+            c.dupacks += 1;
+            let lost = c.dupacks >= c.p.dupack_threshold || self.sb.is_lost(c.snd_una);
+            if lost && c.snd_una >= c.recover {
+                self.enter_recovery(c, a.now, out);
+                return;
+            }
+        }
+        self.send(c, a.now, out);
+    }
+
+    /// RFC 2018 sections 5 and 5.1: SACKs from before the timeout no longer
+    /// decide what is resent (see [`crate::transport::sack`]).
+    fn on_timeout(&mut self, c: &mut Core) {
+        c.timeout_ssthresh();
+        self.sb.clear();
+    }
+
+    /// Outside recovery: send while the window allows (RFC 5681, FlightSize
+    /// against cwnd), skipping packets the receiver has SACKed (which, after
+    /// a timeout, go-back-N would otherwise resend).
+    fn send(&mut self, c: &mut Core, now: Time, out: &mut Vec<Packet>) {
+        let wnd = c.wnd();
+        loop {
+            c.snd_nxt = self.sb.first_unsacked_from(c.snd_nxt);
+            if !(c.snd_nxt < c.end_seq && (c.outstanding() as f64) + 1.0 <= wnd + 1e-9) {
+                break;
+            }
+            c.send_next(now, out);
+        }
+    }
+}
