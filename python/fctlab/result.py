@@ -34,6 +34,8 @@ FLOW_COLUMNS = [
     "ideal_ns",
     "ps_fct_ns",
     "slowdown",
+    "alone_ns",
+    "fabric_slowdown",
     "scheme",
 ]
 
@@ -104,8 +106,10 @@ class Result:
 
     def write(self, out_dir: os.PathLike | str) -> Path:
         """Write ``flows.parquet``, ``series.parquet`` and ``meta.json`` under
-        ``out_dir``, and ``prefixes.parquet`` and ``size_stats.parquet`` when
-        those tables have rows."""
+        ``out_dir``, ``prefixes.parquet`` and ``size_stats.parquet`` when
+        those tables have rows, and ``slowdown.parquet`` (the slowdown per
+        flow-size bin, :func:`fctlab.slowdown.slowdown_by_size` with its default
+        bins) when some flow has a ``fabric_slowdown``."""
         import pyarrow as pa
         import pyarrow.parquet as pq
 
@@ -113,6 +117,10 @@ class Result:
         out.mkdir(parents=True, exist_ok=True)
         tables = [("flows", self.flows), ("series", self.series)]
         tables += [(n, getattr(self, n)) for n in OPTIONAL_TABLES if len(getattr(self, n))]
+        if "fabric_slowdown" in self.flows and self.flows["fabric_slowdown"].notna().any():
+            from .slowdown import slowdown_by_size
+
+            tables.append(("slowdown", slowdown_by_size(self.flows)))
         for name, df in tables:
             tmp = out / f".{name}.parquet.tmp"
             pq.write_table(pa.Table.from_pandas(df, preserve_index=False), tmp)
@@ -204,6 +212,12 @@ def _flows_frame(cols: dict) -> pd.DataFrame:
     delivered = cols.get("delivered_pkts")
     if delivered is None:
         delivered = np.where(finish >= 0, cols["size_pkts"], -1)
+    # The fabric papers' slowdown: the time to the sender's ACK of the last
+    # byte over the same time alone on the empty network (``alone_ns``; see
+    # :mod:`fctlab.slowdown`). A source that does not compute it gives none.
+    alone = np.asarray(cols.get("alone_ns", np.full(len(finish), -1)), dtype=np.int64)
+    acked = np.asarray(cols["acked_ns"], dtype=np.int64)
+    sender_fct = np.where(acked >= 0, acked - cols["start_ns"], -1)
     df = pd.DataFrame(
         {
             "flow_id": cols["flow_id"],
@@ -222,6 +236,8 @@ def _flows_frame(cols: dict) -> pd.DataFrame:
             "ideal_ns": _nullable(cols["ideal_ns"]),
             "ps_fct_ns": _nullable(cols["ps_fct_ns"]),
             "slowdown": np.where((finish >= 0) & (cols["ideal_ns"] > 0), fct / np.maximum(cols["ideal_ns"], 1), np.nan),
+            "alone_ns": _nullable(alone),
+            "fabric_slowdown": np.where((sender_fct >= 0) & (alone > 0), sender_fct / np.maximum(alone, 1), np.nan),
             # Each flow's scheme (several when per-sender, per-entry or per-flow
             # transport settings name others).
             "scheme": np.asarray(cols["schemes"], dtype=object)[np.asarray(cols["transport"], dtype=np.int64)]

@@ -495,6 +495,10 @@ class Store:
         t1_ns)`` (run_key, element, rate: each flow's mean per-flow series over
         t0 < t <= t1) and ``fairness(metric, t0_ns, t1_ns)`` (run_key, flows,
         jain, max_min), e.g. ``SELECT * FROM fairness('throughput_bps', 0, 10e9)``.
+
+        Slowdown (:mod:`fctlab.slowdown`): ``SELECT * FROM slowdown_by_size()``
+        (run_key, bin, flows, mean, p50, p95, p99 of ``fabric_slowdown`` in
+        pFabric's size bins).
         """
         import duckdb
 
@@ -619,8 +623,9 @@ def _build_catalog(store: Store):
                 f"CREATE VIEW {table} AS SELECT t.*, {sel_runs}{sel_alias} FROM _{table}_e t JOIN runs r ON false"
             )
     from .fairness import SQL_MACROS
+    from .slowdown import SQL_MACROS as SLOWDOWN_MACROS
 
-    for m in SQL_MACROS:
+    for m in SQL_MACROS + SLOWDOWN_MACROS:
         con.execute(m)
     return con
 

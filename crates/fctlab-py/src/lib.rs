@@ -89,6 +89,7 @@ fn run<'py>(py: Python<'py>, config_json: &str, progress: Option<Py<PyAny>>) -> 
     let mut drops = Vec::with_capacity(n);
     let mut marks = Vec::with_capacity(n);
     let mut ideal_ns = Vec::with_capacity(n);
+    let mut alone_ns = Vec::with_capacity(n);
     let mut ps_fct_ns = Vec::with_capacity(n);
     let mut transport = Vec::with_capacity(n);
     for r in &out.flows {
@@ -106,6 +107,7 @@ fn run<'py>(py: Python<'py>, config_json: &str, progress: Option<Py<PyAny>>) -> 
         drops.push(r.drops as i64);
         marks.push(r.marks as i64);
         ideal_ns.push(if long { -1 } else { r.ideal_ns as i64 });
+        alone_ns.push(if long { -1 } else { r.alone_ns as i64 });
         ps_fct_ns.push(r.ps_fct_ns.map_or(-1, |t| t as i64));
     }
     let flows = PyDict::new(py);
@@ -121,6 +123,7 @@ fn run<'py>(py: Python<'py>, config_json: &str, progress: Option<Py<PyAny>>) -> 
     flows.set_item("drops", drops.into_pyarray(py))?;
     flows.set_item("marks", marks.into_pyarray(py))?;
     flows.set_item("ideal_ns", ideal_ns.into_pyarray(py))?;
+    flows.set_item("alone_ns", alone_ns.into_pyarray(py))?;
     flows.set_item("ps_fct_ns", ps_fct_ns.into_pyarray(py))?;
     flows.set_item("transport", transport.into_pyarray(py))?;
     flows.set_item("schemes", schemes)?;
