@@ -382,7 +382,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run each shape (default: tcp, the reference scenario) --repeat times, each run in "
         "a process of its own, and print unique delivered data packets per wall second "
         "(min/median/max); with tcp, also the reference scenario's first --ns3-seconds in "
-        "fctlab and in ns-3 on the same flow list, and the ratio. --scaling and --memory "
+        "fctlab and in ns-3 on the same flow list, and the ratio; and, when htsim is built, "
+        "the whole reference run in fctlab and htsim alternately on the same flows. --scaling and --memory "
         "measure how cost and memory grow instead.",
     )
     b.add_argument(
@@ -402,6 +403,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="simulated seconds of the slice run in both simulators (default 16: the first losses come at 14.9 s)",
     )
     b.add_argument("--no-ns3", action="store_true", help="skip the ns-3 comparison")
+    b.add_argument(
+        "--htsim",
+        metavar="DIR",
+        help="directory with htsim's htsim_dumbbell driver for the htsim race "
+        "(default: $FCTLAB_HTSIM, else $FCTLAB_CACHE/htsim; skipped when there is none)",
+    )
+    b.add_argument(
+        "--build-htsim",
+        action="store_true",
+        help="build htsim into $FCTLAB_CACHE/htsim from its sources ($FCTLAB_HTSIM_SRC, or "
+        "../shared/peers/htsim beside the repository) first; needs g++ and make",
+    )
+    b.add_argument("--no-htsim", action="store_true", help="skip the htsim race")
     b.add_argument(
         "--scaling",
         action="store_true",

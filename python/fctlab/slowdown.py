@@ -150,7 +150,8 @@ def slowdown_by_size(
 SQL_MACROS = (
     "CREATE OR REPLACE MACRO slowdown_bin(b) AS CASE WHEN b <= 100000 THEN '(0, 100 kB]' "
     "WHEN b <= 10000000 THEN '(100 kB, 10 MB]' ELSE '(10 MB, inf)' END",
-    "CREATE OR REPLACE MACRO slowdown_pctl(xs, q) AS list_sort(xs)[least(len(xs), CAST(floor(len(xs) * q) AS BIGINT) + 1)]",
+    "CREATE OR REPLACE MACRO slowdown_pctl(xs, q) AS "
+    "list_sort(xs)[least(len(xs), CAST(floor(len(xs) * q) AS BIGINT) + 1)]",
     "CREATE OR REPLACE MACRO slowdown_by_size() AS TABLE "
     "SELECT run_key, bin, count(*) AS flows, avg(s) AS mean, slowdown_pctl(list(s), 0.5) AS p50, "
     "slowdown_pctl(list(s), 0.95) AS p95, slowdown_pctl(list(s), 0.99) AS p99 "
