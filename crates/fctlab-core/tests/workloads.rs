@@ -165,3 +165,29 @@ fn builtin_laws_refuse_parameters() {
     let ok = sc.replace(r#", "mean_bytes": 5"#, "");
     fctlab_core::from_json(&ok).unwrap();
 }
+
+/// The mean each entry's description states (what `fctlab list` and the
+/// reference pages show) is the table's, to its last printed digit.
+#[test]
+fn descriptions_state_the_exact_means() {
+    for law in LAWS {
+        let e = fctlab_core::registry::SIZES
+            .iter()
+            .find(|e| e.name == law.name)
+            .expect("every table is registered");
+        let stated = e
+            .description
+            .rsplit_once("mean ")
+            .and_then(|(_, m)| m.strip_suffix(" B"))
+            .unwrap_or_else(|| panic!("{}: no 'mean ... B' in {:?}", law.name, e.description))
+            .replace(',', "");
+        let decimals = stated.split_once('.').map_or(0, |(_, d)| d.len());
+        let half_unit = 0.5 * 10f64.powi(-(decimals as i32));
+        let m = law.mean_bytes();
+        assert!(
+            (stated.parse::<f64>().unwrap() - m).abs() <= half_unit + 1e-9,
+            "{}: states {stated}, the table gives {m}",
+            law.name
+        );
+    }
+}
