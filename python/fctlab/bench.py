@@ -192,7 +192,9 @@ def print_htsim(r: dict) -> None:
             )
         )
         print(_row(f"{name}: per wall s ({len(x['rates'])} runs)", f"min {_m(lo)} / median {_m(med)} / max {_m(hi)}"))
+        print(_row(f"{name}: per CPU s (median)", _m(spread(x["cpu_rates"])[1])))
     print(_row("fctlab / htsim, wall (medians)", f"{r['ratio']:.2f}x"))
+    print(_row("fctlab / htsim, CPU (medians)", f"{r['cpu_ratio']:.2f}x"))
 
 
 def _htsim_race(args, size: float, out) -> dict | None:

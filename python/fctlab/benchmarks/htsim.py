@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -122,13 +123,17 @@ def driver_args(cfg: dict, flows_path: Path) -> list:
 
 
 def run_htsim(exe: Path, args: list) -> dict:
-    """One htsim run; its JSON line."""
+    """One htsim run: its JSON line, plus ``cpu_s``, the process's CPU time."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     out = subprocess.run([str(exe), *args], capture_output=True, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     lines = out.stdout.strip().splitlines()
     if out.returncode != 0 or not lines:
         tail = (out.stderr.strip().splitlines() or ["no output"])[-1]
         raise RuntimeError(f"htsim failed (exit {out.returncode}): {tail}")
-    return json.loads(lines[-1])
+    r = json.loads(lines[-1])
+    r["cpu_s"] = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return r
 
 
 def race(exe: Path, packets: float, repeat: int, work_dir: Path, progress: Callable[[str], None] = print) -> dict:
@@ -150,6 +155,11 @@ def race(exe: Path, packets: float, repeat: int, work_dir: Path, progress: Calla
         )
     f_rates = [r["unique_delivered"] / r["wall_s"] for r in fr]
     h_rates = [r["data_unique_delivered"] / r["run_wall_s"] for r in hr]
+    # CPU time of each whole process (fctlab's includes Python, set-up and the
+    # result tables; htsim's reading its flow list): less disturbed by other
+    # load on the machine than wall time.
+    f_cpu = [r["unique_delivered"] / max(r["cpu_s"], 1e-9) for r in fr]
+    h_cpu = [r["data_unique_delivered"] / max(r["cpu_s"], 1e-9) for r in hr]
     return {
         "packets": float(packets),
         "flows": len(flows),
@@ -161,6 +171,7 @@ def race(exe: Path, packets: float, repeat: int, work_dir: Path, progress: Calla
             "events": fr[0]["events"],
             "wall_s": [r["wall_s"] for r in fr],
             "rates": f_rates,
+            "cpu_rates": f_cpu,
             "identical": len({(r["unique_delivered"], r["events"]) for r in fr}) == 1,
         },
         "htsim": {
@@ -170,7 +181,9 @@ def race(exe: Path, packets: float, repeat: int, work_dir: Path, progress: Calla
             "events": hr[0]["events"],
             "wall_s": [r["run_wall_s"] for r in hr],
             "rates": h_rates,
+            "cpu_rates": h_cpu,
             "identical": len({(r["data_unique_delivered"], r["events"]) for r in hr}) == 1,
         },
         "ratio": statistics.median(f_rates) / statistics.median(h_rates),
+        "cpu_ratio": statistics.median(f_cpu) / statistics.median(h_cpu),
     }
