@@ -75,13 +75,20 @@ def test_files_and_round_trip(tmp_path):
         "prefixes.parquet",
         "series.parquet",
         "size_stats.parquet",
+        "slowdown.parquet",
     ]
     back = fctlab.Result.read(out)
     pd.testing.assert_frame_equal(back.prefixes, res.prefixes)
     pd.testing.assert_frame_equal(back.size_stats, res.size_stats)
     # A run without them writes the three usual files, and reads back empty tables.
     plain = fctlab.run(measuring(count=50)).write(tmp_path / "b")
-    assert sorted(p.name for p in plain.iterdir()) == ["flows.parquet", "manifest.json", "meta.json", "series.parquet"]
+    assert sorted(p.name for p in plain.iterdir()) == [
+        "flows.parquet",
+        "manifest.json",
+        "meta.json",
+        "series.parquet",
+        "slowdown.parquet",
+    ]
     b = fctlab.Result.read(plain)
     assert len(b.prefixes) == 0 and len(b.size_stats) == 0
 

@@ -28,6 +28,7 @@ __version__ = _engine_version
 # Sweeps, the results store and replications: fctlab.sweep(spec), fctlab.store.open(path),
 # fctlab.replicate(config, K) (modules that can be called).
 from . import fairness, ideal, replicate, store, sweep  # noqa: E402
+from .slowdown import slowdown_by_size  # noqa: E402
 
 __all__ = [
     "run",
@@ -47,5 +48,6 @@ __all__ = [
     "store",
     "replicate",
     "fairness",
+    "slowdown_by_size",
     "__version__",
 ]

@@ -1,4 +1,5 @@
-"""``fctlab bench``: the engine's speed on a reference scenario, beside ns-3's.
+"""``fctlab bench``: the engine's speed on a reference scenario, beside ns-3's
+and htsim's (:mod:`fctlab.benchmarks.htsim`).
 
 Reference scenario: TCP NewReno on a dumbbell of 10 senders, 1 Gb/s
 bottleneck, RTT 100 ms, buffer 1 BDP, Poisson arrivals of Pareto flows (mean 25
@@ -176,6 +177,48 @@ def print_slice(s: dict) -> None:
     print(_row("fctlab / ns-3, CPU (medians)", f"{s['cpu_ratio']:,.0f}x"))
 
 
+def print_htsim(r: dict) -> None:
+    f, h = r["fctlab"], r["htsim"]
+    print(
+        f"htsim beside fctlab: the reference dumbbell, the same {r['flows']:,} flows ({r['sum_pkts']:,} packets) "
+        "to completion, runs alternating"
+    )
+    for name, x in (("fctlab", f), ("htsim", h)):
+        lo, med, hi = spread(x["rates"])
+        print(
+            _row(
+                f"{name}: unique pkts delivered",
+                f"{x['unique_delivered']:,} ({x['flows_completed']:,} flows completed, {x['drops']:,} drops)",
+            )
+        )
+        print(_row(f"{name}: per wall s ({len(x['rates'])} runs)", f"min {_m(lo)} / median {_m(med)} / max {_m(hi)}"))
+        print(_row(f"{name}: per CPU s (median)", _m(spread(x["cpu_rates"])[1])))
+    print(_row("fctlab / htsim, wall (medians)", f"{r['ratio']:.2f}x"))
+    print(_row("fctlab / htsim, CPU (medians)", f"{r['cpu_ratio']:.2f}x"))
+
+
+def _htsim_race(args, size: float, out) -> dict | None:
+    """The htsim race when htsim is built (or ``--build-htsim`` builds it)."""
+    import tempfile
+    from pathlib import Path
+
+    from .benchmarks import htsim
+
+    try:
+        if getattr(args, "build_htsim", False):
+            exe = htsim.build(progress=lambda m: print("  " + m, flush=True))
+        else:
+            exe = htsim.find(getattr(args, "htsim", None))
+    except htsim.PeerUnavailable as e:
+        print(f"htsim: skipped: {e}")
+        return None
+    print(f"running the htsim race ({size:.3g} data packets, {args.repeat} runs each, alternating)...", flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        r = htsim.race(exe, size, args.repeat, Path(out or tmp), progress=lambda m: print("  " + m, flush=True))
+    print_htsim(r)
+    return r
+
+
 def _figure(results: list, out) -> str:
     """One panel per shape: each run's rate and the median."""
     from .plots import pyplot
@@ -251,6 +294,11 @@ def main(args) -> int:
             print(f"ns-3: skipped: {e}")
     elif "tcp" in shapes:
         print("ns-3: skipped (--no-ns3)")
+    if "tcp" in shapes and not getattr(args, "no_htsim", False):
+        size = args.packets if args.packets else defaults["tcp"]
+        r = _htsim_race(args, size, out)
+        if r is not None:
+            report["htsim_race"] = r
     if out:
         (out / "bench.json").write_text(json.dumps(report, indent=1))
         print(f"wrote {out / 'bench.json'} and {_figure(results, out)}")

@@ -225,7 +225,8 @@ def _add_bench(sub) -> None:
         description="Run each shape (default: tcp, the reference scenario) --repeat times, each run in "
         "a process of its own, and print unique delivered data packets per wall second "
         "(min/median/max); with tcp, also the reference scenario's first --ns3-seconds in "
-        "fctlab and in ns-3 on the same flow list, and the ratio. --scaling and --memory "
+        "fctlab and in ns-3 on the same flow list, and the ratio; and, when htsim is built, "
+        "the whole reference run in fctlab and htsim alternately on the same flows. --scaling and --memory "
         "measure how cost and memory grow instead.",
     )
     b.add_argument(
@@ -245,7 +246,22 @@ def _add_bench(sub) -> None:
     )
     b.add_argument("--no-ns3", action="store_true", help="skip the ns-3 comparison")
     b.add_argument(
-        "--scaling", action="store_true", help="cost per delivered packet against concurrent flows and links"
+        "--htsim",
+        metavar="DIR",
+        help="directory with htsim's htsim_dumbbell driver for the htsim race "
+        "(default: $FCTLAB_HTSIM, else $FCTLAB_CACHE/htsim; skipped when there is none)",
+    )
+    b.add_argument(
+        "--build-htsim",
+        action="store_true",
+        help="build htsim into $FCTLAB_CACHE/htsim from its sources ($FCTLAB_HTSIM_SRC, or "
+        "../shared/peers/htsim beside the repository) first; needs g++ and make",
+    )
+    b.add_argument("--no-htsim", action="store_true", help="skip the htsim race")
+    b.add_argument(
+        "--scaling",
+        action="store_true",
+        help="cost per delivered packet against concurrent flows and links",
     )
     b.add_argument("--memory", action="store_true", help="peak memory at 10^5 to 10^7 flows with streamed metrics")
     b.add_argument(

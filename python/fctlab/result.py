@@ -35,6 +35,8 @@ FLOW_COLUMNS = [
     "ideal_ns",
     "ps_fct_ns",
     "slowdown",
+    "alone_ns",
+    "fabric_slowdown",
     "scheme",
 ]
 
@@ -114,8 +116,10 @@ class Result:
     def write(self, out_dir: os.PathLike | str, *, writer: Writer | None = None) -> Path:
         """Write the run into the directory ``out_dir`` (see :mod:`fctlab.rundir`):
         ``flows.parquet``, ``series.parquet``, ``meta.json``, the tables of
-        ``prefixes``, ``size_stats`` and ``probes`` that have rows, and
-        ``manifest.json``. The directory is written whole, to a temporary name
+        ``prefixes``, ``size_stats`` and ``probes`` that have rows,
+        ``slowdown.parquet`` (the slowdown per flow-size bin,
+        :func:`fctlab.slowdown.slowdown_by_size` with its default bins) when
+        some flow has a ``fabric_slowdown``, and ``manifest.json``. The directory is written whole, to a temporary name
         beside it, then renamed: an earlier run there is replaced as a whole,
         a directory holding anything else is refused (``RunDirError``).
         ``writer``: a :class:`fctlab.rundir.Writer` already prepared for
@@ -132,6 +136,10 @@ class Result:
 
         tables = [("flows", self.flows), ("series", self.series)]
         tables += [(n, getattr(self, n)) for n in OPTIONAL_TABLES if len(getattr(self, n))]
+        if "fabric_slowdown" in self.flows and self.flows["fabric_slowdown"].notna().any():
+            from .slowdown import slowdown_by_size
+
+            tables.append(("slowdown", slowdown_by_size(self.flows)))
         for name, df in tables:
             pq.write_table(pa.Table.from_pandas(df, preserve_index=False), out / f"{name}.parquet")
         (out / "meta.json").write_text(json.dumps(self.meta, indent=2, sort_keys=True) + "\n")
@@ -280,6 +288,12 @@ def _flows_frame(cols: dict) -> pd.DataFrame:
     delivered = cols.get("delivered_pkts")
     if delivered is None:
         delivered = np.where(finish >= 0, cols["size_pkts"], -1)
+    # The fabric papers' slowdown: the time to the sender's ACK of the last
+    # byte over the same time alone on the empty network (``alone_ns``; see
+    # :mod:`fctlab.slowdown`). A source that does not compute it gives none.
+    alone = np.asarray(cols.get("alone_ns", np.full(len(finish), -1)), dtype=np.int64)
+    acked = np.asarray(cols["acked_ns"], dtype=np.int64)
+    sender_fct = np.where(acked >= 0, acked - cols["start_ns"], -1)
     df = pd.DataFrame(
         {
             "flow_id": cols["flow_id"],
@@ -298,6 +312,8 @@ def _flows_frame(cols: dict) -> pd.DataFrame:
             "ideal_ns": _nullable(cols["ideal_ns"]),
             "ps_fct_ns": _nullable(cols["ps_fct_ns"]),
             "slowdown": np.where((finish >= 0) & (cols["ideal_ns"] > 0), fct / np.maximum(cols["ideal_ns"], 1), np.nan),
+            "alone_ns": _nullable(alone),
+            "fabric_slowdown": np.where((sender_fct >= 0) & (alone > 0), sender_fct / np.maximum(alone, 1), np.nan),
             # Each flow's scheme (several when per-sender, per-entry or per-flow
             # transport settings name others).
             "scheme": np.asarray(cols["schemes"], dtype=object)[np.asarray(cols["transport"], dtype=np.int64)]

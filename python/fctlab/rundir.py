@@ -30,9 +30,11 @@ MANIFEST = "manifest.json"
 FILES = ("flows.parquet", "series.parquet", "meta.json")
 #: Files a run has only when those tables have rows.
 OPTIONAL_FILES = ("prefixes.parquet", "size_stats.parquet", "probes.parquet")
+#: Tables derived from the flows when a run is written (read back from the flows).
+DERIVED_FILES = ("slowdown.parquet",)
 #: What a run directory may hold (anything else is not ours to replace):
 #: the run's files and the report made of it (``fctlab report DIR``).
-RUN_FILES = (*FILES, *OPTIONAL_FILES, MANIFEST, "report")
+RUN_FILES = (*FILES, *OPTIONAL_FILES, *DERIVED_FILES, MANIFEST, "report")
 
 
 class RunDirError(Exception):
@@ -76,7 +78,7 @@ def manifest(key: str, sizes_and_hashes: dict) -> dict:
 def write_manifest(d: Path, key: str) -> dict:
     """Hash the run files present in ``d`` and write its manifest (fsync'd)."""
     files = {}
-    for name in (*FILES, *OPTIONAL_FILES):
+    for name in (*FILES, *OPTIONAL_FILES, *DERIVED_FILES):
         p = d / name
         if p.exists():
             fsync_file(p)
@@ -105,7 +107,7 @@ def read_manifest(d: Path) -> dict | None:
 def verify(d: Path, man: dict, *, hashes: bool = True) -> str | None:
     """None if the files of run directory ``d`` match its manifest ``man``
     (sizes, and SHA-256 unless ``hashes=False``), else what does not."""
-    names = list(FILES) + [n for n in OPTIONAL_FILES if n in man["files"]]
+    names = list(FILES) + [n for n in (*OPTIONAL_FILES, *DERIVED_FILES) if n in man["files"]]
     for name in names:
         ent = man["files"].get(name)
         if not isinstance(ent, dict):

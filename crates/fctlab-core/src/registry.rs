@@ -17,7 +17,7 @@ use crate::transport::sack;
 use crate::transport::SchemeEntry;
 use crate::workload::arrivals::{self, ArrivalEntry};
 use crate::workload::sizes::{self, SizeEntry};
-use crate::workload::{empirical, mixture, open_loop};
+use crate::workload::{builtin, empirical, mixture, open_loop};
 
 /// The schemes that are not a controller on the TCP machinery.
 const OTHER_SCHEMES: &[SchemeEntry] = &[
@@ -75,6 +75,19 @@ pub const SIZES: &[SizeEntry] = &[
     sizes::EXPONENTIAL,
     mixture::ENTRY,
     empirical::ENTRY,
+    builtin::WEBSEARCH,
+    builtin::DATAMINING,
+    builtin::FB_HADOOP,
+    builtin::FB_WEBSERVER,
+    builtin::FB_CACHE,
+    builtin::HPCC_FB_HADOOP,
+    builtin::GOOGLE_SEARCH_RPC,
+    builtin::GOOGLE_ALL_RPC,
+    builtin::HOMA_W1,
+    builtin::HOMA_W2,
+    builtin::HOMA_W3,
+    builtin::HOMA_W4,
+    builtin::HOMA_W5,
 ];
 
 /// `traffic[i].arrivals`.

@@ -56,6 +56,7 @@ pub fn flows<'py>(py: Python<'py>, flows: &[FlowRecord], schemes: Vec<String>) -
     col(&d, "drops", flow_col(flows, |r| r.drops as i64))?;
     col(&d, "marks", flow_col(flows, |r| r.marks as i64))?;
     col(&d, "ideal_ns", flow_col(flows, |r| sized(r, r.ideal_ns)))?;
+    col(&d, "alone_ns", flow_col(flows, |r| sized(r, r.alone_ns)))?;
     col(
         &d,
         "ps_fct_ns",

@@ -79,6 +79,7 @@ def flow_columns(plan: Plan, outs: dict, info: dict) -> dict:
         "drops": np.array([drops.get(int(k), 0) for k in ids], dtype=np.int64),
         "marks": np.zeros(len(ids), dtype=np.int64),
         "ideal_ns": sched["ideal_ns"].fillna(-1).to_numpy(np.int64),
+        "alone_ns": sched["alone_ns"].fillna(-1).to_numpy(np.int64),
         "ps_fct_ns": sched["ps_fct_ns"].fillna(-1).to_numpy(np.int64),
         "transport": np.zeros(len(ids), dtype=np.int32),
         "schemes": [scheme(plan.cfg)],

@@ -316,6 +316,10 @@ class Store:
         t0 < t <= t1) and ``fairness(metric, t0_ns, t1_ns)`` (run_key, flows,
         jain, max_min), e.g. ``SELECT * FROM fairness('throughput_bps', 0, 10e9)``.
 
+        Slowdown (:mod:`fctlab.slowdown`): ``SELECT * FROM slowdown_by_size()``
+        (run_key, bin, flows, mean, p50, p95, p99 of ``fabric_slowdown`` in
+        pFabric's size bins).
+
         The query reads the store and nothing else: only the files the runs'
         manifests list, through Arrow; DuckDB's own file access is off (no
         ``read_csv('...')``, ``COPY ... TO``, ``ATTACH`` or extensions). Damaged

@@ -139,6 +139,7 @@ def build(store, keys: list, runs: pd.DataFrame):
     import duckdb
 
     from ..fairness import SQL_MACROS
+    from ..slowdown import SQL_MACROS as SLOWDOWN_MACROS
 
     con = duckdb.connect(":memory:")
     con.register("_runs_df", runs)
@@ -166,7 +167,7 @@ def build(store, keys: list, runs: pd.DataFrame):
             con.execute(
                 f"CREATE VIEW {table} AS SELECT t.*, {sel_runs}{sel_alias} FROM _{table}_e t JOIN runs r ON false"
             )
-    for m in SQL_MACROS:
+    for m in SQL_MACROS + SLOWDOWN_MACROS:
         con.execute(m)
     con.execute("SET enable_external_access = false")
     con.execute("SET lock_configuration = true")

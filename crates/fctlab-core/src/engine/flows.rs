@@ -5,7 +5,7 @@
 use super::routes::{PathId, SenderPaths};
 use super::timers::arm;
 use super::Engine;
-use crate::ideal::line_rate_fct_ns;
+use crate::ideal::{ack_return_ns, line_rate_fct_ns};
 use crate::metrics::FlowRecord;
 use crate::sim::{Event, Time};
 use crate::transport::{EndpointBuilder, FlowSize, Receiver, Sender};
@@ -187,6 +187,7 @@ impl Engine {
             FlowSize::Finite { bytes, pkts } => (bytes, pkts),
             FlowSize::LongLived => (0, 0),
         };
+        let ideal = self.ideal_ns(sender, size);
         let rec = FlowRecord {
             flow_id: id as u64,
             sender,
@@ -194,7 +195,16 @@ impl Engine {
             size_pkts: pkts,
             long_lived: size.is_long_lived(),
             start_ns,
-            ideal_ns: self.ideal_ns(sender, size),
+            ideal_ns: ideal,
+            alone_ns: if size.is_long_lived() {
+                0
+            } else {
+                ideal
+                    + ack_return_ns(
+                        &self.senders.rev_hops[sender as usize],
+                        self.plan.transport.header_bytes,
+                    )
+            },
             transport,
             ..Default::default()
         };

@@ -70,6 +70,8 @@ pub(super) struct Senders {
     /// The (rate, propagation delay) of each link of the forward path: the
     /// line-rate FCT's input (`ideal::line_rate_fct_ns`).
     pub hops: Vec<Vec<(f64, Time)>>,
+    /// The same for the reverse path (the ACKs'): `ideal::alone_ns`'s input.
+    pub rev_hops: Vec<Vec<(f64, Time)>>,
     /// Base RTT: the propagation delay to the receiver and back.
     pub rtt: Vec<Time>,
 }
@@ -87,19 +89,23 @@ impl Senders {
             })
             .collect();
         let spec = |l: &LinkId| &topo.links[*l as usize];
-        let hops = paths
-            .iter()
-            .map(|p| {
-                routes
-                    .path(p.fwd)
-                    .iter()
-                    .map(|l| (spec(l).rate_bps, spec(l).delay_ns))
-                    .collect()
-            })
-            .collect();
+        let hops_of = |p: PathId| -> Vec<(f64, Time)> {
+            routes
+                .path(p)
+                .iter()
+                .map(|l| (spec(l).rate_bps, spec(l).delay_ns))
+                .collect()
+        };
+        let hops = paths.iter().map(|p| hops_of(p.fwd)).collect();
+        let rev_hops = paths.iter().map(|p| hops_of(p.rev)).collect();
         let delay = |p: PathId| routes.path(p).iter().map(|l| spec(l).delay_ns).sum::<Time>();
         let rtt = paths.iter().map(|p| delay(p.fwd) + delay(p.rev)).collect();
-        Senders { paths, hops, rtt }
+        Senders {
+            paths,
+            hops,
+            rev_hops,
+            rtt,
+        }
     }
 }
 

@@ -32,6 +32,9 @@ pub struct FlowRecord {
     pub marks: u64,
     /// Ideal FCT: alone on the empty network, propagation plus serialisation.
     pub ideal_ns: Time,
+    /// The fabric papers' ideal: alone on the empty network at line rate, to
+    /// the sender's ACK of the last byte (`ideal::alone_ns`).
+    pub alone_ns: Time,
     /// FCT under ideal max-min fair sharing (processor sharing) of the same
     /// workload, from the fluid model (see [`ps::fill_ps_fct`]).
     pub ps_fct_ns: Option<Time>,

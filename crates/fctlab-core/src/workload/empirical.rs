@@ -177,6 +177,12 @@ fn read_cdf_file(path: &str, field: &str) -> Result<Vec<Vec<f64>>, ConfigError> 
         );
     }
     let text = std::fs::read_to_string(path).map_err(cannot)?;
+    parse_cdf_text(&text, path, field)
+}
+
+/// Rows of a CDF text (`path` names it in refusals): `size cumulative` or
+/// `size count cumulative` per line; blank lines and `#` lines skipped.
+pub(super) fn parse_cdf_text(text: &str, path: &str, field: &str) -> Result<Vec<Vec<f64>>, ConfigError> {
     let mut rows = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -202,7 +208,12 @@ fn read_cdf_file(path: &str, field: &str) -> Result<Vec<Vec<f64>>, ConfigError> 
 }
 
 /// Check CDF rows (size in the given unit, cumulative) and scale sizes to packets.
-fn check_cdf(rows: &[Vec<f64>], unit: f64, field: &str, interpolate: bool) -> Result<Empirical, ConfigError> {
+pub(super) fn check_cdf(
+    rows: &[Vec<f64>],
+    unit: f64,
+    field: &str,
+    interpolate: bool,
+) -> Result<Empirical, ConfigError> {
     if rows.is_empty() {
         return err(field, "needs at least one row [size, cumulative probability]");
     }

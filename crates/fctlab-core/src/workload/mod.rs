@@ -2,6 +2,7 @@
 //! generators that turn them into flows during a run.
 
 pub mod arrivals;
+pub mod builtin;
 pub mod empirical;
 pub mod mixture;
 pub mod open_loop;
