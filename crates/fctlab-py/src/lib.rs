@@ -124,6 +124,18 @@ fn run<'py>(py: Python<'py>, config_json: &str, progress: Option<Py<PyAny>>) -> 
     flows.set_item("ps_fct_ns", ps_fct_ns.into_pyarray(py))?;
     flows.set_item("transport", transport.into_pyarray(py))?;
     flows.set_item("schemes", schemes)?;
+    // Flows between hosts: the destination host and the data path's index
+    // among the equal-cost paths (-1: none).
+    if out.flows.iter().any(|r| r.dst.is_some() || r.path.is_some()) {
+        let col = |f: fn(&fctlab_core::metrics::FlowRecord) -> Option<u32>| {
+            out.flows
+                .iter()
+                .map(|r| f(r).map_or(-1, |x| x as i64))
+                .collect::<Vec<i64>>()
+        };
+        flows.set_item("dst", col(|r| r.dst).into_pyarray(py))?;
+        flows.set_item("path", col(|r| r.path).into_pyarray(py))?;
+    }
 
     let s = out.series;
     let series = PyDict::new(py);

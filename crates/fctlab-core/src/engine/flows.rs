@@ -2,7 +2,8 @@
 //! record, by flow id, and the engine's part in a flow's life: creation,
 //! start and end.
 
-use super::routes::{PathId, SenderPaths};
+use super::paths::{Chosen, Ends, Multi};
+use super::routes::PathId;
 use super::timers::arm;
 use super::Engine;
 use crate::ideal::line_rate_fct_ns;
@@ -12,9 +13,14 @@ use crate::transport::{EndpointBuilder, FlowSize, Receiver, Sender};
 use std::collections::HashMap;
 
 pub(super) struct FlowSlot {
+    /// The sender, or the source host of a flow between two hosts.
     pub sender: u32,
+    /// The destination host of a flow between two hosts (u32::MAX: none).
+    pub dst: u32,
     pub fwd_path: PathId,
     pub rev_path: PathId,
+    /// Path state of a flow whose packets may change path (spraying, flowlets).
+    pub multi: Option<Box<Multi>>,
     pub snd: Option<Box<dyn Sender>>,
     pub rcv: Option<Box<dyn Receiver>>,
     pub snd_sched: Option<Time>,
@@ -48,13 +54,20 @@ pub(super) struct FlowKind {
 }
 
 impl FlowSlot {
-    /// A flow between `sender` and its receiver along `paths`, not started.
-    fn new(sender: u32, paths: SenderPaths, endpoints: (Box<dyn Sender>, Box<dyn Receiver>), kind: FlowKind) -> Self {
+    /// A flow from `sender` (its receiver, or host `dst`) along `paths`, not started.
+    fn new(
+        (sender, dst): (u32, u32),
+        paths: Chosen,
+        endpoints: (Box<dyn Sender>, Box<dyn Receiver>),
+        kind: FlowKind,
+    ) -> Self {
         let (snd, rcv) = endpoints;
         FlowSlot {
             sender,
+            dst,
             fwd_path: paths.fwd,
             rev_path: paths.rev,
+            multi: paths.multi,
             path_delay: !kind.open_loop && snd.wants_path_delay(),
             snd: Some(snd),
             rcv: Some(rcv),
@@ -172,10 +185,10 @@ impl FlowStore {
 }
 
 impl Engine {
-    /// Create a flow that starts at `start_ns`.
+    /// Create a flow between `ends` that starts at `start_ns`.
     pub(super) fn add_flow(
         &mut self,
-        sender: u32,
+        ends: Ends,
         start_ns: Time,
         size: FlowSize,
         generator: Option<u32>,
@@ -187,6 +200,7 @@ impl Engine {
             FlowSize::Finite { bytes, pkts } => (bytes, pkts),
             FlowSize::LongLived => (0, 0),
         };
+        let (paths, sender, dst) = self.choose_paths(id, ends);
         let rec = FlowRecord {
             flow_id: id as u64,
             sender,
@@ -194,8 +208,10 @@ impl Engine {
             size_pkts: pkts,
             long_lived: size.is_long_lived(),
             start_ns,
-            ideal_ns: self.ideal_ns(sender, size),
+            ideal_ns: self.ideal_ns(&ends, paths.fwd, size),
             transport,
+            dst: (dst != u32::MAX).then_some(dst),
+            path: paths.index,
             ..Default::default()
         };
         let endpoints = (self.plan.endpoints_of(transport))(id, size);
@@ -205,7 +221,7 @@ impl Engine {
             measure,
             open_loop: false,
         };
-        let slot = FlowSlot::new(sender, self.senders.paths[sender as usize], endpoints, kind);
+        let slot = FlowSlot::new((sender, dst), paths, endpoints, kind);
         self.flows.push(slot, rec);
         if size.is_long_lived() {
             self.long_lived += 1;
@@ -216,30 +232,74 @@ impl Engine {
         self.q.schedule(start_ns, Event::FlowStart(id));
     }
 
-    /// The flow's FCT on the empty path at line rate (0 for a long-lived flow).
-    fn ideal_ns(&self, sender: u32, size: FlowSize) -> Time {
+    /// The paths of new flow `id` between `ends`, and its sender (or source
+    /// host) and destination host (u32::MAX for a sender's flow).
+    fn choose_paths(&mut self, id: u32, ends: Ends) -> (Chosen, u32, u32) {
+        let topo = &self.plan.topology;
+        match ends {
+            Ends::Sender(s) if self.paths.routing.mode == crate::net::routing::Mode::Single => {
+                let p = self.senders.paths[s as usize];
+                let chosen = Chosen {
+                    fwd: p.fwd,
+                    rev: p.rev,
+                    index: None,
+                    multi: None,
+                };
+                (chosen, s, u32::MAX)
+            }
+            Ends::Sender(s) => {
+                let (a, b) = (topo.senders[s as usize], topo.receivers[s as usize]);
+                (self.paths.choose(topo, &mut self.routes, id, a, b, None), s, u32::MAX)
+            }
+            Ends::Hosts { src, dst, pin } => {
+                let (a, b) = (topo.hosts[src as usize], topo.hosts[dst as usize]);
+                (self.paths.choose(topo, &mut self.routes, id, a, b, pin), src, dst)
+            }
+        }
+    }
+
+    /// The flow's FCT on its empty path at line rate (0 for a long-lived flow).
+    fn ideal_ns(&self, ends: &Ends, fwd: PathId, size: FlowSize) -> Time {
         let FlowSize::Finite { bytes, pkts } = size else {
             return 0;
         };
         let tp = &self.plan.transport;
-        line_rate_fct_ns(
-            &self.senders.hops[sender as usize],
-            bytes,
-            pkts,
-            tp.mss_bytes,
-            tp.header_bytes,
-        )
+        let hops: Vec<(f64, Time)>;
+        let hops = match *ends {
+            Ends::Sender(s) if fwd == self.senders.paths[s as usize].fwd => &self.senders.hops[s as usize],
+            Ends::Sender(s) => {
+                hops = self.hops_of(fwd, self.plan.topology.senders[s as usize]);
+                &hops
+            }
+            Ends::Hosts { src, .. } => {
+                hops = self.hops_of(fwd, src);
+                &hops
+            }
+        };
+        line_rate_fct_ns(hops, bytes, pkts, tp.mss_bytes, tp.header_bytes)
+    }
+
+    /// The (rate, delay) of each link of path `p` from host (node) `from`.
+    fn hops_of(&self, p: PathId, from: u32) -> Vec<(f64, Time)> {
+        let links = &self.plan.topology.links;
+        self.routes
+            .links_of(p, from)
+            .iter()
+            .map(|&l| (links[l as usize].rate_bps, links[l as usize].delay_ns))
+            .collect()
     }
 
     /// Create an open-loop source: a long-lived row in `flows` that does not
     /// keep the run going.
     pub(super) fn add_open_loop(&mut self, sender: u32, start_ns: Time, endpoints: EndpointBuilder) {
         let id = self.flows.next_id();
+        let (paths, sender, dst) = self.choose_paths(id, Ends::Sender(sender));
         let rec = FlowRecord {
             flow_id: id as u64,
             sender,
             long_lived: true,
             start_ns,
+            path: paths.index,
             ..Default::default()
         };
         let (snd, rcv) = endpoints(id, FlowSize::LongLived);
@@ -249,7 +309,7 @@ impl Engine {
             measure: false,
             open_loop: true,
         };
-        let slot = FlowSlot::new(sender, self.senders.paths[sender as usize], (snd, rcv), kind);
+        let slot = FlowSlot::new((sender, dst), paths, (snd, rcv), kind);
         self.flows.push(slot, rec);
         self.q.schedule(start_ns, Event::FlowStart(id));
     }

@@ -3,6 +3,8 @@
 
 pub mod arrivals;
 pub mod empirical;
+pub mod flows_file;
+pub mod matrix;
 pub mod mixture;
 pub mod open_loop;
 pub mod sizes;
