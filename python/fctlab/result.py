@@ -321,7 +321,12 @@ def _flows_frame(cols: dict) -> pd.DataFrame:
             else np.asarray([], dtype=object),
         }
     )
-    return df[FLOW_COLUMNS]
+    # Flows between hosts add the destination host and the data path's index
+    # among the equal-cost paths (null: none, as for a sprayed flow).
+    extra = [c for c in ("dst", "path") if c in cols]
+    for c in extra:
+        df[c] = _nullable(np.asarray(cols[c], dtype=np.int64))
+    return df[FLOW_COLUMNS + extra]
 
 
 def _series_frame(s: dict) -> pd.DataFrame:

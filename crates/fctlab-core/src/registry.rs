@@ -65,6 +65,8 @@ pub const TOPOLOGIES: &[TopologyEntry] = &[
     topology::DUMBBELL,
     topology::HALF_DUMBBELL,
     topology::GRAPH,
+    topology::LEAF_SPINE,
+    topology::FAT_TREE,
 ];
 
 /// `traffic[i].sizes.dist`.
@@ -95,6 +97,7 @@ pub const ARRIVALS: &[ArrivalEntry] = &[
     arrivals::POISSON,
     arrivals::CLOSED_LOOP,
     arrivals::LONG_LIVED,
+    arrivals::FILE,
     open_loop::POISSON_PACKETS,
     open_loop::ON_OFF,
     open_loop::PROBE,

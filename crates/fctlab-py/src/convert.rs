@@ -64,6 +64,12 @@ pub fn flows<'py>(py: Python<'py>, flows: &[FlowRecord], schemes: Vec<String>) -
     )?;
     let transport: Vec<i32> = flows.iter().map(|r| r.transport as i32).collect();
     col(&d, "transport", transport)?;
+    // Flows between hosts: the destination host and the data path's index
+    // among the equal-cost paths (-1: none).
+    if flows.iter().any(|r| r.dst.is_some() || r.path.is_some()) {
+        col(&d, "dst", flow_col(flows, |r| r.dst.map_or(-1, i64::from)))?;
+        col(&d, "path", flow_col(flows, |r| r.path.map_or(-1, i64::from)))?;
+    }
     d.set_item("schemes", schemes)?;
     Ok(d)
 }

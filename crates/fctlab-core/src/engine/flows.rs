@@ -2,19 +2,26 @@
 //! record, by flow id, and the engine's part in a flow's life: creation,
 //! start and end.
 
-use super::routes::{PathId, SenderPaths};
+use super::paths::{Chosen, Ends, Multi};
+use super::routes::PathId;
 use super::timers::arm;
 use super::Engine;
 use crate::ideal::{ack_return_ns, line_rate_fct_ns};
 use crate::metrics::FlowRecord;
 use crate::sim::{Event, Time};
 use crate::transport::{EndpointBuilder, FlowSize, Receiver, Sender};
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 pub(super) struct FlowSlot {
+    /// The sender, or the source host of a flow between two hosts.
     pub sender: u32,
+    /// The destination host of a flow between two hosts (u32::MAX: none).
+    pub dst: u32,
     pub fwd_path: PathId,
     pub rev_path: PathId,
+    /// Path state of a flow whose packets may change path (spraying, flowlets).
+    pub multi: Option<Box<Multi>>,
     pub snd: Option<Box<dyn Sender>>,
     pub rcv: Option<Box<dyn Receiver>>,
     pub snd_sched: Option<Time>,
@@ -48,13 +55,20 @@ pub(super) struct FlowKind {
 }
 
 impl FlowSlot {
-    /// A flow between `sender` and its receiver along `paths`, not started.
-    fn new(sender: u32, paths: SenderPaths, endpoints: (Box<dyn Sender>, Box<dyn Receiver>), kind: FlowKind) -> Self {
+    /// A flow from `sender` (its receiver, or host `dst`) along `paths`, not started.
+    fn new(
+        (sender, dst): (u32, u32),
+        paths: Chosen,
+        endpoints: (Box<dyn Sender>, Box<dyn Receiver>),
+        kind: FlowKind,
+    ) -> Self {
         let (snd, rcv) = endpoints;
         FlowSlot {
             sender,
+            dst,
             fwd_path: paths.fwd,
             rev_path: paths.rev,
+            multi: paths.multi,
             path_delay: !kind.open_loop && snd.wants_path_delay(),
             snd: Some(snd),
             rcv: Some(rcv),
@@ -172,10 +186,10 @@ impl FlowStore {
 }
 
 impl Engine {
-    /// Create a flow that starts at `start_ns`.
+    /// Create a flow between `ends` that starts at `start_ns`.
     pub(super) fn add_flow(
         &mut self,
-        sender: u32,
+        ends: Ends,
         start_ns: Time,
         size: FlowSize,
         generator: Option<u32>,
@@ -187,7 +201,8 @@ impl Engine {
             FlowSize::Finite { bytes, pkts } => (bytes, pkts),
             FlowSize::LongLived => (0, 0),
         };
-        let ideal = self.ideal_ns(sender, size);
+        let (paths, sender, dst) = self.choose_paths(id, ends);
+        let ideal = self.ideal_ns(&ends, paths.fwd, size);
         let rec = FlowRecord {
             flow_id: id as u64,
             sender,
@@ -199,13 +214,11 @@ impl Engine {
             alone_ns: if size.is_long_lived() {
                 0
             } else {
-                ideal
-                    + ack_return_ns(
-                        &self.senders.rev_hops[sender as usize],
-                        self.plan.transport.header_bytes,
-                    )
+                ideal + ack_return_ns(&self.hops(&ends, paths.rev, true), self.plan.transport.header_bytes)
             },
             transport,
+            dst: (dst != u32::MAX).then_some(dst),
+            path: paths.index,
             ..Default::default()
         };
         let endpoints = (self.plan.endpoints_of(transport))(id, size);
@@ -215,7 +228,7 @@ impl Engine {
             measure,
             open_loop: false,
         };
-        let slot = FlowSlot::new(sender, self.senders.paths[sender as usize], endpoints, kind);
+        let slot = FlowSlot::new((sender, dst), paths, endpoints, kind);
         self.flows.push(slot, rec);
         if size.is_long_lived() {
             self.long_lived += 1;
@@ -226,30 +239,92 @@ impl Engine {
         self.q.schedule(start_ns, Event::FlowStart(id));
     }
 
-    /// The flow's FCT on the empty path at line rate (0 for a long-lived flow).
-    fn ideal_ns(&self, sender: u32, size: FlowSize) -> Time {
+    /// The paths of new flow `id` between `ends`, and its sender (or source
+    /// host) and destination host (u32::MAX for a sender's flow).
+    fn choose_paths(&mut self, id: u32, ends: Ends) -> (Chosen, u32, u32) {
+        let topo = &self.plan.topology;
+        match ends {
+            Ends::Sender(s) if self.paths.routing.mode == crate::net::routing::Mode::Single => {
+                let p = self.senders.paths[s as usize];
+                let chosen = Chosen {
+                    fwd: p.fwd,
+                    rev: p.rev,
+                    index: None,
+                    multi: None,
+                };
+                (chosen, s, u32::MAX)
+            }
+            Ends::Sender(s) => {
+                let (a, b) = (topo.senders[s as usize], topo.receivers[s as usize]);
+                (self.paths.choose(topo, &mut self.routes, id, a, b, None), s, u32::MAX)
+            }
+            Ends::Hosts { src, dst, pin } => {
+                let (a, b) = (topo.hosts[src as usize], topo.hosts[dst as usize]);
+                (self.paths.choose(topo, &mut self.routes, id, a, b, pin), src, dst)
+            }
+        }
+    }
+
+    /// The flow's FCT on its empty path at line rate (0 for a long-lived flow).
+    fn ideal_ns(&self, ends: &Ends, fwd: PathId, size: FlowSize) -> Time {
         let FlowSize::Finite { bytes, pkts } = size else {
             return 0;
         };
         let tp = &self.plan.transport;
-        line_rate_fct_ns(
-            &self.senders.hops[sender as usize],
-            bytes,
-            pkts,
-            tp.mss_bytes,
-            tp.header_bytes,
-        )
+        line_rate_fct_ns(&self.hops(ends, fwd, false), bytes, pkts, tp.mss_bytes, tp.header_bytes)
+    }
+
+    /// The (rate, delay) of each link of the flow's path `p`: the data's
+    /// (`reverse` false, from the source) or the ACKs' (from the destination).
+    /// A sender's own shortest paths are kept; others are read off the routes.
+    fn hops(&self, ends: &Ends, p: PathId, reverse: bool) -> Cow<'_, [(f64, Time)]> {
+        let topo = &self.plan.topology;
+        match *ends {
+            Ends::Sender(s) => {
+                let (own, kept, from) = if reverse {
+                    (
+                        self.senders.paths[s as usize].rev,
+                        &self.senders.rev_hops,
+                        topo.receivers[s as usize],
+                    )
+                } else {
+                    (
+                        self.senders.paths[s as usize].fwd,
+                        &self.senders.hops,
+                        topo.senders[s as usize],
+                    )
+                };
+                if p == own {
+                    Cow::Borrowed(&kept[s as usize])
+                } else {
+                    Cow::Owned(self.hops_of(p, from))
+                }
+            }
+            Ends::Hosts { src, dst, .. } => Cow::Owned(self.hops_of(p, if reverse { dst } else { src })),
+        }
+    }
+
+    /// The (rate, delay) of each link of path `p` from host (node) `from`.
+    fn hops_of(&self, p: PathId, from: u32) -> Vec<(f64, Time)> {
+        let links = &self.plan.topology.links;
+        self.routes
+            .links_of(p, from)
+            .iter()
+            .map(|&l| (links[l as usize].rate_bps, links[l as usize].delay_ns))
+            .collect()
     }
 
     /// Create an open-loop source: a long-lived row in `flows` that does not
     /// keep the run going.
     pub(super) fn add_open_loop(&mut self, sender: u32, start_ns: Time, endpoints: EndpointBuilder) {
         let id = self.flows.next_id();
+        let (paths, sender, dst) = self.choose_paths(id, Ends::Sender(sender));
         let rec = FlowRecord {
             flow_id: id as u64,
             sender,
             long_lived: true,
             start_ns,
+            path: paths.index,
             ..Default::default()
         };
         let (snd, rcv) = endpoints(id, FlowSize::LongLived);
@@ -259,7 +334,7 @@ impl Engine {
             measure: false,
             open_loop: true,
         };
-        let slot = FlowSlot::new(sender, self.senders.paths[sender as usize], (snd, rcv), kind);
+        let slot = FlowSlot::new((sender, dst), paths, (snd, rcv), kind);
         self.flows.push(slot, rec);
         self.q.schedule(start_ns, Event::FlowStart(id));
     }

@@ -17,6 +17,7 @@ mod flows;
 mod observers;
 mod oracle;
 mod output;
+mod paths;
 mod ports;
 mod routes;
 mod sampler;
@@ -37,6 +38,7 @@ use crate::sim::{Event, EventQueue, Time};
 use crate::workload::Sources;
 use flows::FlowStore;
 use observers::Observers;
+use paths::HostPaths;
 use routes::Senders;
 use std::time::Instant;
 
@@ -82,9 +84,13 @@ pub struct Engine {
     links: Vec<Link>,
     routes: Routes,
     senders: Senders,
+    /// Routing over equal-cost paths (`network.routing`).
+    paths: HostPaths,
     flows: FlowStore,
     sources: Sources,
     out: Vec<Packet>,
+    /// Flows between hosts a generator's arrival creates (reused).
+    host_flows: Vec<crate::workload::sources::HostFlow>,
     counters: Counters,
     series: Series,
     metric: MetricIds,
@@ -107,9 +113,11 @@ pub struct Engine {
 impl Engine {
     pub fn new(plan: Plan) -> Engine {
         let links = ports::build_links(&plan);
-        let mut routes = Routes::default();
+        let mut routes = Routes::new(plan.topology.fabric.clone());
         let senders = Senders::new(&plan.topology, &mut routes);
-        let sources = Sources::new(plan.generators.clone(), plan.seed, plan.topology.senders.len());
+        let paths = HostPaths::new(plan.routing, plan.seed);
+        let per_sender = plan.topology.senders.len().max(plan.topology.hosts.len());
+        let sources = Sources::new(plan.generators.clone(), plan.seed, per_sender);
         let mut series = Series::default();
         let metric = MetricIds::register(&mut series);
         Engine {
@@ -117,9 +125,11 @@ impl Engine {
             links,
             routes,
             senders,
+            paths,
             flows: FlowStore::new(plan.keep_flows),
             sources,
             out: Vec::with_capacity(64),
+            host_flows: Vec::new(),
             counters: Counters::default(),
             series,
             metric,
@@ -210,8 +220,8 @@ impl Engine {
         if let Some(&(t, _)) = link.in_flight.front() {
             self.q.schedule(t, Event::Arrive(l as u32));
         }
-        match self.routes.path(path).get(hop as usize) {
-            Some(&next) => self.enqueue(next as usize, pkt, now),
+        match self.routes.next(path, hop, l as u32) {
+            Some(next) => self.enqueue(next as usize, pkt, now),
             None => self.deliver(pkt, now),
         }
     }
@@ -222,11 +232,20 @@ impl Engine {
         // Packets only come from live flows, whose slots are kept.
         let slot = self.flows.slot(f).expect("a live flow");
         let (fwd, rev) = (slot.fwd_path, slot.rev_path);
+        let ends = (slot.sender, slot.dst);
+        let mut multi = slot.multi.take();
         let mut sent_bytes = 0u64;
         for mut p in out.drain(..) {
-            p.path = match p.kind {
-                PacketKind::Data | PacketKind::Syn => fwd,
-                PacketKind::Ack | PacketKind::SynAck => rev,
+            let forward = matches!(p.kind, PacketKind::Data | PacketKind::Syn);
+            p.path = match multi.as_deref_mut() {
+                None => {
+                    if forward {
+                        fwd
+                    } else {
+                        rev
+                    }
+                }
+                Some(m) => self.paths.pick(&self.routes, m, f, !forward as u32, now),
             };
             p.hop = 0;
             self.counters.packets_sent += 1;
@@ -234,8 +253,13 @@ impl Engine {
                 self.counters.data_sent += 1;
                 sent_bytes += p.size_bytes as u64;
             }
-            let first = self.routes.path(p.path)[0];
+            let first = self.routes.first(p.path, if forward { ends.0 } else { ends.1 });
             self.enqueue(first as usize, p, now);
+        }
+        if multi.is_some() {
+            if let Some(slot) = self.flows.slot(f) {
+                slot.multi = multi;
+            }
         }
         if sent_bytes > 0 {
             if let Some(slot) = self.flows.slot(f) {
@@ -274,6 +298,12 @@ impl Engine {
         }
         let Some((slot, rec)) = self.flows.get(f) else { return };
         let Some(rcv) = slot.rcv.as_mut() else { return };
+        if let Some(m) = slot.multi.as_deref_mut() {
+            if self.paths.routing.ack == crate::net::routing::AckPath::Mirror {
+                // Mirrored ACKs take the mirror of the path the data came by.
+                m.cur[1] = self.paths.mirror(&mut self.routes, pkt.path, slot.sender);
+            }
+        }
         rcv.on_packet(now, &pkt, &mut self.out);
         let fin = rcv.finished_at();
         if slot.measure {

@@ -14,23 +14,33 @@ impl Engine {
     /// bytes waiting (the packet on the wire not counted) times 8 / the
     /// port's rate, in nanoseconds. Host NICs are not router ports.
     pub fn path_queue_ns(&self, path: u32) -> f64 {
-        path_queue_ns(&self.links, &self.routes, path)
+        path_queue_ns(&self.links, &self.routes, path, 0)
     }
 }
 
 /// Write into `ack` the queuing delay on both paths of the flow in `slot`.
 #[inline]
 pub(super) fn stamp_path_delay(ack: &mut Packet, links: &[Link], routes: &Routes, slot: &FlowSlot) {
-    ack.hdr
-        .set_path_queue_ns(path_queue_ns(links, routes, slot.fwd_path) + path_queue_ns(links, routes, slot.rev_path));
+    ack.hdr.set_path_queue_ns(
+        path_queue_ns(links, routes, slot.fwd_path, slot.sender)
+            + path_queue_ns(links, routes, slot.rev_path, slot.dst),
+    );
 }
 
 /// [`Engine::path_queue_ns`] over the engine's links and routes, so that it
-/// can be read while a flow's slot is borrowed.
-fn path_queue_ns(links: &[Link], routes: &Routes, path: PathId) -> f64 {
-    routes
-        .path(path)
-        .iter()
+/// can be read while a flow's slot is borrowed (`from`: the host a fabric
+/// path starts at).
+fn path_queue_ns(links: &[Link], routes: &Routes, path: PathId, from: u32) -> f64 {
+    let stored;
+    let fabric;
+    let hops: &[u32] = if path & super::routes::FABRIC_PATH == 0 {
+        stored = routes.path(path);
+        stored
+    } else {
+        fabric = routes.links_of(path, from);
+        &fabric
+    };
+    hops.iter()
         .map(|&l| &links[l as usize])
         .filter(|l| l.limited)
         .map(|l| l.queue.len_bytes() as f64 * 8e9 / l.rate_bps)

@@ -3,13 +3,23 @@
 //! (`Packet::hop`); a flow holds the ids of its forward and reverse paths.
 //! Paths are handed out by [`Routes::push`] and nothing ties an id to a
 //! pair of hosts, so any number of paths may join the same two hosts.
+//!
+//! A fabric's paths are not stored: their ids carry [`FABRIC_PATH`] and name
+//! the destination host and the path's index among the equal-cost paths, and
+//! each next hop is computed from the link the packet arrived on
+//! ([`crate::net::topology::Fabric::next`]), as a switch forwards. So a
+//! fat-tree of any size has no per-pair or per-flow route state, and spraying
+//! packets over all paths costs nothing more.
 
-use crate::net::topology::Topology;
+use crate::net::topology::{Fabric, Topology};
 use crate::net::LinkId;
 use crate::sim::Time;
 
 /// A path's index in [`Routes`].
 pub type PathId = u32;
+
+/// The bit of a fabric path's id.
+pub const FABRIC_PATH: PathId = 1 << 31;
 
 /// Every path of a run, stored end to end: path `p` is
 /// `links[ends[p]..ends[p + 1]]`. Memory is the total of the paths' lengths
@@ -19,6 +29,9 @@ pub struct Routes {
     links: Vec<LinkId>,
     /// `ends[p + 1]`: where path `p` ends in `links` (`ends[0] = 0`).
     ends: Vec<u32>,
+    /// The fabric whose paths are computed, and the bits of a path's index
+    /// in a fabric path's id.
+    fabric: Option<(Fabric, u32)>,
 }
 
 impl Default for Routes {
@@ -26,18 +39,92 @@ impl Default for Routes {
         Routes {
             links: Vec::new(),
             ends: vec![0],
+            fabric: None,
         }
     }
 }
 
 impl Routes {
+    /// A route table whose fabric paths (if any) follow from `fabric`.
+    pub fn new(fabric: Option<Fabric>) -> Self {
+        Routes {
+            fabric: fabric.map(|f| {
+                let bits = 32 - (f.max_paths().max(2) - 1).leading_zeros();
+                assert!(
+                    (f.hosts() as u64) << bits < FABRIC_PATH as u64,
+                    "fabric too large for its path ids"
+                );
+                (f, bits)
+            }),
+            ..Default::default()
+        }
+    }
+
     /// Add a path (its links in order) and return its id. A packet's hop
     /// counter is 16 bits wide, so a path is at most `u16::MAX` links long.
     pub fn push(&mut self, path: &[LinkId]) -> PathId {
         assert!(path.len() <= u16::MAX as usize, "a path of more than 65,535 links");
+        assert!(((self.ends.len() - 1) as PathId) < FABRIC_PATH, "more than 2^31 paths");
         self.links.extend_from_slice(path);
         self.ends.push(self.links.len() as u32);
         (self.ends.len() - 2) as PathId
+    }
+
+    /// The fabric, if paths between hosts follow from its structure.
+    pub fn fabric(&self) -> Option<&Fabric> {
+        self.fabric.as_ref().map(|f| &f.0)
+    }
+
+    /// The id of fabric path `idx` towards host `dst`.
+    #[inline]
+    pub fn fabric_path(&self, dst: u32, idx: u32) -> PathId {
+        let bits = self.fabric.as_ref().map_or(0, |f| f.1);
+        FABRIC_PATH | dst << bits | idx
+    }
+
+    /// The index of fabric path `p` among its equal-cost paths.
+    #[inline]
+    pub fn fabric_index(&self, p: PathId) -> u32 {
+        self.fabric_parts(p).map_or(0, |(_, _, idx)| idx)
+    }
+
+    /// The destination host and index of fabric path `p`.
+    #[inline(always)]
+    fn fabric_parts(&self, p: PathId) -> Option<(&Fabric, u32, u32)> {
+        let (f, bits) = self.fabric.as_ref()?;
+        let v = p & !FABRIC_PATH;
+        Some((f, v >> bits, v & ((1 << bits) - 1)))
+    }
+
+    /// The link after `at`, the `hop`-th link of path `p` (None: `at` was
+    /// the last).
+    #[inline(always)]
+    pub fn next(&self, p: PathId, hop: u16, at: LinkId) -> Option<LinkId> {
+        if p & FABRIC_PATH == 0 {
+            return self.path(p).get(hop as usize).copied();
+        }
+        let (f, dst, idx) = self.fabric_parts(p)?;
+        f.next(at, dst, idx)
+    }
+
+    /// The first link of path `p`, which starts at host `from` (a host
+    /// index; only a fabric path needs it).
+    #[inline(always)]
+    pub fn first(&self, p: PathId, from: u32) -> LinkId {
+        if p & FABRIC_PATH == 0 {
+            return self.path(p)[0];
+        }
+        self.fabric.as_ref().map_or(0, |f| f.0.uplink(from))
+    }
+
+    /// The links of path `p`, which starts at host `from`.
+    pub fn links_of(&self, p: PathId, from: u32) -> Vec<LinkId> {
+        if p & FABRIC_PATH == 0 {
+            return self.path(p).to_vec();
+        }
+        self.fabric_parts(p)
+            .map(|(f, dst, idx)| f.path(from, dst, idx))
+            .unwrap_or_default()
     }
 
     /// The links of path `p`, in the order a packet crosses them.
@@ -47,7 +134,7 @@ impl Routes {
         &self.links[self.ends[p] as usize..self.ends[p + 1] as usize]
     }
 
-    /// How many paths there are.
+    /// How many paths are stored.
     pub fn len(&self) -> usize {
         self.ends.len() - 1
     }

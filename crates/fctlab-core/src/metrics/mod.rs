@@ -41,6 +41,12 @@ pub struct FlowRecord {
     /// Index of the flow's transport settings (0: `[transport]`; see the
     /// manifest's `transports`).
     pub transport: u16,
+    /// A flow between two hosts: the destination host (`sender` is the
+    /// source host). None for a flow of a sender of the topology.
+    pub dst: Option<u32>,
+    /// The data path's index among the equal-cost paths of its ends (None:
+    /// `single` routing on a graph, or a sprayed flow).
+    pub path: Option<u32>,
 }
 
 impl FlowRecord {

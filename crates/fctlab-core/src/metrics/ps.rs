@@ -19,6 +19,9 @@ pub struct PsInputs<'a> {
     pub header_bytes: u32,
     /// Whether flows begin with a SYN / SYN-ACK round trip.
     pub handshake: bool,
+    /// The route of each record, an index into `sender_links`, `one_way_ns`
+    /// and `rtt_ns` (None: each record's sender's).
+    pub route_of: Option<&'a [u32]>,
 }
 
 /// Fill `ps_fct_ns`: the fluid max-min transfer time of each flow's bytes on
@@ -31,7 +34,17 @@ pub fn fill_ps_fct(records: &mut [FlowRecord], inp: &PsInputs, end_ns: Time) {
     if records.is_empty() {
         return;
     }
-    let routes = bottleneck_routes(inp.caps, inp.sender_links);
+    let route = |i: usize, r: &FlowRecord| inp.route_of.map_or(r.sender as usize, |v| v[i] as usize);
+    // The reduction costs links x routes; past 10^8 the routes go in whole
+    // (the allocation is the same).
+    let routes = if inp.caps.len().saturating_mul(inp.sender_links.len()) <= 100_000_000 {
+        bottleneck_routes(inp.caps, inp.sender_links)
+    } else {
+        inp.sender_links
+            .iter()
+            .map(|r| r.iter().map(|&l| l as usize).collect())
+            .collect()
+    };
     let hdr = inp.header_bytes as f64;
     let horizon = end_ns.max(1) as f64 * 1e-9;
     let endless = 2.0 * horizon * inp.caps.iter().cloned().fold(0.0, f64::max) / 8.0 + 1.0;
@@ -46,15 +59,19 @@ pub fn fill_ps_fct(records: &mut [FlowRecord], inp: &PsInputs, end_ns: Time) {
         })
         .collect();
     let starts: Vec<u64> = records.iter().map(|r| r.start_ns).collect();
-    let flow_routes: Vec<Vec<usize>> = records.iter().map(|r| routes[r.sender as usize].clone()).collect();
+    let flow_routes: Vec<Vec<usize>> = records
+        .iter()
+        .enumerate()
+        .map(|(i, r)| routes[route(i, r)].clone())
+        .collect();
     let Ok(finish) = fluid_maxmin(inp.caps, &starts, &sizes, &flow_routes) else {
         return;
     };
-    for (r, f) in records.iter_mut().zip(finish) {
+    for (i, (r, f)) in records.iter_mut().zip(finish).enumerate() {
         if r.long_lived {
             continue;
         }
-        let s = r.sender as usize;
+        let s = inp.route_of.map_or(r.sender as usize, |v| v[i] as usize);
         let hs = if inp.handshake { inp.rtt_ns[s] } else { 0 };
         r.ps_fct_ns = Some(f - r.start_ns + inp.one_way_ns[s] + hs);
     }

@@ -3,6 +3,7 @@
 pub mod link;
 pub mod packet;
 pub mod queue;
+pub mod routing;
 pub mod topology;
 
 pub use link::{Link, LinkTotals};

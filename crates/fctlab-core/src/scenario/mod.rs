@@ -8,6 +8,7 @@
 //! section ([`resolve`]). Nothing below this module knows the schema.
 
 pub mod catalog;
+mod fabric;
 mod metrics;
 mod overrides;
 mod resolve;
@@ -102,6 +103,21 @@ pub struct NetworkCfg {
     pub buffer_bdp: Option<f64>,
     #[serde(default = "d_queue")]
     pub queue: String,
+    /// Routing over equal-cost paths: "single" (default), "ecmp" or "spray".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub routing: Option<String>,
+    /// ECMP's hash: "seeded" (default) or "flow-index" (htsim's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ecmp_hash: Option<String>,
+    /// The ACKs' path: "hash" (default: hashed on their own) or "mirror".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ack_path: Option<String>,
+    /// How a sprayed packet's path is picked: "random" (default) or "round-robin".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spray: Option<String>,
+    /// ECMP with flowlets: re-hash a flow after a pause longer than this.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flowlet_gap_us: Option<f64>,
     /// Parameter tables of queue disciplines and topologies (`[network.red]`,
     /// ...), by table name; each is checked by the building block that owns it.
     #[serde(skip)]
@@ -192,6 +208,15 @@ impl Default for TransportCfg {
 pub struct FlowCfg {
     #[serde(default)]
     pub sender: u32,
+    /// The source host (with `dst`), instead of a sender.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub src: Option<u32>,
+    /// The destination host (with `src`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dst: Option<u32>,
+    /// Pin the data to this path: an index into the ordered equal-cost paths.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<u32>,
     #[serde(default)]
     pub start_s: f64,
     #[serde(default)]

@@ -21,7 +21,10 @@ const MAX_SENDERS: u64 = 10_000;
 /// An explicit flow, resolved.
 #[derive(Clone, Debug)]
 pub struct FlowPlan {
+    /// The sender, or the source host of a flow between hosts.
     pub sender: u32,
+    /// A flow between hosts: the destination host and the pinned path.
+    pub hosts: Option<(u32, Option<u32>)>,
     pub start_ns: Time,
     pub size: FlowSize,
     /// A measuring flow (its prefixes are recorded).
@@ -68,15 +71,19 @@ pub struct Plan {
     pub size_stats: Option<SizeStatsSpec>,
     /// Forced losses: (flow, seq, transmission).
     pub losses: Vec<(u64, u64, u32)>,
+    /// Routing over equal-cost paths (`network.routing`).
+    pub routing: crate::net::routing::Routing,
 }
 
 impl Plan {
     /// The transport index of generator `g`'s flows from `sender`.
     #[inline]
     pub fn generator_transport(&self, g: usize, sender: u32) -> u16 {
+        // A generator of flows between hosts has one transport for all.
+        let hosts = self.generators.get(g).is_some_and(|x| x.between_hosts());
         self.generator_transports
             .get(g)
-            .and_then(|v| v.get(sender as usize))
+            .and_then(|v| v.get(if hosts { 0 } else { sender as usize }))
             .copied()
             .unwrap_or(0)
     }
@@ -207,10 +214,11 @@ fn buffer_pkts(n: &NetworkCfg, probe: &Topology, pkt_bytes: f64) -> Result<usize
                 );
             }
             let c = probe.links[probe.bottleneck as usize].rate_bps;
-            let mean_rtt = (0..probe.senders.len())
-                .map(|i| probe.base_rtt_ns(i) as f64)
-                .sum::<f64>()
-                / probe.senders.len() as f64;
+            let mean_rtt = match (probe.senders.len(), probe.fabric_rtt_ns()) {
+                (0, Some(rtt)) => rtt as f64,
+                (0, None) => return err("network.buffer_pkts", "required: this topology has no senders, so no base RTT to size a buffer in bandwidth-delay products by"),
+                (n, _) => (0..n).map(|i| probe.base_rtt_ns(i) as f64).sum::<f64>() / n as f64,
+            };
             let bdp_pkts = k * c * mean_rtt / 1e9 / 8.0 / pkt_bytes;
             (bdp_pkts.ceil() as usize).max(1)
         }
@@ -302,6 +310,7 @@ pub(super) fn transport(
 /// The explicit flows.
 fn flows(
     sc: &Scenario,
+    topo: &Topology,
     senders: u32,
     mss: u32,
     stops: bool,
@@ -311,7 +320,8 @@ fn flows(
     let mut out = Vec::new();
     for (i, f) in sc.flows.iter().enumerate() {
         let field = format!("flows[{i}]");
-        if f.sender >= senders {
+        let hosts = super::fabric::flow_hosts(f, &field, topo)?;
+        if hosts.is_none() && f.sender >= senders {
             return err(
                 format!("{field}.sender"),
                 format!("is {} but there are {} senders (0..{})", f.sender, senders, senders - 1),
@@ -346,9 +356,13 @@ fn flows(
         if size.is_long_lived() && !stops {
             return err("stop_s", format!("{field} is long-lived, so the run needs a stop_s"));
         }
-        let transport = tr.index(f.sender, f.transport.as_ref(), &field, reg)?;
+        let transport = match hosts {
+            Some(_) => tr.index(u32::MAX, f.transport.as_ref(), &field, reg)?,
+            None => tr.index(f.sender, f.transport.as_ref(), &field, reg)?,
+        };
         out.push(FlowPlan {
-            sender: f.sender,
+            sender: hosts.map_or(f.sender, |h| h.0),
+            hosts: hosts.map(|h| (h.1, h.2)),
             start_ns,
             size,
             measure: f.measure,
@@ -361,19 +375,25 @@ fn flows(
 /// The generated traffic, each entry resolved by its arrival process.
 fn generators(
     sc: &Scenario,
-    senders: u32,
+    topo: &Topology,
     bottleneck_bps: f64,
     p: &TransportParams,
     run_stop_ns: Option<Time>,
     reg: &Registries,
 ) -> Result<Vec<Generator>, ConfigError> {
     let mut out = Vec::new();
+    let hosts = super::fabric::host_info(topo);
+    let link_rate = |name: &str| topo.links.iter().find(|l| l.name == name).map(|l| l.rate_bps);
     for (i, g) in sc.traffic.iter().enumerate() {
         let field = format!("traffic[{i}]");
         let process = find(reg.arrivals, &format!("{field}.arrivals"), &g.arrivals)?;
         let cx = Context {
             field: &field,
-            senders,
+            senders: topo.senders.len() as u32,
+            hosts: &hosts,
+            link_rate: &link_rate,
+            seed: sc.seed,
+            index: i,
             bottleneck_bps,
             mss_bytes: p.mss_bytes,
             pkt_bytes: (p.mss_bytes + p.header_bytes) as f64,
@@ -438,8 +458,20 @@ pub fn plan_with(sc: Scenario, reg: &Registries) -> Result<Plan, ConfigError> {
         Some(s) => Some(secs_to_ns(duration_s("stop_s", s, true)?)),
         None => None,
     };
-    let flows = flows(&sc, senders, transport.mss_bytes, stop_ns.is_some(), &mut tr, reg)?;
-    let generators = generators(&sc, senders, net.bottleneck_bps, &transport, stop_ns, reg)?;
+    let routing = super::fabric::routing(&sc.network, &net.topology)?;
+    let flows = flows(
+        &sc,
+        &net.topology,
+        senders,
+        transport.mss_bytes,
+        stop_ns.is_some(),
+        &mut tr,
+        reg,
+    )?;
+    let generators = generators(&sc, &net.topology, net.bottleneck_bps, &transport, stop_ns, reg)?;
+    if flows.iter().any(|f| f.hosts.is_some()) || generators.iter().any(|g| g.between_hosts()) {
+        super::fabric::hosts_connected(&net.topology)?;
+    }
     let generator_transports = generator_transports(&sc, &generators, senders, &mut tr, reg)?;
     workload_size(&flows, &generators)?;
     let m = &sc.metrics;
@@ -471,6 +503,7 @@ pub fn plan_with(sc: Scenario, reg: &Registries) -> Result<Plan, ConfigError> {
         utilization_pkts: m.utilization_pkts,
         utilization_retx: m.utilization_retx,
         size_stats,
+        routing,
         scenario: sc,
     })
 }
@@ -497,7 +530,12 @@ fn generator_transports(
                 ),
             );
         }
-        if g.transport.is_some() || !sc.transport.per_sender.is_empty() {
+        if generators[i].between_hosts() {
+            // One transport for the whole entry (per_sender is by sender).
+            if g.transport.is_some() {
+                v.push(tr.index(u32::MAX, g.transport.as_ref(), &field, reg)?);
+            }
+        } else if g.transport.is_some() || !sc.transport.per_sender.is_empty() {
             // Senders beyond per_sender's entries share one merged table.
             for s in 0..senders {
                 v.push(tr.index(s, g.transport.as_ref(), &field, reg)?);

@@ -8,7 +8,7 @@ mod queue;
 mod rng;
 
 pub use queue::{Event, EventQueue};
-pub use rng::{stream_rng, Rng};
+pub use rng::{splitmix64, stream_rng, Rng};
 
 /// Simulated time in nanoseconds since the start of the run.
 pub type Time = u64;
@@ -24,6 +24,11 @@ pub fn secs_to_ns(s: f64) -> Time {
 /// Milliseconds to nanoseconds, rounded to the nearest ns.
 pub fn ms_to_ns(ms: f64) -> Time {
     (ms * 1e6).round() as Time
+}
+
+/// Microseconds to nanoseconds, rounded to the nearest ns.
+pub fn us_to_ns(us: f64) -> Time {
+    (us * 1e3).round() as Time
 }
 
 /// Serialisation time of `bytes` on a link of `rate_bps`, rounded to the

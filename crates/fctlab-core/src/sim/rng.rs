@@ -8,8 +8,8 @@ use rand::SeedableRng;
 pub type Rng = rand_pcg::Pcg64Mcg;
 
 /// SplitMix64 finaliser (Steele, Lea & Flood 2014), used to spread (seed, stream)
-/// into well-mixed 64-bit keys.
-fn splitmix64(mut z: u64) -> u64 {
+/// into well-mixed 64-bit keys, and as the ECMP hash.
+pub fn splitmix64(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);

@@ -2,10 +2,13 @@
 //! the keys of a `[[traffic]]` entry it uses and resolves it into a
 //! [`Generator`].
 
+use super::flows_file::FileFlow;
+use super::matrix::{HostTraffic, Hosts, LoadOf};
 use super::sizes::{SizeContext, SizeDist, SizeEntry};
 use crate::config::{documented, duration_s, err, positive, ConfigError, Entry, NoParams};
 use crate::sim::{secs_to_ns, Time};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// The most flows a generator may create per second of simulated time.
 pub const MAX_ARRIVALS_PER_S: f64 = 1e9;
@@ -59,6 +62,29 @@ pub struct TrafficCfg {
     /// `[transport]` keys for this entry's flows (over `transport.per_sender`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transport: Option<serde_json::Value>,
+    /// Flows between hosts: "permutation", "all-to-all", "incast" or "file"
+    /// (`workload::matrix`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub matrix: Option<String>,
+    /// `matrix = "file"`: lines `src dst [weight]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub matrix_file: Option<String>,
+    /// `all-to-all`: destinations in the source's own rack too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub same_rack: Option<bool>,
+    /// `incast`: senders answering each query.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fan_in: Option<u32>,
+    /// `incast`: the one receiver of every query (default: drawn per query).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub receiver: Option<u32>,
+    /// What `load` is of: "host" (the busiest host link, the default with a
+    /// matrix) or a link's name (the whole entry's bits over its rate).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub load_of: Option<String>,
+    /// `arrivals = "file"`: lines `start_s size_pkts src dst`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flows_file: Option<String>,
 }
 
 /// Which flows of a generator are measuring flows: flows whose every
@@ -109,6 +135,8 @@ pub enum Arrivals {
     LongLived,
     /// One open-loop source per sender (`super::open_loop`).
     OpenLoop(super::open_loop::OpenLoop),
+    /// The flows of a flows file, each at its start time.
+    File(Arc<[FileFlow]>),
 }
 
 /// A traffic generator, resolved from the scenario.
@@ -127,14 +155,24 @@ pub struct Generator {
     /// Which of its flows are measuring flows (set by the scenario layer from
     /// `measure_every` / `measure_fraction`, whatever the arrival process).
     pub measure: Measure,
+    /// Flows between hosts by a traffic matrix (then `senders` are its
+    /// source hosts).
+    pub hosts: Option<HostTraffic>,
 }
 
 impl Generator {
+    /// Whether its flows go between hosts (a traffic matrix, a flows file).
+    pub fn between_hosts(&self) -> bool {
+        self.hosts.is_some() || matches!(self.arrivals, Arrivals::File(_))
+    }
+
     /// The flows it will create, if that is known before the run (not when
     /// only a time bounds it).
     pub fn flows_expected(&self) -> Option<u64> {
+        let per = self.hosts.as_ref().map_or(1, |h| h.flows_per_arrival() as u64);
         match self.arrivals {
-            Arrivals::Poisson { .. } => self.count,
+            Arrivals::Poisson { .. } => self.count.map(|c| c.saturating_mul(per)),
+            Arrivals::File(ref f) => Some(f.len() as u64),
             Arrivals::ClosedLoop { .. } => self.count.map(|c| c.saturating_mul(self.senders.len() as u64)),
             Arrivals::LongLived | Arrivals::OpenLoop(_) => Some(self.senders.len() as u64),
         }
@@ -156,6 +194,13 @@ pub struct Context<'a> {
     pub run_stop_ns: Option<Time>,
     /// The size-distribution registry.
     pub sizes: &'static [SizeEntry],
+    /// The topology's hosts (for traffic matrices).
+    pub hosts: &'a Hosts,
+    /// The rate of a link by name, if there is one.
+    pub link_rate: &'a dyn Fn(&str) -> Option<f64>,
+    /// The run's seed and the entry's index (a permutation's stream).
+    pub seed: u64,
+    pub index: usize,
 }
 
 impl Context<'_> {
@@ -178,20 +223,34 @@ impl Context<'_> {
 
     /// The senders, start and stop common to every process.
     pub(crate) fn common(&self, g: &TrafficCfg) -> Result<(Vec<u32>, Time, Option<Time>), ConfigError> {
+        super::matrix::no_matrix_keys(g, self)?;
+        self.common_of(g, self.senders, false)
+    }
+
+    /// [`Context::common`] for a process whose senders are `n` senders of
+    /// the topology, or `n` hosts (with a traffic matrix).
+    pub(crate) fn common_of(
+        &self,
+        g: &TrafficCfg,
+        n: u32,
+        hosts: bool,
+    ) -> Result<(Vec<u32>, Time, Option<Time>), ConfigError> {
         let senders: Vec<u32> = match &g.senders {
             Some(v) => {
                 if v.is_empty() {
                     return err(self.key("senders"), "must not be empty");
                 }
-                if let Some(&s) = v.iter().find(|&&s| s >= self.senders) {
-                    return err(
-                        self.key("senders"),
-                        format!("sender {s} does not exist (network.senders = {})", self.senders),
-                    );
+                if let Some(&s) = v.iter().find(|&&s| s >= n) {
+                    let msg = if hosts {
+                        format!("host {s} does not exist: hosts are 0..{}", n.saturating_sub(1))
+                    } else {
+                        format!("sender {s} does not exist (network.senders = {n})")
+                    };
+                    return err(self.key("senders"), msg);
                 }
                 v.clone()
             }
-            None => (0..self.senders).collect(),
+            None => (0..n).collect(),
         };
         if g.count == Some(0) {
             return err(self.key("count"), "must be at least 1");
@@ -219,26 +278,65 @@ pub type ArrivalFactory = fn(&TrafficCfg, &Context) -> Result<Generator, ConfigE
 /// A registered arrival process (see `crate::registry::ARRIVALS`).
 pub type ArrivalEntry = Entry<ArrivalFactory>;
 
+/// An entry's senders, start and stop, and its traffic matrix if it names
+/// one (then the senders are source hosts).
+fn senders_or_hosts(
+    g: &TrafficCfg,
+    cx: &Context,
+    process: &str,
+) -> Result<(super::matrix::Common, Option<HostTraffic>), ConfigError> {
+    match super::matrix::resolve(g, cx, process)? {
+        Some((c, h)) => Ok((c, Some(h))),
+        None => Ok((cx.common(g)?, None)),
+    }
+}
+
+/// The Poisson arrival rate (arrivals per second: queries for an incast).
+fn poisson_rate(g: &TrafficCfg, cx: &Context, d: &SizeDist, hosts: Option<&HostTraffic>) -> Result<f64, ConfigError> {
+    let per = hosts.map_or(1.0, |h| h.flows_per_arrival() as f64);
+    match (g.load, g.rate_per_s) {
+        (Some(load), None) => {
+            if !(load.is_finite() && load > 0.0) {
+                return err(cx.key("load"), format!("must be > 0, got {load}"));
+            }
+            // Offered load counts bytes on the wire (payload plus headers).
+            let bits = 8.0 * d.mean_pkts() * cx.pkt_bytes;
+            Ok(match super::matrix::load_of(g, cx, hosts)? {
+                LoadOf::Rate(c) => load * c / bits / per,
+                LoadOf::Hosts(share) => {
+                    if load > 1.0 {
+                        return err(
+                            cx.key("load"),
+                            format!("must be at most 1 (the load of the busiest host link), got {load}"),
+                        );
+                    }
+                    load / (bits * share) / per
+                }
+            })
+        }
+        (None, Some(r)) => {
+            if g.load_of.is_some() {
+                return err(cx.key("load_of"), "only applies with load");
+            }
+            positive(&cx.key("rate_per_s"), r)
+        }
+        _ => err(
+            cx.key("load"),
+            "poisson arrivals need exactly one of load or rate_per_s",
+        ),
+    }
+}
+
 pub const POISSON: ArrivalEntry = Entry {
     name: "poisson",
-    description: "Poisson flow arrivals; each flow from a sender drawn uniformly. Keys: load (or rate_per_s), sizes, count / stop_s, senders, start_s",
+    description: "Poisson flow arrivals; each flow from a sender drawn uniformly, or between hosts by a traffic matrix (then load is that of the busiest host link). Keys: load (or rate_per_s), sizes, count / stop_s, senders, start_s, matrix",
     table: None,
     params: documented::<NoParams>,
     requires: None,
     factory: |g, cx| {
-        let (senders, start_ns, stop_ns) = cx.common(g)?;
+        let ((senders, start_ns, stop_ns), hosts) = senders_or_hosts(g, cx, "poisson")?;
         let d = cx.sizes(g)?;
-        let lambda = match (g.load, g.rate_per_s) {
-            (Some(load), None) => {
-                if !(load.is_finite() && load > 0.0) {
-                    return err(cx.key("load"), format!("must be > 0, got {load}"));
-                }
-                // Offered load counts bytes on the wire (payload plus headers).
-                load * cx.bottleneck_bps / (8.0 * d.mean_pkts() * cx.pkt_bytes)
-            }
-            (None, Some(r)) => positive(&cx.key("rate_per_s"), r)?,
-            _ => return err(cx.key("load"), "poisson arrivals need exactly one of load or rate_per_s"),
-        };
+        let lambda = poisson_rate(g, cx, &d, hosts.as_ref())?;
         if lambda > MAX_ARRIVALS_PER_S {
             let k = if g.load.is_some() { "load" } else { "rate_per_s" };
             return err(cx.key(k), format!("gives {lambda:.3e} flows per second; at most {MAX_ARRIVALS_PER_S:e} are allowed"));
@@ -246,7 +344,8 @@ pub const POISSON: ArrivalEntry = Entry {
         if g.count.is_none() {
             // Bounded by time only: the flows it is expected to create must fit.
             let stop = stop_ns.into_iter().chain(cx.run_stop_ns).min().unwrap_or(start_ns);
-            let expected = lambda * (stop.saturating_sub(start_ns) as f64 / 1e9);
+            let per = hosts.as_ref().map_or(1.0, |h| h.flows_per_arrival() as f64);
+            let expected = lambda * per * (stop.saturating_sub(start_ns) as f64 / 1e9);
             if expected > MAX_FLOWS as f64 {
                 return err(cx.key("stop_s"), format!("about {expected:.3e} flows would arrive before the stop time; at most {MAX_FLOWS} are allowed (flow ids are 32-bit)"));
             }
@@ -254,35 +353,35 @@ pub const POISSON: ArrivalEntry = Entry {
         if g.count.is_none() && stop_ns.is_none() && cx.run_stop_ns.is_none() {
             return err(cx.key("count"), "poisson arrivals need count, stop_s, or a run stop_s");
         }
-        Ok(Generator { arrivals: Arrivals::Poisson { mean_gap_ns: 1e9 / lambda }, sizes: Some(d), senders, start_ns, stop_ns, count: g.count, measure: Measure::Never })
+        Ok(Generator { arrivals: Arrivals::Poisson { mean_gap_ns: 1e9 / lambda }, sizes: Some(d), senders, start_ns, stop_ns, count: g.count, measure: Measure::Never, hosts })
     },
 };
 
 pub const CLOSED_LOOP: ArrivalEntry = Entry {
     name: "closed-loop",
-    description: "each sender starts a new flow when its last one is acknowledged. Keys: sizes, count (per sender), think_s, senders, start_s, stop_s",
+    description: "each sender (or source host of a permutation or all-to-all matrix) starts a new flow when its last one is acknowledged. Keys: sizes, count (per sender), think_s, senders, start_s, stop_s, matrix",
     table: None,
     params: documented::<NoParams>,
     requires: None,
     factory: |g, cx| {
-        let (senders, start_ns, stop_ns) = cx.common(g)?;
+        let ((senders, start_ns, stop_ns), hosts) = senders_or_hosts(g, cx, "closed-loop")?;
         if g.count.is_none() && stop_ns.is_none() && cx.run_stop_ns.is_none() {
             return err(cx.key("count"), "closed-loop arrivals need count, stop_s, or a run stop_s");
         }
         let think_ns = secs_to_ns(duration_s(&cx.key("think_s"), g.think_s, false)?);
         let d = cx.sizes(g)?;
-        Ok(Generator { arrivals: Arrivals::ClosedLoop { think_ns }, sizes: Some(d), senders, start_ns, stop_ns, count: g.count, measure: Measure::Never })
+        Ok(Generator { arrivals: Arrivals::ClosedLoop { think_ns }, sizes: Some(d), senders, start_ns, stop_ns, count: g.count, measure: Measure::Never, hosts })
     },
 };
 
 pub const LONG_LIVED: ArrivalEntry = Entry {
     name: "long-lived",
-    description: "one flow per sender that never ends (needs stop_s). Keys: senders, start_s",
+    description: "one flow per sender (or source host of a permutation or all-to-all matrix) that never ends (needs stop_s). Keys: senders, start_s, matrix",
     table: None,
     params: documented::<NoParams>,
     requires: None,
     factory: |g, cx| {
-        let (senders, start_ns, stop_ns) = cx.common(g)?;
+        let ((senders, start_ns, stop_ns), hosts) = senders_or_hosts(g, cx, "long-lived")?;
         if cx.run_stop_ns.is_none() {
             return err(
                 "stop_s",
@@ -297,6 +396,49 @@ pub const LONG_LIVED: ArrivalEntry = Entry {
             stop_ns,
             count: g.count,
             measure: Measure::Never,
+            hosts,
+        })
+    },
+};
+
+pub const FILE: ArrivalEntry = Entry {
+    name: "file",
+    description: "the flows of a file, one per line: start_s size_pkts src dst (htsim's flow list), sorted by start; flow i of the file is the entry's i-th flow. Keys: flows_file",
+    table: None,
+    params: documented::<NoParams>,
+    requires: None,
+    factory: |g, cx| {
+        for (given, key) in [
+            (g.load.is_some(), "load"),
+            (g.rate_per_s.is_some(), "rate_per_s"),
+            (g.sizes.is_some(), "sizes"),
+            (g.count.is_some(), "count"),
+            (g.senders.is_some(), "senders"),
+            (g.stop_s.is_some(), "stop_s"),
+            (g.start_s != 0.0, "start_s"),
+            (g.matrix.is_some(), "matrix"),
+            (g.load_of.is_some(), "load_of"),
+        ] {
+            if given {
+                return err(cx.key(key), "not used by arrivals = \"file\": the file gives each flow's start, size and hosts");
+            }
+        }
+        let Some(path) = &g.flows_file else {
+            return err(cx.key("flows_file"), "required with arrivals = \"file\" (lines: start_s size_pkts src dst)");
+        };
+        if cx.hosts.is_empty() {
+            return err(cx.key("flows_file"), "this topology has no hosts (every node is a router)");
+        }
+        let flows = super::flows_file::read_flows(path, &cx.key("flows_file"), cx.hosts.len())?;
+        Ok(Generator {
+            arrivals: Arrivals::File(flows),
+            sizes: None,
+            senders: Vec::new(),
+            start_ns: 0,
+            stop_ns: None,
+            count: None,
+            measure: Measure::Never,
+            hosts: None,
         })
     },
 };

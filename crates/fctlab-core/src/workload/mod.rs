@@ -4,6 +4,8 @@
 pub mod arrivals;
 pub mod builtin;
 pub mod empirical;
+pub mod flows_file;
+pub mod matrix;
 pub mod mixture;
 pub mod open_loop;
 pub mod sizes;

@@ -270,6 +270,7 @@ fn open_loop(g: &TrafficCfg, cx: &Context, src: OpenLoop) -> Result<Generator, C
         stop_ns: stop,
         count: None,
         measure: Measure::Never,
+        hosts: None,
     })
 }
 

@@ -11,6 +11,10 @@ use rand::Rng as _;
 
 struct State {
     rng: Rng,
+    /// The next flow of a flows file.
+    next_file: usize,
+    /// Pairs drawn for the arrival at hand (a matrix).
+    pairs: Vec<(u32, u32)>,
     created: u64,
     /// Flows created per sender (closed-loop counts are per sender).
     per_sender: Vec<u64>,
@@ -29,6 +33,15 @@ pub struct Sources {
     state: Vec<State>,
 }
 
+/// A flow between two hosts that a generator creates.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HostFlow {
+    pub src: u32,
+    pub dst: u32,
+    pub pkts: u64,
+    pub measure: bool,
+}
+
 /// One Poisson arrival: the flow it creates and when the next one comes.
 pub struct PoissonArrival {
     pub sender: u32,
@@ -44,6 +57,8 @@ impl Sources {
         let state = (0..gens.len())
             .map(|g| State {
                 rng: stream_rng(seed, g as u64 + 1),
+                next_file: 0,
+                pairs: Vec::new(),
                 created: 0,
                 per_sender: vec![0; senders],
                 numbered: 0,
@@ -94,6 +109,82 @@ impl Sources {
             measure,
             next_ns: more.then_some(next),
         })
+    }
+
+    /// A Poisson arrival of generator `g` (with a traffic matrix) at `now`:
+    /// its flows into `out` (an incast's all at once); the time of the next
+    /// arrival, None when the generator is done. Draws the pairs, the sizes
+    /// and the next gap, in that order.
+    pub fn poisson_hosts(
+        &mut self,
+        g: u32,
+        now: Time,
+        run_stop_ns: Option<Time>,
+        out: &mut Vec<HostFlow>,
+    ) -> Option<Time> {
+        out.clear();
+        let gen = &self.gens[g as usize];
+        let (Arrivals::Poisson { mean_gap_ns }, Some(sizes), Some(hosts)) = (&gen.arrivals, &gen.sizes, &gen.hosts)
+        else {
+            return None;
+        };
+        let st = &mut self.state[g as usize];
+        hosts.draw(&mut st.rng, &mut st.pairs);
+        for &(src, dst) in &st.pairs {
+            let pkts = sizes.sample(&mut st.rng);
+            out.push(HostFlow {
+                src,
+                dst,
+                pkts,
+                measure: false,
+            });
+        }
+        st.created += 1;
+        let gap = exponential(&mut st.rng, *mean_gap_ns).round() as Time;
+        let next = now + gap;
+        let more = gen.count.is_none_or(|c| st.created < c)
+            && gen.stop_ns.is_none_or(|s| next < s)
+            && run_stop_ns.is_none_or(|s| next <= s);
+        for f in out.iter_mut() {
+            f.measure = self.next_is_measured(g);
+        }
+        more.then_some(next)
+    }
+
+    /// The next flow of flows-file generator `g` into `out`; the start of the
+    /// one after it, None after the last.
+    pub fn file_next(&mut self, g: u32, out: &mut Vec<HostFlow>) -> Option<Time> {
+        out.clear();
+        let Arrivals::File(flows) = &self.gens[g as usize].arrivals else {
+            return None;
+        };
+        let st = &mut self.state[g as usize];
+        let f = *flows.get(st.next_file)?;
+        st.next_file += 1;
+        let next = flows.get(st.next_file).map(|n| n.start_ns);
+        let measure = self.next_is_measured(g);
+        out.push(HostFlow {
+            src: f.src,
+            dst: f.dst,
+            pkts: f.pkts,
+            measure,
+        });
+        next
+    }
+
+    /// The start of flows-file generator `g`'s first flow.
+    pub fn file_start(&self, g: u32) -> Option<Time> {
+        match &self.gens[g as usize].arrivals {
+            Arrivals::File(flows) => flows.first().map(|f| f.start_ns),
+            _ => None,
+        }
+    }
+
+    /// The destination of the next flow from source host `s` of generator
+    /// `g` (a permutation or all-to-all matrix), drawn from its stream.
+    pub fn destination(&mut self, g: u32, s: u32) -> Option<u32> {
+        let hosts = self.gens[g as usize].hosts.as_ref()?;
+        Some(hosts.destination_of(s, &mut self.state[g as usize].rng))
     }
 
     /// The size of the next flow of closed-loop generator `g` on sender `s`,

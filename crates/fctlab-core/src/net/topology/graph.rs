@@ -75,6 +75,14 @@ impl Graph {
         t.bottleneck = bottleneck;
         t.senders = self.paths.iter().map(|p| p.0 as u32).collect();
         t.receivers = self.paths.iter().map(|p| p.1 as u32).collect();
+        t.hosts = (0..self.nodes.len() as u32)
+            .filter(|&n| !self.nodes[n as usize].1)
+            .collect();
+        let mut rack = vec![u32::MAX; self.nodes.len()];
+        for l in t.links.iter().rev() {
+            rack[l.from as usize] = l.to;
+        }
+        t.racks = t.hosts.iter().map(|&h| rack[h as usize]).collect();
         t
     }
 }
@@ -114,7 +122,7 @@ impl Params for GraphCfg {
     const DOCS: &'static [ParamDoc] = &[
         ParamDoc::new("routers", "node names whose ports get the queue discipline and buffer; other nodes are hosts (unlimited FIFO NICs)"),
         ParamDoc::new("links", "list of { a, b, rate_bps, delay_ms, buffer_pkts?, name? }: a link each way, named name and name-rev (default a-b)"),
-        ParamDoc::new("paths", "list of [source, destination] node pairs, one per sender"),
+        ParamDoc::new("paths", "list of [source, destination] node pairs, one per sender (none: flows name their src and dst hosts, numbered in node order: routers first, then nodes as links first name them)"),
         ParamDoc::derived("bottleneck", "the slowest link", "the link whose rate `load` refers to and whose queue the series show"),
     ];
 }
@@ -128,8 +136,9 @@ pub const ENTRY: TopologyEntry = Entry {
     factory,
 };
 
-fn factory(s: &Shape, t: Table, limit: Option<usize>) -> Result<Topology, ConfigError> {
-    let c: GraphCfg = t.parse()?;
+/// Refuse the dumbbell's keys for a topology whose links carry their own
+/// rates and delays (`why`: how its ends are named instead of senders).
+pub(super) fn no_shape_keys(s: &Shape, name: &str, why: &str) -> Result<(), ConfigError> {
     for (given, key) in [
         (s.bottleneck_bps.is_some(), "bottleneck_bps"),
         (
@@ -141,10 +150,19 @@ fn factory(s: &Shape, t: Table, limit: Option<usize>) -> Result<Topology, Config
         if given {
             return err(
                 format!("network.{key}"),
-                "not used by topology \"graph\": its links carry their own rates and delays",
+                format!("not used by topology {name:?}: its links carry their own rates and delays"),
             );
         }
     }
+    if name != "graph" && s.senders_given.is_some() {
+        return err("network.senders", format!("not used by topology {name:?}: {why}"));
+    }
+    Ok(())
+}
+
+fn factory(s: &Shape, t: Table, limit: Option<usize>) -> Result<Topology, ConfigError> {
+    let c: GraphCfg = t.parse()?;
+    no_shape_keys(s, "graph", "")?;
     let g = resolve(&c, t.field)?;
     if s.senders_given.is_some_and(|n| n != g.paths.len()) {
         return err(
@@ -208,12 +226,6 @@ fn resolve(c: &GraphCfg, field: &str) -> Result<Graph, ConfigError> {
         let (a, b) = (node(&mut g, &l.a), node(&mut g, &l.b));
         let k = g.link(name, a, b, rate, delay);
         g.links[k].buffer_pkts = l.buffer_pkts.map(|x| x.min(usize::MAX as u64) as usize);
-    }
-    if c.paths.is_empty() {
-        return err(
-            format!("{field}.paths"),
-            "needs at least one [source, destination] pair (one per sender)",
-        );
     }
     for (i, [a, b]) in c.paths.iter().enumerate() {
         let f = format!("{field}.paths[{i}]");

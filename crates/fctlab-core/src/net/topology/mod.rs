@@ -4,16 +4,25 @@
 //! sender `i` travels the route from `senders[i]` to `receivers[i]`; its ACKs
 //! travel the route back. Routes are computed once (Dijkstra on propagation
 //! delay, ties broken by hop count then link index) and shared by all flows of a
-//! sender.
+//! sender. A flow between two hosts (`hosts`, by index) takes one of their
+//! equal-cost paths: known from the structure of a fabric (`fabric`), or
+//! enumerated on a graph ([`Topology::equal_cost_paths`]).
 
 mod dumbbell;
+pub mod ecmp;
+pub mod fabric;
+pub mod fat_tree;
 pub mod graph;
 mod half_dumbbell;
+pub mod leaf_spine;
 mod single_link;
 
 pub use dumbbell::ENTRY as DUMBBELL;
+pub use fabric::Fabric;
+pub use fat_tree::ENTRY as FAT_TREE;
 pub use graph::{Graph, ENTRY as GRAPH};
 pub use half_dumbbell::ENTRY as HALF_DUMBBELL;
+pub use leaf_spine::ENTRY as LEAF_SPINE;
 pub use single_link::ENTRY as SINGLE_LINK;
 
 use super::{LinkId, NodeId};
@@ -78,6 +87,12 @@ pub struct Topology {
     pub receivers: Vec<NodeId>,
     /// The link whose queue and utilisation the series report by default.
     pub bottleneck: LinkId,
+    /// The hosts (nodes that are not routers) by host index, in node order.
+    pub hosts: Vec<NodeId>,
+    /// Each host's rack: the node its first link leads to.
+    pub racks: Vec<NodeId>,
+    /// The structure of a fabric, whose equal-cost paths follow from it.
+    pub fabric: Option<Fabric>,
 }
 
 impl Shape {
@@ -173,6 +188,21 @@ impl Topology {
         }
         path.reverse();
         Some(path)
+    }
+
+    /// The propagation delay of a list of links, in ns.
+    pub fn delay_ns(&self, path: &[LinkId]) -> Time {
+        path.iter().map(|&l| self.links[l as usize].delay_ns).sum()
+    }
+
+    /// The longest base RTT between two hosts of a fabric (None for other
+    /// topologies): what a buffer in bandwidth-delay products is sized by
+    /// when there are no senders.
+    pub fn fabric_rtt_ns(&self) -> Option<Time> {
+        let f = self.fabric.as_ref()?;
+        let (a, b) = (0, f.hosts() - 1);
+        let path = f.path(a, b, 0);
+        Some(self.delay_ns(&path) + self.delay_ns(&f.path(b, a, 0)))
     }
 
     /// Base round-trip time of sender `i`'s path (propagation only), in ns.

@@ -114,6 +114,36 @@ pub const NETWORK: &[KeyDoc] = &[
         "the router ports' queue discipline: a registered queue (see queues); its parameters go in [network.<table>]",
         "",
     ),
+    k(
+        "routing",
+        Text("single"),
+        "which of the equal-cost paths between two ends a flow takes: \"single\" (the first: a graph's shortest path as before), \"ecmp\" (one hashed path per flow and direction) or \"spray\" (a path per packet)",
+        "",
+    ),
+    k(
+        "ecmp_hash",
+        Text("seeded"),
+        "ECMP's hash: \"seeded\" (SplitMix64 of the seed, flow and direction) or \"flow-index\" (splitmix64(flow id) mod paths, both directions: htsim's)",
+        "SplitMix64: Steele, Lea & Flood 2014",
+    ),
+    k(
+        "ack_path",
+        Text("hash"),
+        "the ACKs' path: \"hash\" (picked as data's, on the reverse paths) or \"mirror\" (the reverse of the data's path)",
+        "switches hash each direction on its own headers",
+    ),
+    k(
+        "spray",
+        Text("random"),
+        "routing = \"spray\": each packet's path \"random\" (a stream of the run's own) or \"round-robin\" (from the flow's hashed path on)",
+        "",
+    ),
+    k(
+        "flowlet_gap_us",
+        Text("none"),
+        "ECMP with flowlets: a flow pausing longer than this in one direction is hashed again there",
+        "Kandula et al., Dynamic load balancing without packet reordering, CCR 2007",
+    ),
 ];
 
 /// Each link of `[network.graph] links`.
@@ -298,11 +328,61 @@ pub const TRAFFIC: &[KeyDoc] = &[
         "[transport] keys for this entry's flows (over transport.per_sender)",
         "",
     ),
+    k(
+        "matrix",
+        Text("none: flows from senders"),
+        "flows between hosts: \"permutation\", \"all-to-all\", \"incast\" or \"file\" (senders then lists source hosts)",
+        "",
+    ),
+    k("matrix_file", Text("required by matrix = \"file\""), "lines src dst [weight]", ""),
+    k(
+        "same_rack",
+        Text("false"),
+        "all-to-all: destinations in the source's own rack too",
+        "",
+    ),
+    k(
+        "fan_in",
+        Text("required by incast"),
+        "incast: senders answering each query, all at the same instant",
+        "",
+    ),
+    k(
+        "receiver",
+        Text("a source, drawn per query"),
+        "incast: the one receiver of every query",
+        "",
+    ),
+    k(
+        "load_of",
+        Text("host with a matrix, else the bottleneck"),
+        "what load is of: \"host\" (the busiest host link) or a link's name",
+        "per-host load: the convention of fabric papers (pFabric, PIAS)",
+    ),
+    k(
+        "flows_file",
+        Text("required by arrivals = \"file\""),
+        "lines start_s size_pkts src dst, sorted by start (htsim's flow list)",
+        "",
+    ),
 ];
 
 /// Each `[[flows]]` entry.
 pub const FLOWS: &[KeyDoc] = &[
     k("sender", Code, "the sender index", ""),
+    k(
+        "src",
+        Text("none: a sender's flow"),
+        "the source host (with dst): hosts are numbered 0.. (a fabric: see the guide; a graph: its non-router nodes in the order links name them)",
+        "",
+    ),
+    k("dst", Text("none"), "the destination host (with src)", ""),
+    k(
+        "path",
+        Text("the routing's choice"),
+        "pin the data to this path: an index into the ordered equal-cost paths of src and dst",
+        "",
+    ),
     k("start_s", Code, "when the flow's data becomes available", ""),
     k(
         "size_pkts",
