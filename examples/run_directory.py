@@ -17,6 +17,6 @@ res = fctlab.run(scenario)
 print(res)  # the headline numbers
 res.write(out)
 again = fctlab.Result.read(out)
-print(again.slowdown_by_size())  # mean and p99 slowdown in log-spaced size bins
+print(again.slowdown_by_size())  # mean, p50, p95, p99 slowdown in pFabric's size bins
 sql = "SELECT sender, count(*) AS flows, avg(fct_ns) / 1e6 AS mean_ms FROM flows GROUP BY 1 ORDER BY 1"
 print(fctlab.store.open(out).query(sql))

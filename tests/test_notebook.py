@@ -91,14 +91,17 @@ def test_fct_by_size_by_hand():
 def test_slowdown_by_size_by_hand():
     flows = pd.DataFrame(
         {
-            "size_pkts": [2, 3, 50, 60],
+            "size_bytes": [2_000, 3_000, 50_000_000, 60_000_000],
+            "size_pkts": [2, 3, 50_000, 60_000],
             "completed": [True] * 4,
-            "slowdown": [1.0, 3.0, 2.0, 2.0],
+            "fabric_slowdown": [1.0, 3.0, 2.0, 2.0],
         }
     )
-    t = fctlab.Result(flows=flows, series=pd.DataFrame()).slowdown_by_size(bins_per_decade=1)
-    assert list(t["n"]) == [2, 2] and list(t["mean"]) == [2.0, 2.0]
-    assert t["p99"].tolist() == pytest.approx([1.0 + 0.99 * 2.0, 2.0])  # linear interpolation between 1 and 3
+    t = fctlab.Result(flows=flows, series=pd.DataFrame()).slowdown_by_size([10_000])
+    assert list(t["bin"]) == ["(0, 10 kB]", "(10 kB, inf)", "all"]
+    assert list(t["flows"]) == [2, 2, 4] and list(t["mean"]) == [2.0, 2.0, 2.0]
+    # The value of rank floor(n q): of [1, 3], rank 1 for q = 0.5 and 0.99.
+    assert list(t["p50"]) == [3.0, 2.0, 2.0] and list(t["p99"]) == [3.0, 2.0, 3.0]
 
 
 def test_fct_by_size_of_a_run_partitions_its_flows(res):

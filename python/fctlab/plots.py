@@ -49,7 +49,7 @@ def params_caption(params: dict) -> str:
     return "; ".join(f"{k} = {v}" for k, v in params.items())
 
 
-def slowdown_by_size(sizes, slowdown, bins_per_decade: int = 5) -> pd.DataFrame:
+def log_binned_slowdown(sizes, slowdown, bins_per_decade: int = 5) -> pd.DataFrame:
     """Mean and 99th percentile of ``slowdown`` in log-spaced size buckets.
 
     Returns columns ``size_pkts`` (geometric bucket centre), ``mean``, ``p99``, ``n``.

@@ -216,14 +216,16 @@ class Result:
 
         return mean_by_size(self.flows, value, bins_per_decade)
 
-    def slowdown_by_size(self, bins_per_decade: int = 5) -> pd.DataFrame:
-        """Mean and 99th percentile of the slowdown (FCT over the empty-network
-        FCT) of the completed flows in log-spaced size bins: columns
-        ``size_pkts``, ``mean``, ``p99``, ``n`` (see :func:`fctlab.plots.slowdown_by_size`)."""
-        from .plots import slowdown_by_size
+    def slowdown_by_size(self, bins="pfabric", *, column: str = "fabric_slowdown", **kw) -> pd.DataFrame:
+        """The slowdown per flow-size bin: count, mean, p50, p95 and p99 per bin
+        and over all flows (:func:`fctlab.slowdown.slowdown_by_size` on this
+        run's flows). ``bins``: ``"pfabric"`` (the default), ``"hpcc"``, a
+        number of equal-count bins or a list of byte edges; ``column``:
+        ``"fabric_slowdown"`` (to the last ACK, over ``alone_ns``) or
+        ``"slowdown"`` (one-way, over ``ideal_ns``)."""
+        from .slowdown import slowdown_by_size
 
-        done = self.completed.dropna(subset=["slowdown"])
-        return slowdown_by_size(done["size_pkts"].astype(float), done["slowdown"], bins_per_decade)
+        return slowdown_by_size(self.flows, bins, column=column, **kw)
 
     def headline(self) -> dict:
         """The numbers a notebook shows first: scheme(s), flows completed and

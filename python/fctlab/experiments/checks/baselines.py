@@ -9,7 +9,7 @@ from pathlib import Path
 import fctlab
 
 from ... import ideal
-from ...plots import slowdown_by_size
+from ...plots import log_binned_slowdown
 from ...report import Figure
 from .. import captions
 from ..dukkipati2006.fig1 import fig1_params, scaled
@@ -46,7 +46,7 @@ def baselines(out: Path, scale: str) -> list:
     fig, (ax1, ax2) = p.subplots(1, 2, figsize=(10, 4.2))
     sizes = f["size_pkts"].astype(float).to_numpy()
     for (label, sd), mark in zip(table.items(), ("o-", "s-", "^-")):
-        agg = slowdown_by_size(sizes, sd.to_numpy())
+        agg = log_binned_slowdown(sizes, sd.to_numpy())
         ax1.plot(agg["size_pkts"], agg["mean"], mark, ms=3, label=label)
         ax2.plot(agg["size_pkts"], agg["p99"], mark, ms=3, label=label)
     for ax, what in ((ax1, "mean"), (ax2, "99th-percentile")):
