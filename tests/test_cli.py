@@ -173,7 +173,7 @@ def test_errors_speak_the_users_words(fctlab_cli, tmp_path, old, new, field, wor
 
 
 def test_documented_forms_are_accepted(fctlab_cli, tmp_path):
-    # links = "all" as the README writes it; a count written as a float (2.5e1)
+    # links = "all" as the docs write it; a count written as a float (2.5e1)
     p = tmp_path / "s.toml"
     p.write_text(GOOD.replace("count = 50", "count = 2.5e1") + '[metrics]\nlinks = "all"\n')
     r = run(fctlab_cli, "run", str(p), "--out", str(tmp_path / "o"))

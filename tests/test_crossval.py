@@ -134,7 +134,7 @@ def test_ns3_agrees_flow_for_flow_without_losses(tmp_path, monkeypatch):
 def test_ns3_preset_drops_and_resends_as_ns3_under_heavy_loss():
     # A loss-heavy cell (buffer 50, load 0.8, IW 2, 600 flows): ns-3 without
     # SACK resends far more than RFC NewReno would (its Reno-SACK marks chain
-    # recoveries after a timeout, README "TCP model options"). The preset must
+    # recoveries after a timeout, docs/guide/tcp-options.md). The preset must
     # drop and resend as much as ns-3, within 15%; the RFC model and the
     # preset without dupack_window resend about half as much.
     flows = flow_list(0.8, 600, 1)

@@ -1,4 +1,4 @@
-"""fctlab.run and its tables, as the README's "Output tables" section defines them."""
+"""fctlab.run and its tables, as the output tables page (docs/guide/outputs.md) defines them."""
 
 import fctlab
 import numpy as np

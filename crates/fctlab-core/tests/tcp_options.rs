@@ -2,7 +2,7 @@
 //! value reaches the model, a preset is an overlay that a key given beside it
 //! wins over, a bad value is refused naming its key and the values allowed,
 //! and per-sender and per-flow overrides carry them. The TOML strings are the
-//! README's ("TCP model options"), written out here, not taken from the code.
+//! TCP model options page's (docs/guide/tcp-options.md), written out here, not taken from the code.
 
 use fctlab_core::config::ConfigError;
 use fctlab_core::scenario::{from_json, Plan};

@@ -166,7 +166,7 @@ pub struct TransportCfg {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub preset: Option<Preset>,
     /// Per-sender overrides: entry i holds `[transport]` keys for sender i's
-    /// flows (README "Transport settings per sender, entry or flow").
+    /// flows (docs/guide/transport.md).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub per_sender: Vec<serde_json::Value>,
     /// Parameter tables of schemes (`[transport.hstcp]`, ...), by table name;

@@ -139,7 +139,7 @@ pub struct TransportParams {
     /// Receiver-window cap on the congestion window, in packets.
     pub max_cwnd_pkts: f64,
     pub ecn: bool,
-    /// The TCP model options (README, "TCP model options"): where
+    /// The TCP model options (docs/guide/tcp-options.md): where
     /// implementations differ; the defaults follow the RFCs.
     pub tcp: TcpOptions,
 }

@@ -4,7 +4,7 @@ buffers, loads and initial windows (the set-up: :mod:`.crossval`).
 
 fctlab runs twice per cell: with its defaults (RFC-faithful TCP) and with
 ``transport.preset = "ns3"`` (the model options set the way ns-3 behaves,
-README "TCP model options"); the goal is the preset within 10% of ns-3 in
+docs: TCP model options); the goal is the preset within 10% of ns-3 in
 every bin's mean and 20% in every bin's 99th percentile.
 """
 

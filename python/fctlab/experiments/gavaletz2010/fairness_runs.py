@@ -171,7 +171,7 @@ def fig45_notes(runs) -> str:
         "threshold over a tenth of the RTT), and close the gap over the following tens of seconds; a factor of "
         f"{factor:g} is that convergence seen part way. Both are our readings of laws whose full texts were out of "
         "reach "
-        f"(README, scheme table). (2) Tarheel: {ratio['Tarheel'][0]:.2f} in slow start (the handshake starts a 500 ms "
+        f"(docs: TCP schemes). (2) Tarheel: {ratio['Tarheel'][0]:.2f} in slow start (the handshake starts a 500 ms "
         "transfer up to 450 ms after a 50 ms one, the one delay the scaling does not undo) and "
         f"{ratio['Tarheel'][1]:.2f} until the first loss, the paper's fairness. Its persistent queuing starts at "
         f"{pq['Tarheel']:.0f} s here, at about {onset:g} s in the paper: the onset is when REF's rate, summed over the "

@@ -36,7 +36,7 @@ RECONSTRUCTIONS = (
     "packets' BDP counts a packet's serialisation (1.5 Mb/s x 12 ms is 4.5 packets of 500 B); Table 4.10's files of "
     "2 MB each (pp's published connection 2, 1183 ms, is the fluid optimum plus its RTT) and a buffer of 202 "
     "packets. hbh and e2e-ef are fctlab's readings of Mishra & Kanakia 1992 (its equations were out of reach; see "
-    "the README); packet-pair's set point and gain are chosen."
+    "the docs); packet-pair's set point and gain are chosen."
 )
 
 

@@ -45,7 +45,7 @@
 //!
 //! The extra-hop variant of the benchmark (three more switches between the
 //! source and the bottleneck, the round trip unchanged) is a topology, built
-//! with `topology = "graph"` (see the README and the `kanakia1991`
+//! with `topology = "graph"` (see docs/guide/topologies.md and the `kanakia1991`
 //! reproductions).
 
 pub mod host;
