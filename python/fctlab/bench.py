@@ -1,11 +1,11 @@
 """``fctlab bench``: the engine's speed on a reference scenario, beside ns-3's
-and htsim's (:mod:`fctlab.benchmarks.htsim`).
+and htsim's (`fctlab.benchmarks.htsim`).
 
 Reference scenario: TCP NewReno on a dumbbell of 10 senders, 1 Gb/s
 bottleneck, RTT 100 ms, buffer 1 BDP, Poisson arrivals of Pareto flows (mean 25
 packets, shape 1.2 as in the RCP paper) at load 0.8, 1000 B packets plus 40 B
 headers, an ACK per packet crossing the network. It is defined once, by
-:func:`reference_scenario`; the ns-3 peer (:mod:`fctlab.ns3peer`) reads its
+`reference_scenario`; the ns-3 peer (`fctlab.ns3peer`) reads its
 parameters from there. The fctlab run is made in a child process so its peak
 memory is its own.
 """

@@ -1,4 +1,4 @@
-"""The ``fctlab`` subcommands (the parser and error handling are in :mod:`fctlab.cli`)."""
+"""The ``fctlab`` subcommands (the parser and error handling are in `fctlab.cli`)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@
 ``docs/reference/*.md``: every scenario key with its default, meaning and
 source, every scheme, queue, topology, size law and arrival process with its
 parameters, and every reproduction, all read from ``fctlab list --json``
-(:func:`fctlab.catalog`) and the reproduction registry. A building block
+(`fctlab.catalog`) and the reproduction registry. A building block
 registered in the engine appears here without a hand edit; a test regenerates
 the pages and fails when the committed ones differ.
 """

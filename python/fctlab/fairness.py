@@ -79,7 +79,7 @@ def _series(obj: Any) -> pd.DataFrame:
 
 def flow_series(obj: Any, metric: str = "throughput_bps") -> pd.DataFrame:
     """One column per flow (by flow id), indexed by sample time in ns: the
-    per-flow ``metric`` of a run (a :class:`fctlab.Result` or its series)."""
+    per-flow ``metric`` of a run (a `fctlab.Result` or its series)."""
     s = _series(obj)
     s = s[s["metric"] == metric]
     ids = s["element"].map(flow_id)
@@ -127,7 +127,7 @@ def window(
     metric: str = "throughput_bps",
     flows: Sequence[int] | None = None,
 ) -> dict:
-    """:func:`summary` of :func:`flow_rates` over one window."""
+    """`summary` of `flow_rates` over one window."""
     return summary(flow_rates(obj, start_s, end_s, metric, flows).to_numpy())
 
 
@@ -154,7 +154,7 @@ def over_time(
 
 
 def from_flows(flows: pd.DataFrame) -> dict:
-    """:func:`summary` of completed flows' average rates, size_bytes x 8 / fct (payload, b/s)."""
+    """`summary` of completed flows' average rates, size_bytes x 8 / fct (payload, b/s)."""
     f = flows[flows["completed"].astype(bool)]
     return summary((f["size_bytes"] * 8 / (f["fct_ns"] / 1e9)).to_numpy(dtype=float))
 
@@ -192,7 +192,7 @@ def table(
     )
 
 
-#: DuckDB macros installed in the store's catalog (:mod:`fctlab.store`).
+#: DuckDB macros installed in the store's catalog (`fctlab.store`).
 SQL_MACROS = (
     "CREATE OR REPLACE MACRO jain_index(x) AS power(sum(x), 2) / nullif(count(x) * sum(x * x), 0)",
     "CREATE OR REPLACE MACRO max_min_ratio(x) AS CASE WHEN min(x) > 0 THEN max(x) / min(x) "

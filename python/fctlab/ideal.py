@@ -2,27 +2,27 @@
 
 Analytic formulas (scalars or numpy arrays of sizes):
 
-- :func:`ps_sojourn_ns` -- M/G/1 processor sharing, ``E[T | x] = x / (C (1 - rho))``.
-- :func:`ps_slowdown` -- its slowdown ``1 / (1 - rho)``, the same for every size.
-- :func:`ps_fct_ns` -- the PS FCT curve of the RCP papers, ``1.5 RTT + L / (C (1 - rho))``.
-- :func:`srpt_sojourn_ns` -- M/G/1 SRPT (Schrage--Miller) for a given size law.
-- :func:`slow_start_rounds`, :func:`slow_start_fct_ns` -- the TCP slow-start bound of
+- `ps_sojourn_ns` -- M/G/1 processor sharing, ``E[T | x] = x / (C (1 - rho))``.
+- `ps_slowdown` -- its slowdown ``1 / (1 - rho)``, the same for every size.
+- `ps_fct_ns` -- the PS FCT curve of the RCP papers, ``1.5 RTT + L / (C (1 - rho))``.
+- `srpt_sojourn_ns` -- M/G/1 SRPT (Schrage--Miller) for a given size law.
+- `slow_start_rounds`, `slow_start_fct_ns` -- the TCP slow-start bound of
   Dukkipati & McKeown (2006), ``(ceil(log2(L + 1)) + 1/2) RTT + L / C``, generalised.
 
 Flow-level (fluid) simulators of an actual workload (finish times in integer ns):
 
-- :func:`fluid_ps` -- processor sharing on one link, O(log n) per event.
-- :func:`fluid_srpt` -- preemptive shortest-remaining-processing-time on one link.
-- :func:`fluid_maxmin` -- max-min fair sharing on any topology; :func:`maxmin_rates`
+- `fluid_ps` -- processor sharing on one link, O(log n) per event.
+- `fluid_srpt` -- preemptive shortest-remaining-processing-time on one link.
+- `fluid_maxmin` -- max-min fair sharing on any topology; `maxmin_rates`
   gives the rates of a set of simultaneously active flows.
-- :func:`optimal_transfer_ns` -- the 'optimal' file transfer time of the 1991
+- `optimal_transfer_ns` -- the 'optimal' file transfer time of the 1991
   benchmark suite of Kanakia, Keshav & Mishra.
 
 Round-by-round models of the 2006 paper's deterministic examples (exact, in
 rational arithmetic):
 
-- :func:`rounds_slow_start` -- flows in TCP slow start (Fig. 3).
-- :func:`rounds_equal_share` -- a server that gives every flow in the system an
+- `rounds_slow_start` -- flows in TCP slow start (Fig. 3).
+- `rounds_equal_share` -- a server that gives every flow in the system an
   equal share of the link each round trip, as XCP approximately does (Fig. 4).
 
 Units are in the names: ``_bytes``, ``_pkts``, ``_bps``, ``_ns``. Propagation delay is
@@ -215,7 +215,7 @@ def ps_fct_ns(size_bytes: Any, capacity_bps: float, load: float, rtt_ns: float, 
     McKeown, "Processor Sharing Flows in the Internet", IWQoS 2005, cited by the
     2006 FCT paper): one RTT for the SYN / SYN-ACK exchange (the 2006 paper
     measures FCT from the SYN), half an RTT for the last byte to reach the
-    receiver, and the M/G/1-PS sojourn of :func:`ps_sojourn_ns`. With
+    receiver, and the M/G/1-PS sojourn of `ps_sojourn_ns`. With
     ``handshake=False`` the first term is ``0.5 RTT``.
     """
     x, shape = _floats("size_bytes", size_bytes)
@@ -364,7 +364,7 @@ def fluid_srpt(starts_ns: Any, sizes_bytes: Any, capacity_bps: float) -> np.ndar
 
     The whole link serves the active flow with the least remaining work (Schrage
     1968: the policy that minimises the mean sojourn time on one server); ties
-    go to the earlier arrival. Arguments and result as :func:`fluid_ps`.
+    go to the earlier arrival. Arguments and result as `fluid_ps`.
     """
     starts, sizes = _flows(starts_ns, sizes_bytes)
     return _core.ideal_fluid_srpt(starts, sizes, _number("capacity_bps", capacity_bps))
@@ -378,7 +378,7 @@ def fluid_maxmin(links_bps: Any, starts_ns: Any, sizes_bytes: Any, routes: Any) 
     array also work). At every arrival and departure the active flows get the
     progressive-filling max-min rates (Bertsekas & Gallager, *Data Networks*,
     section 6.5.2): processor sharing generalised to a network. Where every
-    route is one link this is exactly :func:`fluid_ps` on each link. Returns
+    route is one link this is exactly `fluid_ps` on each link. Returns
     int64 finish times in ns, in input order; propagation is not included.
     """
     starts, sizes = _flows(starts_ns, sizes_bytes)
@@ -407,7 +407,7 @@ def optimal_transfer_ns(
         optimal_i = (F_i - start_i) + rtt_i
 
     with ``F_i`` the instant the file's last byte leaves the bottleneck under
-    fluid fair sharing (:func:`fluid_maxmin`; PS for one bottleneck) and ``rtt_i``
+    fluid fair sharing (`fluid_maxmin`; PS for one bottleneck) and ``rtt_i``
     the connection's round-trip propagation delay. Payload bytes only, no
     serialisation outside the bottleneck: this reproduces the suite's published
     values (44.4, 46 and 64 ms for 4, 20 and 200 packets of 500 B at 40 Mb/s and
@@ -431,7 +431,7 @@ def optimal_transfer_ns(
     return _core.ideal_optimal_transfer_ns(links, starts, sizes, route_links, offsets, np.atleast_1d(rtts))
 
 
-#: Alias of :func:`optimal_transfer_ns`.
+#: Alias of `optimal_transfer_ns`.
 optimal_transfer = optimal_transfer_ns
 
 

@@ -1,7 +1,7 @@
 """What ``fctlab list`` shows: the engine's catalogue (every building block and
 every key of every scenario table, with its default, meaning and source) and
 the reproductions, by section, as text or JSON. The reference pages of the
-documentation are generated from the same data (:mod:`fctlab.docs_ref`)."""
+documentation are generated from the same data (`fctlab.docs_ref`)."""
 
 from __future__ import annotations
 

@@ -9,12 +9,12 @@ limits (``stop_s``) are not divided: each replication has them all. Each
 replication starts from an empty network, so the runs are independent and can go
 to different cores or cluster workers.
 
-The seed of replication ``r`` of a run with seed ``s`` is :func:`replication_seed`
+The seed of replication ``r`` of a run with seed ``s`` is `replication_seed`
 ``(s, r)``: the first 63 bits of SHA-256 of ``"fctlab-replication:{s}:{r}"``. The
 streams of different replications, and of different base seeds, thus never
 coincide (as ``s + r`` would for seeds 1 and 2).
 
-Merging (:func:`summarize`) groups completed flows into size buckets with fixed,
+Merging (`summarize`) groups completed flows into size buckets with fixed,
 log-spaced edges (the same for every replication) and, per bucket and statistic
 (the mean, and percentiles such as the median and the 99th), computes the
 statistic within each replication, then:
@@ -33,7 +33,7 @@ flows any replication had in the bucket, so a reader can judge it. The pooled
 value over all flows is given beside each estimate (``*_pooled``).
 
 This module splits, seeds and merges; the replications are run by
-:func:`fctlab.sweep.replicate` (as a sweep of one point), which
+`fctlab.sweep.replicate` (as a sweep of one point), which
 ``fctlab.replicate(config, K)`` calls.
 """
 
@@ -220,7 +220,7 @@ def summarize(
 
 
 def overall(flows: pd.DataFrame, **kw) -> pd.DataFrame:
-    """:func:`summarize` with a single bucket holding every size."""
+    """`summarize` with a single bucket holding every size."""
     return summarize(flows, edges=[0.0, math.inf], **kw)
 
 
@@ -230,7 +230,7 @@ def overall(flows: pd.DataFrame, **kw) -> pd.DataFrame:
 class Replicated:
     """A run merged from replications: ``flows`` (all of them, with a
     ``replication`` column), ``metas`` (one meta dict per replication),
-    ``run_keys`` (their store keys, if stored) and :meth:`summary`."""
+    ``run_keys`` (their store keys, if stored) and `summary`."""
 
     def __init__(self, flows: pd.DataFrame, metas: list, run_keys: list | None = None):
         self.flows = flows
@@ -246,7 +246,7 @@ class Replicated:
         return float(sum(m.get("wall_s", 0.0) for m in self.metas))
 
     def summary(self, **kw) -> pd.DataFrame:
-        """Per size bucket: mean and percentile FCT with confidence intervals (:func:`summarize`)."""
+        """Per size bucket: mean and percentile FCT with confidence intervals (`summarize`)."""
         return summarize(self.flows, **kw)
 
     def overall(self, **kw) -> pd.DataFrame:
@@ -269,14 +269,14 @@ def merge(results: Sequence, run_keys: list | None = None) -> Replicated:
 
 def replicate(config, replications: int | None = None, **kw) -> Replicated:
     """Run ``config`` as ``replications`` independent replications and merge them:
-    :func:`fctlab.sweep.replicate` (a sweep of one point executes them)."""
+    `fctlab.sweep.replicate` (a sweep of one point executes them)."""
     from .sweep import replicate as run_replicated
 
     return run_replicated(config, replications, **kw)
 
 
 class _CallableModule(types.ModuleType):
-    """``fctlab.replicate(config, K)`` calls :func:`replicate`; the module's other
+    """``fctlab.replicate(config, K)`` calls `replicate`; the module's other
     names stay reachable as ``fctlab.replicate.summarize`` etc."""
 
     def __call__(self, *args, **kwargs):

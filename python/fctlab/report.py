@@ -1,8 +1,8 @@
 """The HTML report: one page per reproduction (or sweep) plus an index (``report.html``).
 
-Reproductions build :class:`Reproduction` objects holding :class:`Figure` (PNG
-files written beside the pages) and :class:`Table` objects, and call
-:func:`write_report`. :func:`write_store_report` (``fctlab report STORE``) builds
+Reproductions build `Reproduction` objects holding `Figure` (PNG
+files written beside the pages) and `Table` objects, and call
+`write_report`. `write_store_report` (``fctlab report STORE``) builds
 the same pages from the runs of a results store: one page per sweep, one for runs
 outside any sweep.
 
@@ -139,8 +139,8 @@ class Entries(list):
 
 def flatten_params(params: dict, prefix: str = "") -> list:
     """(dotted key, value) pairs of a nested parameter dict, in order. A list
-    of more than :data:`COLLAPSE_ENTRIES` tables stays one pair whose value is
-    an :class:`Entries` (summarised by :func:`summarize_entries`)."""
+    of more than `COLLAPSE_ENTRIES` tables stays one pair whose value is
+    an `Entries` (summarised by `summarize_entries`)."""
     out = []
     for k, v in params.items():
         key = f"{prefix}.{k}" if prefix else str(k)
@@ -298,7 +298,7 @@ def _diff(ours: Any, paper: Any) -> str:
 
 
 def table_html(t: Table, ident: str = "") -> str:
-    """A :class:`Table` as HTML (compared with the published numbers if given)."""
+    """A `Table` as HTML (compared with the published numbers if given)."""
     cols = list(t.columns)
     k = max(0, min(int(t.key_columns), len(cols)))
     idattr = f" id='{_e(ident)}'" if ident else ""
@@ -347,7 +347,7 @@ def _param_value(v: Any) -> str:
 
 
 #: A parameter table longer than this shows each large group (a top-level key
-#: with more than :data:`GROUP_ROWS` parameters, e.g. one scenario per scheme)
+#: with more than `GROUP_ROWS` parameters, e.g. one scenario per scheme)
 #: as one row, its parameters in a collapsed block.
 LONG_TABLE, GROUP_ROWS = 80, 12
 
@@ -478,7 +478,7 @@ def write_report(
 
 
 def write_store_report(store, out_dir: os.PathLike | str | None = None, *, title: str | None = None) -> Path:
-    """The report of a results store or a run directory (see :func:`fctlab.report_store.write_store_report`)."""
+    """The report of a results store or a run directory (see `fctlab.report_store.write_store_report`)."""
     from .report_store import write_store_report as write
 
     return write(store, out_dir, title=title)

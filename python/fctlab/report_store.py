@@ -1,5 +1,5 @@
 """The report of a results store (``fctlab report STORE``): one page per sweep,
-one for the runs outside any sweep, and the index (see :mod:`fctlab.report`).
+one for the runs outside any sweep, and the index (see `fctlab.report`).
 
 A sweep page draws mean FCT by flow size (one line per configuration) and
 against the first numeric axis that takes more than one value; legends and
@@ -409,7 +409,7 @@ def write_store_report(store, out_dir: os.PathLike | str | None = None, *, title
     """Write the report of a results store (``fctlab report STORE``): one page
     per sweep recorded in it, one for runs outside any sweep, and the index,
     which names any damaged run left out. ``store`` is a path (a store or a
-    run directory) or a :class:`fctlab.store.Store`; ``out_dir`` defaults to
+    run directory) or a `fctlab.store.Store`; ``out_dir`` defaults to
     ``STORE/report``. Returns the index's path."""
     from . import __version__
     from .plots import pyplot

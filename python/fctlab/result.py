@@ -46,7 +46,7 @@ PREFIX_COLUMNS = ["flow_id", "k", "fct_ns"]
 #: The fixed columns of the ``size_stats`` table; one ``p<percent>_fct_ns``
 #: column per requested quantile follows them. ``sum_fct_ns`` and the sketch
 #: (``sketch_bucket``, ``sketch_count``: lists) let tables of several runs be
-#: merged exactly (:func:`fctlab.sizestats.merge`).
+#: merged exactly (`fctlab.sizestats.merge`).
 SIZE_STATS_COLUMNS = [
     "size_pkts",
     "flows_started",
@@ -73,7 +73,7 @@ class NoCompletedFlowWarning(UserWarning):
 
 #: The engine failed (a bug): the message says what and where (file and line).
 EngineError = _core.EngineError
-#: The Poisson traffic offers the bottleneck a load of 1 or more (warned by :func:`run`).
+#: The Poisson traffic offers the bottleneck a load of 1 or more (warned by `run`).
 OverloadWarning = _core.OverloadWarning
 #: Stops a run given it (``fctlab.run(cfg, stop=flag)``) when ``flag.set()`` is called.
 StopFlag = _core.StopFlag
@@ -114,15 +114,15 @@ class Result:
     probes: pd.DataFrame = field(default_factory=empty_probes)
 
     def write(self, out_dir: os.PathLike | str, *, writer: Writer | None = None) -> Path:
-        """Write the run into the directory ``out_dir`` (see :mod:`fctlab.rundir`):
+        """Write the run into the directory ``out_dir`` (see `fctlab.rundir`):
         ``flows.parquet``, ``series.parquet``, ``meta.json``, the tables of
         ``prefixes``, ``size_stats`` and ``probes`` that have rows,
         ``slowdown.parquet`` (the slowdown per flow-size bin,
-        :func:`fctlab.slowdown.slowdown_by_size` with its default bins) when
+        `fctlab.slowdown.slowdown_by_size` with its default bins) when
         some flow has a ``fabric_slowdown``, and ``manifest.json``. The directory is written whole, to a temporary name
         beside it, then renamed: an earlier run there is replaced as a whole,
         a directory holding anything else is refused (``RunDirError``).
-        ``writer``: a :class:`fctlab.rundir.Writer` already prepared for
+        ``writer``: a `fctlab.rundir.Writer` already prepared for
         ``out_dir`` (the CLI prepares it before the run)."""
         from .store import run_key
 
@@ -146,7 +146,7 @@ class Result:
 
     @classmethod
     def read(cls, out_dir: os.PathLike | str, *, check: bool = True) -> Result:
-        """Read a run directory (written by :meth:`write` or ``fctlab run --out``).
+        """Read a run directory (written by `write` or ``fctlab run --out``).
         Only the files its manifest lists are read, after checking their sizes
         and SHA-256 (``check=False``: sizes only); raises ``RunDirError`` for a
         damaged run. A directory without a manifest (written by an older
@@ -209,7 +209,7 @@ class Result:
         """Mean and largest FCT (ns) of the completed flows in log-spaced size
         bins (``bins_per_decade`` per factor of ten, from 1 packet): columns
         ``size_pkts`` (the geometric mean size of the bin's flows), ``mean``,
-        ``max``, ``n`` (see :func:`fctlab.plots.mean_by_size`). ``value``:
+        ``max``, ``n`` (see `fctlab.plots.mean_by_size`). ``value``:
         another flow column, e.g. ``"ps_fct_ns"`` (the same flows' FCT under
         ideal processor sharing)."""
         from .plots import mean_by_size
@@ -218,7 +218,7 @@ class Result:
 
     def slowdown_by_size(self, bins="pfabric", *, column: str = "fabric_slowdown", **kw) -> pd.DataFrame:
         """The slowdown per flow-size bin: count, mean, p50, p95 and p99 per bin
-        and over all flows (:func:`fctlab.slowdown.slowdown_by_size` on this
+        and over all flows (`fctlab.slowdown.slowdown_by_size` on this
         run's flows). ``bins``: ``"pfabric"`` (the default), ``"hpcc"``, a
         number of equal-count bins or a list of byte edges; ``column``:
         ``"fabric_slowdown"`` (to the last ACK, over ``alone_ns``) or
@@ -292,7 +292,7 @@ def _flows_frame(cols: dict) -> pd.DataFrame:
         delivered = np.where(finish >= 0, cols["size_pkts"], -1)
     # The fabric papers' slowdown: the time to the sender's ACK of the last
     # byte over the same time alone on the empty network (``alone_ns``; see
-    # :mod:`fctlab.slowdown`). A source that does not compute it gives none.
+    # `fctlab.slowdown`). A source that does not compute it gives none.
     alone = np.asarray(cols.get("alone_ns", np.full(len(finish), -1)), dtype=np.int64)
     acked = np.asarray(cols["acked_ns"], dtype=np.int64)
     sender_fct = np.where(acked >= 0, acked - cols["start_ns"], -1)
@@ -394,21 +394,21 @@ def run(
     stop: _core.StopFlag | None = None,
     every_s: float = 1.0,
 ) -> Result:
-    """Run one scenario (a dict, a TOML path or TOML text) and return its :class:`Result`.
+    """Run one scenario (a dict, a TOML path or TOML text) and return its `Result`.
 
     ``progress`` is called about every ``every_s`` seconds of wall time with a
     dict (``sim_ns``, ``stop_ns``, ``events``, ``flows_started``,
     ``flows_completed``, ``flows_expected`` (None when unknown), ``data_delivered``,
     ``wall_s``); returning ``False`` stops the run early, as do Ctrl-C and
-    setting ``stop`` (a :class:`fctlab.StopFlag`, e.g. from another thread),
+    setting ``stop`` (a `fctlab.StopFlag`, e.g. from another thread),
     within about 65,536 events. The result then holds every flow finished so
     far and ``result.interrupted`` is true.
 
-    Raises :class:`fctlab.ConfigError` for a refused scenario and
-    :class:`fctlab.EngineError` if the engine fails (a bug). Warns
-    :class:`fctlab.OverloadWarning` when the Poisson traffic offers the
+    Raises `fctlab.ConfigError` for a refused scenario and
+    `fctlab.EngineError` if the engine fails (a bug). Warns
+    `fctlab.OverloadWarning` when the Poisson traffic offers the
     bottleneck a load of 1 or more, and (``warn=True``)
-    :class:`fctlab.NoCompletedFlowWarning` when no flow completed.
+    `fctlab.NoCompletedFlowWarning` when no flow completed.
     """
     cfg = load_config(config)
     raw = _core.run(to_json(cfg), progress, stop, every_s)

@@ -1,4 +1,4 @@
-"""Run directories: what ``fctlab run --out DIR`` (or :meth:`fctlab.Result.write`)
+"""Run directories: what ``fctlab run --out DIR`` (or `fctlab.Result.write`)
 writes, the same layout as one run of a results store::
 
     DIR/
@@ -11,7 +11,7 @@ temporary directory beside ``DIR`` (``.DIR.<random>.tmp``), which is then
 renamed to ``DIR``. An earlier run in ``DIR`` is replaced as a whole (never
 mixed with the new one's files); a directory holding anything else is refused,
 and so is a ``DIR`` that cannot be written (a file, a read-only place, a name
-too long), before the run starts (:func:`prepare`).
+too long), before the run starts (`prepare`).
 """
 
 from __future__ import annotations
@@ -141,7 +141,7 @@ def _name_max(d: Path) -> int:
 def check_target(out: Path) -> None:
     """Refuse an ``--out`` that cannot take a run: a file, a directory holding
     anything but an earlier run, a name too long. (Whether it can be written
-    is found by :func:`prepare`, which makes the temporary directory.)"""
+    is found by `prepare`, which makes the temporary directory.)"""
     out = Path(out)
     if out.exists() or out.is_symlink():
         if not out.is_dir():
@@ -164,9 +164,9 @@ def check_target(out: Path) -> None:
 
 
 class Writer:
-    """Writes one run directory atomically: :meth:`prepare` (before the run:
+    """Writes one run directory atomically: `prepare` (before the run:
     checks ``out`` and makes the temporary directory beside it), then
-    :meth:`commit` with a function that writes the files into a directory."""
+    `commit` with a function that writes the files into a directory."""
 
     def __init__(self, out: os.PathLike | str):
         self.out = Path(out)

@@ -1,7 +1,7 @@
 """Ctrl-C while a run is written: the run stops, and what finished is kept.
 
-Inside :func:`deferred` a SIGINT no longer raises ``KeyboardInterrupt`` in
-whatever Python code happens to run: it sets a :class:`fctlab.StopFlag`, which
+Inside `deferred` a SIGINT no longer raises ``KeyboardInterrupt`` in
+whatever Python code happens to run: it sets a `fctlab.StopFlag`, which
 stops the engine within about 65,536 events (the engine checks it, and runs
 this handler, at that interval), and is remembered (``requested``) so that
 the caller can finish writing the run and then report the interruption.
@@ -15,7 +15,7 @@ import threading
 
 
 class Interrupt:
-    """What :func:`deferred` yields: ``flag`` (give it to :func:`fctlab.run` as
+    """What `deferred` yields: ``flag`` (give it to `fctlab.run` as
     ``stop``) and ``requested`` (a SIGINT came)."""
 
     def __init__(self):

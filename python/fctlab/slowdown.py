@@ -25,7 +25,7 @@ needed here). The ``slowdown`` column is the one-way variant: the time the
 last byte reaches the receiver over ``ideal_ns``, the same ideal without the
 ACK's return (Homa's message slowdown is one-way).
 
-:func:`slowdown_by_size` groups the flows by size and reports each bin's
+`slowdown_by_size` groups the flows by size and reports each bin's
 count, mean and quantiles. Bins:
 
 - ``"pfabric"`` (the default): (0, 100 kB], (100 kB, 10 MB], (10 MB, inf) of
@@ -146,7 +146,7 @@ def slowdown_by_size(
 
 
 #: The store's SQL for the same table with the default bins, per run
-#: (``SELECT * FROM slowdown_by_size()``): see :meth:`fctlab.store.Store.query`.
+#: (``SELECT * FROM slowdown_by_size()``): see `fctlab.store.Store.query`.
 SQL_MACROS = (
     "CREATE OR REPLACE MACRO slowdown_bin(b) AS CASE WHEN b <= 100000 THEN '(0, 100 kB]' "
     "WHEN b <= 10000000 THEN '(100 kB, 10 MB]' ELSE '(10 MB, inf)' END",

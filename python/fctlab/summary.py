@@ -1,5 +1,5 @@
 """A run's headline numbers, as a short text (``repr(result)``) and as an HTML
-table (what a notebook shows for a :class:`fctlab.Result`)."""
+table (what a notebook shows for a `fctlab.Result`)."""
 
 from __future__ import annotations
 

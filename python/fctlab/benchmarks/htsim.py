@@ -13,7 +13,7 @@ found at run time:
    ``build.sh`` (g++ and make, about a minute on two cores). The sources are
    ``$FCTLAB_HTSIM_SRC``, or ``../shared/peers/htsim`` beside the repository.
 
-The driver builds the reference dumbbell of :func:`fctlab.bench.reference_scenario`
+The driver builds the reference dumbbell of `fctlab.bench.reference_scenario`
 in htsim (one queue and one pipe per link: 10 senders, 10 Gb/s access links, a
 1 Gb/s bottleneck with 50 ms each way, the same buffer in packets, 1000-B
 payloads with 40-B headers, an ACK per packet crossing the network, htsim's
@@ -63,7 +63,7 @@ def source_dir() -> Path:
 
 def find(directory: str | None = None) -> Path:
     """The ``htsim_dumbbell`` executable: in ``directory``, ``$FCTLAB_HTSIM`` or
-    the cache. Raises :class:`PeerUnavailable` saying what is missing."""
+    the cache. Raises `PeerUnavailable` saying what is missing."""
     where = directory or os.environ.get("FCTLAB_HTSIM")
     d = Path(where).expanduser() if where else cache_dir()
     exe = d / DRIVER

@@ -1,6 +1,6 @@
 """Memory against the number of flows (``fctlab bench --memory --out DIR``).
 
-The reference scenario (:func:`fctlab.bench.reference_scenario`) at 10^5 and
+The reference scenario (`fctlab.bench.reference_scenario`) at 10^5 and
 10^6 flows (and 10^7 with ``--full``), each run in a process of its own, with
 metrics that stream: no flows table (``metrics.flows = false``), FCT
 statistics per flow size instead (``metrics.size_stats = true``), no ``ps_fct``

@@ -64,7 +64,7 @@ def run_slice(
     """fctlab ``repeat`` times and ns-3 ``ns3_repeat`` times on the slice; both
     sides' counts, wall times and rates, and the ratio of medians.
 
-    Raises :class:`fctlab.ns3peer.PeerUnavailable` when ns-3 cannot run here."""
+    Raises `fctlab.ns3peer.PeerUnavailable` when ns-3 cannot run here."""
     from .. import ns3peer
 
     say = progress or (lambda _m: None)

@@ -2,7 +2,7 @@
 (``getrusage`` maxrss) is the run's and one run's allocations do not warm the
 next one's.
 
-What a run counts (:func:`unique_delivered`): unique application data packets
+What a run counts (`unique_delivered`): unique application data packets
 delivered in order by the end of the run, each packet of each flow once; for a
 flow still running at the stop time, the packets delivered by then (the
 ``delivered_pkts`` column, the receiver's RCV.NXT). Retransmitted and duplicate

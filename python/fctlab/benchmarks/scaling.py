@@ -8,7 +8,7 @@ progress from then on; the run stops once the link could have carried
 max(2 x 10^6, 10 N) packets, and its buffer holds max(1 BDP, 2 N) packets so
 that every flow's initial window fits. N = 10 to 10^5 (10^6 with ``--full``).
 
-Links: the chain of the ``graph`` shape (:func:`.shapes.chain_scenario`) with
+Links: the chain of the ``graph`` shape (`.shapes.chain_scenario`) with
 R = 10 to 300 routers (1000 with ``--full``), 3 R - 1 links; every
 sender crosses 3 core links and every interior core link runs at offered load
 0.8, and the run's flows are 3000 per core link (25,500 x (R - 3) packets), so

@@ -2,7 +2,7 @@
 should deliver, whose speed is unique delivered data packets per wall second
 (for ``ps``, flows per wall second of the fluid model).
 
-* ``tcp``: the reference scenario (:func:`fctlab.bench.reference_scenario`),
+* ``tcp``: the reference scenario (`fctlab.bench.reference_scenario`),
   TCP NewReno on a 10-sender dumbbell, 1 Gb/s, RTT 100 ms, 1 BDP, Pareto 25/1.2
   at load 0.8.
 * ``rcp``: RCP at 2.4 Gb/s, the set-up of Fig. 12 of Dukkipati & McKeown,
@@ -18,7 +18,7 @@ should deliver, whose speed is unique delivered data packets per wall second
   carries 3 senders' flows, offered load 0.8 there (Pareto 25/1.2, TCP NewReno,
   1 BDP buffers).
 * ``ps``: the fluid processor-sharing model behind the ``ps_fct_ns`` column
-  (:func:`fctlab.ideal.fluid_maxmin`) on the reference workload's flows (Poisson
+  (`fctlab.ideal.fluid_maxmin`) on the reference workload's flows (Poisson
   arrivals at load 0.8 on 1 Gb/s, Pareto 25/1.2 in 1040-byte packets).
 """
 

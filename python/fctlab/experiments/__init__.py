@@ -1,10 +1,10 @@
 """Reproductions of the source documents' figures and tables: one package per
 source document (``dukkipati2006/``, ``kanakia1991/``, ...) and one for the
 project's own pages (``checks/``); one page per module, registered with
-:func:`~fctlab.experiments.registry.reproduction`.
+`fctlab.experiments.registry.reproduction`.
 
-The registry (:func:`specs`, :data:`REGISTRY`, :func:`canonical`) lists the
-pages in report order: the order of their modules in :data:`PAGES`.
+The registry (`specs`, `REGISTRY`, `canonical`) lists the
+pages in report order: the order of their modules in `PAGES`.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """What every page shares: runs with progress, the clock, the house style for
 axes, saving a figure, the scenario part of a caption, the published numbers
-beside a page, and the :class:`~fctlab.report.Reproduction` record.
+beside a page, and the `fctlab.report.Reproduction` record.
 
 A page function reads::
 
@@ -128,7 +128,7 @@ class Page:
         self.t0 = time.monotonic()
 
     def run(self, cfg: Mapping[str, Any], label: str | None = None, *, warn: bool = True):
-        """:func:`run`."""
+        """`run`."""
         return run(cfg, label, warn=warn)
 
     def subplots(self, *args, **kw):
@@ -156,7 +156,7 @@ class Page:
         wall_s: float | None = None,
         command: str = "",
     ) -> list:
-        """The page's :class:`~fctlab.report.Reproduction` (in a list, as page functions return)."""
+        """The page's `fctlab.report.Reproduction` (in a list, as page functions return)."""
         return [
             Reproduction(
                 name=self.name,

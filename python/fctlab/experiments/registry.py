@@ -1,7 +1,7 @@
-"""The reproductions by name: every page registers itself with :func:`reproduction`.
+"""The reproductions by name: every page registers itself with `reproduction`.
 
 A page is a function ``(out_dir: Path, scale: str) -> list[Reproduction]``;
-its :class:`Spec` holds its name, the source it reproduces, a one-line title
+its `Spec` holds its name, the source it reproduces, a one-line title
 and the other names it answers to (a figure drawn on another figure's page).
 Pages register as their modules are imported; ``fctlab.experiments`` imports
 them in report order.
@@ -79,12 +79,12 @@ def order(modules) -> None:
 
 
 def specs() -> list:
-    """Every registered page's :class:`Spec`, in report order."""
+    """Every registered page's `Spec`, in report order."""
     return list(_SPECS.values())
 
 
 def spec(name: str) -> Spec:
-    """The :class:`Spec` of ``name`` (or of the page an alias names); KeyError if none."""
+    """The `Spec` of ``name`` (or of the page an alias names); KeyError if none."""
     return _SPECS[canonical(name)]
 
 

@@ -50,7 +50,7 @@ def by_size(flows_a: pd.DataFrame, flows_b: pd.DataFrame, edges: np.ndarray | No
 
 
 def labelled(table: pd.DataFrame, label_a: str, label_b: str) -> pd.DataFrame:
-    """The table of :func:`by_size` for people: columns named after the two runs
+    """The table of `by_size` for people: columns named after the two runs
     (``<a> flows``, ``<a> median ms``, ``<a> p90 ms``, ... ``<b>/<a> median``),
     and one ``PS median ms`` column (the ideal processor-sharing FCT of run a's
     flows, else of run b's)."""
@@ -93,7 +93,7 @@ def figure(table: pd.DataFrame, path: Path, label_a: str, label_b: str, title: s
 
 def compare_dirs(dir_a, dir_b, out=None) -> tuple[pd.DataFrame, Path | None]:
     """Compare two result directories (``fctlab run`` or ``fctlab live``); with
-    ``out``, write ``compare.csv`` (:func:`labelled`) and ``compare.png``."""
+    ``out``, write ``compare.csv`` (`labelled`) and ``compare.png``."""
     from ..result import Result
 
     ra, rb = Result.read(dir_a), Result.read(dir_b)

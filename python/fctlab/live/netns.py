@@ -2,9 +2,9 @@
 
 Every object a run creates is a network namespace named ``fctl<pid>x<role>``
 (its veths live and die inside them), so a run's leftovers are found by name:
-:func:`sweep` removes those of processes that no longer exist, which every run
+`sweep` removes those of processes that no longer exist, which every run
 does first (after ``kill -9`` nothing else could clean up), and
-:meth:`Net.teardown` removes a run's own on exit, Ctrl-C, SIGTERM or an error.
+`Net.teardown` removes a run's own on exit, Ctrl-C, SIGTERM or an error.
 """
 
 from __future__ import annotations

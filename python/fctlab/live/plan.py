@@ -1,6 +1,6 @@
 """What a live run will do, checked before anything is set up: the scenario's
-hosts and delays (:class:`Layout`), what live mode refuses (:func:`check`),
-and the flows to replay (the simulated run's own), gathered in a :class:`Plan`."""
+hosts and delays (`Layout`), what live mode refuses (`check`),
+and the flows to replay (the simulated run's own), gathered in a `Plan`."""
 
 from __future__ import annotations
 

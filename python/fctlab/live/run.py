@@ -3,14 +3,14 @@
 One network namespace per host and per router, joined by veth pairs, plus one
 for the link emulator; segmentation offloads off.
 The flows are the simulated run's own (same seed, same arrivals and sizes),
-sent either by fctlab's transports over UDP (:mod:`agent` mode ``host``) or by
+sent either by fctlab's transports over UDP (`agent` mode ``host``) or by
 the kernel's TCP, through a link emulator (``fctlab_live::link``) that applies
 the delays and, on the bottleneck, the scenario's queue discipline at its rate.
 The result has the same ``flows``/``series``/``meta.json`` as a simulated run.
 
-A run is planned and checked (:mod:`.plan`), its network built
-(:mod:`.topology`), its processes started and waited for (:mod:`.launch`) and
-their outputs gathered (:mod:`.collect`); the network is torn down however
+A run is planned and checked (`.plan`), its network built
+(`.topology`), its processes started and waited for (`.launch`) and
+their outputs gathered (`.collect`); the network is torn down however
 the run ends.
 """
 
@@ -101,7 +101,7 @@ def run(
     probe=None,
     lead_s: float = 0.0,
 ):
-    """Run ``config``'s flows live; returns a :class:`fctlab.Result`.
+    """Run ``config``'s flows live; returns a `fctlab.Result`.
 
     ``stack``: ``"fctlab"`` (the scenario's scheme over UDP) or ``"kernel"``
     (Linux TCP; ``cc`` ``reno`` or ``cubic``, default ``reno``; ``sack`` default

@@ -4,12 +4,12 @@ ns-3 comes from PyPI (the ``ns3`` wheel, whose Python bindings are cppyy) and is
 installed on first use into a private virtual environment, so that fctlab's own
 environment is not touched and ns-3's memory is measured in a process of its own:
 
-* :func:`ensure_ns3` installs it (once) and returns that environment's python;
-* :func:`run_ns3_bench` runs the benchmark scenario under ns-3 in a subprocess
+* `ensure_ns3` installs it (once) and returns that environment's python;
+* `run_ns3_bench` runs the benchmark scenario under ns-3 in a subprocess
   and returns its counters, wall time and peak memory.
 
-The benchmark scenario is fctlab's own (:func:`fctlab.bench.reference_scenario`);
-:func:`scenario_params` reads the peer's parameters off it.
+The benchmark scenario is fctlab's own (`fctlab.bench.reference_scenario`);
+`scenario_params` reads the peer's parameters off it.
 
 The scenario itself (topology, TCP settings, workload) is built in
 ``_worker.py``, which runs inside the ns-3 environment; the per-packet and
@@ -138,7 +138,7 @@ def _run_logged(cmd: list, log, what: str, timeout: float) -> None:
 
 
 def installed() -> bool:
-    """Whether ns-3 is already installed (by :func:`ensure_ns3`); installs nothing."""
+    """Whether ns-3 is already installed (by `ensure_ns3`); installs nothing."""
     venv = cache_dir() / "ns3-venv"
     return (venv / _MARKER).is_file() and _venv_python(venv).exists()
 
@@ -153,7 +153,7 @@ def ensure_ns3(progress: Callable[[str], None] | None = print) -> pathlib.Path:
     checked by importing ``ns`` in the new environment. Output goes to
     ``$FCTLAB_CACHE/ns3-install.log``.
 
-    Raises :class:`PeerUnavailable` with a one-line reason when there is no C++
+    Raises `PeerUnavailable` with a one-line reason when there is no C++
     compiler, no ``venv`` module, or pip or the check fails (e.g. no network).
     """
     say = progress or (lambda _msg: None)
@@ -212,7 +212,7 @@ def _tail(text: str, n: int = 3) -> str:
     return " | ".join(lines[-n:])
 
 
-#: The peer's parameters and their types (see :func:`run_ns3_bench`).
+#: The peer's parameters and their types (see `run_ns3_bench`).
 PARAM_TYPES = {
     "senders": int,
     "bottleneck_bps": float,
@@ -231,7 +231,7 @@ PARAM_TYPES = {
 
 def scenario_params(cfg: dict) -> dict:
     """An fctlab scenario of the benchmark's shape (a dumbbell, one Poisson
-    generator of Pareto sizes, the buffer in BDPs) as :func:`run_ns3_bench`'s
+    generator of Pareto sizes, the buffer in BDPs) as `run_ns3_bench`'s
     parameters. The peer puts the whole base RTT on the bottleneck."""
     n, t, g = cfg["network"], cfg["transport"], cfg["traffic"][0]
     return {
@@ -263,7 +263,7 @@ def run_ns3_bench(
 ) -> dict:
     """Run fctlab's benchmark scenario under ns-3 and return its counters.
 
-    The parameters are :func:`reference_params` (fctlab's benchmark scenario),
+    The parameters are `reference_params` (fctlab's benchmark scenario),
     with any of them overridden by keyword: ``senders``, ``bottleneck_bps``,
     ``rtt_ms``, ``load``, ``mean_pkts``, ``shape``, ``mss_bytes``,
     ``header_bytes``, ``init_cwnd_pkts``, ``buffer_bdp``, ``access_bps``, ``seed``.
@@ -280,7 +280,7 @@ def run_ns3_bench(
     (``mean_pkts``, ``shape``), from a uniformly chosen sender to its paired
     receiver, until ``sim_seconds``, when the simulation stops.
 
-    ns-3 runs in a subprocess of the environment made by :func:`ensure_ns3`
+    ns-3 runs in a subprocess of the environment made by `ensure_ns3`
     (installed on first use), so its memory is its own. The same parameters and
     seed give the same counts (only the times vary).
 
@@ -312,7 +312,7 @@ def run_ns3_bench(
 
     ``progress`` receives install messages (default: printed to stderr).
 
-    Raises :class:`PeerUnavailable` (one-line reason) if ns-3 cannot be
+    Raises `PeerUnavailable` (one-line reason) if ns-3 cannot be
     installed, imported or run; ``ValueError`` for invalid parameters.
     """
     unknown = sorted(set(overrides) - set(PARAM_TYPES))
@@ -327,13 +327,13 @@ def run_ns3_bench(
 def run_ns3_flows(params: dict, flows, *, progress: Callable[[str], None] | None = None) -> dict:
     """Replay an explicit flow list under ns-3 on the benchmark's dumbbell.
 
-    ``params`` holds the keys :func:`run_ns3_bench` takes (all of them: no
+    ``params`` holds the keys `run_ns3_bench` takes (all of them: no
     defaults are filled in) plus ``sim_seconds`` and, optionally,
     ``buffer_pkts`` (every router port's device queue, in packets, instead of
     ``buffer_bdp``) and ``limited_transmit`` (RFC 3042, ns-3's
     ``TcpSocketBase::LimitedTransmit``; default off). ``flows`` is a sequence of
     (start_s, sender, pkts) in non-decreasing start time. The result is
-    :func:`run_ns3_bench`'s, plus ``flow_fct_s``: each flow's completion time
+    `run_ns3_bench`'s, plus ``flow_fct_s``: each flow's completion time
     in seconds (from its start to the last byte read by the receiver,
     handshake included), -1 where the flow did not complete by ``sim_seconds``;
     and ``flow_data_segments_sent``: the data segments each flow's sender
@@ -352,7 +352,7 @@ def run_ns3_flows(params: dict, flows, *, progress: Callable[[str], None] | None
     ``bottleneck_control_drop_sizes`` (drops without payload, counted by their
     size with the IPv4 header: 40 a pure ACK, 44 a SYN with its window-scale option).
 
-    ``params["red"]`` (a dict of :data:`RED_KEYS`, all required) puts ns-3's
+    ``params["red"]`` (a dict of `RED_KEYS`, all required) puts ns-3's
     ``RedQueueDisc`` (``src/traffic-control/model/red-queue-disc.cc``, a port of
     ns-2 ``queue/red.cc``) on the bottleneck port (R0 towards R1) only, with
     every attribute set: ``MinTh``/``MaxTh`` = ``min_th``/``max_th`` packets,

@@ -1,6 +1,6 @@
 """``python -m fctlab.ns3peer``: run fctlab's benchmark scenario under ns-3, print JSON.
 
-Installs ns-3 on first use (see :func:`fctlab.ns3peer.ensure_ns3`). Exits 2 with
+Installs ns-3 on first use (see `fctlab.ns3peer.ensure_ns3`). Exits 2 with
 a one-line message on stderr when ns-3 is unavailable.
 """
 

@@ -1,6 +1,6 @@
 """Run fctlab's benchmark scenario under ns-3; executed by the ns-3 environment's python.
 
-Usage (done by :func:`fctlab.ns3peer.run_ns3_bench`)::
+Usage (done by `fctlab.ns3peer.run_ns3_bench`)::
 
     python _worker.py PARAMS_JSON RESULT_PATH
     python _worker.py @PARAMS_PATH RESULT_PATH

@@ -17,7 +17,7 @@ Layout of a store directory::
       corrupt/              results that failed verification, moved aside and rerun
 
 The key of a run is the SHA-256 of ``{"config": ..., "seed": ..., "fctlab_version": ...}``
-in canonical JSON (:func:`run_key`), so the same scenario and seed under the same
+in canonical JSON (`run_key`), so the same scenario and seed under the same
 fctlab version always land in the same place, and a sweep can skip what is there.
 
 A run is written into ``tmp/`` (the files, then the manifest, each fsync'd),
@@ -25,11 +25,11 @@ then moved into ``runs/`` with one ``rename``: a directory under ``runs/`` is ei
 complete or absent, whatever moment the writer is killed at. On every read the
 manifest is checked against the files (size and SHA-256), and only the files
 it lists are read; a result that fails is left out and named
-(:meth:`Store.damaged`), and is moved to ``corrupt/`` by the next sweep, which
+(`Store.damaged`), and is moved to ``corrupt/`` by the next sweep, which
 runs it again.
 
 A run directory written by ``fctlab run --out DIR`` has the same layout as
-one run of a store; :func:`open` accepts it too, as a store of that one run.
+one run of a store; `open` accepts it too, as a store of that one run.
 
     >>> st = fctlab.store.open("store")
     >>> st.query("SELECT scheme, avg(fct_ns) FROM flows GROUP BY 1")
@@ -94,7 +94,7 @@ def _fsync_write(path: Path, data: bytes) -> None:
 
 
 class Store:
-    """A results directory. Create with :func:`open`."""
+    """A results directory. Create with `open`."""
 
     def __init__(self, path: os.PathLike | str, *, create: bool = True):
         self.path = Path(path).resolve()
@@ -169,7 +169,7 @@ class Store:
 
     def damaged(self) -> dict:
         """key -> why, for every run present that fails verification (left out
-        of :meth:`runs`, :meth:`query` and reports)."""
+        of `runs`, `query` and reports)."""
         out = {}
         for k in self.keys():
             why = self.verify(k)
@@ -252,7 +252,7 @@ class Store:
 
     # -- reading
     def get(self, key: str):
-        """The stored run as a :class:`fctlab.Result`; raises StoreError if it is
+        """The stored run as a `fctlab.Result`; raises StoreError if it is
         missing or fails verification (a damaged result is never read)."""
         from ..result import Result
 
@@ -284,7 +284,7 @@ class Store:
 
     # -- SQL
     def connect(self):
-        """A DuckDB connection holding the catalog (see :meth:`query`)."""
+        """A DuckDB connection holding the catalog (see `query`)."""
         if self._con is None:
             from .catalog import build
 
@@ -295,7 +295,7 @@ class Store:
     def query(self, sql: str, params: list | None = None) -> pd.DataFrame:
         """Run SQL over the catalog and return a DataFrame. Tables and views:
 
-        - ``runs``: one row per intact run (see :meth:`runs`); ``run_key`` identifies it.
+        - ``runs``: one row per intact run (see `runs`); ``run_key`` identifies it.
         - ``flows``: every flow record of every run, with the run's columns beside
           it (``run_key``, ``seed``, ``replication``, config keys, ...). Each
           config key appears as ``section_key`` (``transport_scheme``,
@@ -310,20 +310,20 @@ class Store:
         - ``probes``: the probe packets of every run with probe sources.
         - ``sweep_points``: (sweep, point, replication, run_key) for every sweep.
 
-        Fairness (:mod:`fctlab.fairness`): aggregate macros ``jain_index(x)``
+        Fairness (`fctlab.fairness`): aggregate macros ``jain_index(x)``
         and ``max_min_ratio(x)``; table macros ``flow_rates(metric, t0_ns,
         t1_ns)`` (run_key, element, rate: each flow's mean per-flow series over
         t0 < t <= t1) and ``fairness(metric, t0_ns, t1_ns)`` (run_key, flows,
         jain, max_min), e.g. ``SELECT * FROM fairness('throughput_bps', 0, 10e9)``.
 
-        Slowdown (:mod:`fctlab.slowdown`): ``SELECT * FROM slowdown_by_size()``
+        Slowdown (`fctlab.slowdown`): ``SELECT * FROM slowdown_by_size()``
         (run_key, bin, flows, mean, p50, p95, p99 of ``fabric_slowdown`` in
         pFabric's size bins).
 
         The query reads the store and nothing else: only the files the runs'
         manifests list, through Arrow; DuckDB's own file access is off (no
         ``read_csv('...')``, ``COPY ... TO``, ``ATTACH`` or extensions). Damaged
-        runs are left out (:meth:`damaged` names them).
+        runs are left out (`damaged` names them).
         """
         try:
             import duckdb
@@ -338,7 +338,7 @@ class Store:
             raise StoreError(f"query: {msg[0] if msg else e}") from None
 
     def sweeps(self) -> dict:
-        """name -> the sweep record written by :func:`fctlab.sweep`."""
+        """name -> the sweep record written by `fctlab.sweep`."""
         out = {}
         for p in sorted((self.path / "sweeps").glob("*.json")):
             try:

@@ -112,7 +112,7 @@ def _defaults() -> dict:
 
 
 def _resolved(config: Mapping[str, Any]) -> dict:
-    """The engine's :func:`fctlab.describe` of ``config`` (empty if the engine refuses it)."""
+    """The engine's `fctlab.describe` of ``config`` (empty if the engine refuses it)."""
     from ..config import ConfigError
     from ..result import describe
 
@@ -129,7 +129,7 @@ def config_columns(
 ) -> dict:
     """The flattened config with catalog defaults filled in for absent keys, and
     the buffer as the engine resolved it (``network.buffer_pkts``; ``resolved`` is
-    :func:`fctlab.describe` of the config, asked of the engine if not given). Of
+    `fctlab.describe` of the config, asked of the engine if not given). Of
     the two buffer keys only the one the engine sized the buffer from takes a
     default."""
     flat = flatten(dict(config))
@@ -191,7 +191,7 @@ def _row(key: str, m: dict, path: str) -> dict:
 
 def runs_frame(metas: list) -> pd.DataFrame:
     """The ``runs`` table from ``(key, meta, path)`` of each run; config keys
-    become columns named by :func:`column_name` (``df.attrs["config_keys"]``
+    become columns named by `column_name` (``df.attrs["config_keys"]``
     maps each back to its dotted key)."""
     defaults = _defaults()
     rows = []

@@ -25,16 +25,16 @@ keys are stripped before the engine sees a config.
 The points are the product of the axes (in the order given, linked groups after
 plain axes, seeds innermost). Every point is validated before any is run; an
 error names the point and the key. Each run is stored under a key hashed from
-(config, seed, fctlab version) (see :mod:`fctlab.store`); runs already stored are
+(config, seed, fctlab version) (see `fctlab.store`); runs already stored are
 skipped, so a sweep that was stopped -- even by SIGKILL -- resumes where it was.
 
     >>> res = fctlab.sweep("examples/sweeps/iw.toml", store="store")
     >>> res.query("SELECT init_cwnd_pkts, avg(fct_ns) FROM flows GROUP BY 1")
 
-:mod:`fctlab.sweep.spec` reads and expands specs, :mod:`fctlab.sweep.execute`
+`fctlab.sweep.spec` reads and expands specs, `fctlab.sweep.execute`
 runs them (a local process pool or a Dask cluster) and
-:mod:`fctlab.sweep.progress` draws the progress line; replications are split
-and merged by :mod:`fctlab.replicate`.
+`fctlab.sweep.progress` draws the progress line; replications are split
+and merged by `fctlab.replicate`.
 """
 
 from __future__ import annotations
@@ -110,11 +110,11 @@ class SweepResult:
         return pd.DataFrame(rows)
 
     def result(self, point: int, replication: int = 0):
-        """The stored :class:`fctlab.Result` of a point (or of one of its replications)."""
+        """The stored `fctlab.Result` of a point (or of one of its replications)."""
         return self.store.get(self.points[point].runs[replication].key)
 
     def replicated(self, point: int):
-        """The point's replications merged (:class:`fctlab.replicate.Replicated`)."""
+        """The point's replications merged (`fctlab.replicate.Replicated`)."""
         p = self.points[point]
         return merge([self.store.get(r.key) for r in p.runs], [r.key for r in p.runs])
 
@@ -137,7 +137,7 @@ class SweepResult:
         return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
     def summary(self, **kw) -> pd.DataFrame:
-        """Per point whose runs are stored: :func:`fctlab.replicate.overall`
+        """Per point whose runs are stored: `fctlab.replicate.overall`
         (mean and percentile FCT, with confidence intervals where the point has
         replications)."""
         rows = []
@@ -171,7 +171,7 @@ def run_sweep(
     dry_run: bool = False,
     raise_failures: bool = True,
 ) -> SweepResult:
-    """Run a sweep (see the module doc) and return a :class:`SweepResult`.
+    """Run a sweep (see the module doc) and return a `SweepResult`.
 
     - ``spec``: a spec or scenario (path, TOML text or dict).
     - ``store``: the results directory (default: the spec's ``store``, else ``./store``).
@@ -180,7 +180,7 @@ def run_sweep(
       processes (default: every core).
     - ``progress``: a progress line on stderr.
     - ``dry_run``: expand and validate only; nothing runs.
-    - ``raise_failures``: raise :class:`SweepError` at the end if some runs
+    - ``raise_failures``: raise `SweepError` at the end if some runs
       failed (else they are in ``result.failed``).
 
     Raises ConfigError (naming point and key) before running anything if a point
@@ -327,11 +327,11 @@ def replicate(
 ) -> Replicated:
     """Run ``config`` as ``replications`` independent replications (default: its
     own ``replications`` key) in parallel, locally or on a Dask cluster, and merge
-    them (:class:`fctlab.replicate.Replicated`). Called as ``fctlab.replicate(config, K)``.
+    them (`fctlab.replicate.Replicated`). Called as ``fctlab.replicate(config, K)``.
 
     With ``store`` (a path) finished replications are kept there and reused;
     without, they go to a temporary store deleted once they are merged in memory.
-    Equivalent to a sweep with no axes (:func:`run_sweep`).
+    Equivalent to a sweep with no axes (`run_sweep`).
     """
     from ..config import load_config
 
@@ -350,7 +350,7 @@ def replicate(
 
 
 class _CallableModule(types.ModuleType):
-    """``fctlab.sweep(spec, ...)`` calls :func:`run_sweep`; the module's other
+    """``fctlab.sweep(spec, ...)`` calls `run_sweep`; the module's other
     names stay reachable (``fctlab.sweep.expand``, ``fctlab.sweep.load_spec``)."""
 
     def __call__(self, *args, **kwargs):

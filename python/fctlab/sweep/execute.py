@@ -75,7 +75,7 @@ def _init_worker(q, sweep_pid: int, sweep_start: str | None) -> None:
 def _run_task(task: dict) -> dict:
     """Run one store entry and return its files' bytes (runs in a worker, local
     or on a Dask cluster: nothing here touches the store). Any failure but
-    Ctrl-C comes back as a :class:`TaskError` naming it."""
+    Ctrl-C comes back as a `TaskError` naming it."""
     try:
         return _run_task_unguarded(task)
     except (KeyboardInterrupt, SystemExit, GeneratorExit):

@@ -1,6 +1,6 @@
 """Sweep specs: loading a spec, dotted config paths, and the expansion of a
 sweep into its points and runs, each validated by the engine before any runs.
-(The spec format is described in :mod:`fctlab.sweep`.)"""
+(The spec format is described in `fctlab.sweep`.)"""
 
 from __future__ import annotations
 
@@ -261,7 +261,7 @@ def _name_and_store(top: dict, raw: dict, source, base_dir: Path) -> tuple:
 
 
 def _check_size(axes: dict, linked: dict, seeds, reps: int) -> None:
-    """Refuse a sweep of more than :data:`MAX_RUNS` runs before expanding it."""
+    """Refuse a sweep of more than `MAX_RUNS` runs before expanding it."""
     dims = [len(v) for v in axes.values()] + [len(next(iter(t.values()))) for t in linked.values()]
     dims += [len(seeds) if seeds else 1, reps]
     n = math.prod(dims)
@@ -277,7 +277,7 @@ def load_spec(spec, *, base_dir: Path | None = None) -> dict:
     """Read a sweep spec (path, TOML text or dict) into a normalised dict:
     ``name``, ``base`` (a config dict), ``axes``, ``linked``, ``seeds`` (list or
     None), ``replications``, ``store`` (or None), ``source`` (the file, if any).
-    A sweep of more than :data:`MAX_RUNS` runs is refused (ConfigError on ``axes``)."""
+    A sweep of more than `MAX_RUNS` runs is refused (ConfigError on ``axes``)."""
     raw, source, base_dir = _read(spec, base_dir)
     base, top = _split(raw, base_dir)
     axes = top.get("axes", {}) if _is_spec(raw) else {}
@@ -309,7 +309,7 @@ def load_spec(spec, *, base_dir: Path | None = None) -> dict:
 
 
 def expand(spec, *, validate: bool = True) -> list:
-    """The points of a sweep (list of :class:`Point`), each validated unless
+    """The points of a sweep (list of `Point`), each validated unless
     ``validate=False``. Raises ConfigError naming the point and key."""
     from .. import __version__
     from ..result import describe

@@ -1,5 +1,5 @@
 """The project's own pages, with no source document of their own: fctlab
-against ns-3 (:mod:`.crossval_ns3`), against real packets on this machine
-(:mod:`.live_vs_sim`), against the fluid PS and SRPT of the same flows
-(:mod:`.baselines`), and a workload replicated in parallel with confidence
-intervals (:mod:`.replicated`)."""
+against ns-3 (`.crossval_ns3`), against real packets on this machine
+(`.live_vs_sim`), against the fluid PS and SRPT of the same flows
+(`.baselines`), and a workload replicated in parallel with confidence
+intervals (`.replicated`)."""

@@ -1,6 +1,6 @@
 """Cross-validation against ns-3: the set-up both simulators run (the dumbbell,
 the flow lists, TCP and RED), and the runs of each, fctlab here and ns-3
-through :mod:`fctlab.ns3peer` (its results cached).
+through `fctlab.ns3peer` (its results cached).
 
 Both simulators run TCP NewReno without SACK or timestamps, a three-way
 handshake before data, an ACK per segment and a 200 ms minimum RTO, over the
@@ -8,7 +8,7 @@ same dumbbell: ``SENDERS`` hosts on 1 Gb/s links (no delay) into router R0,
 the 100 Mb/s bottleneck R0-R1 carrying the whole base RTT (40 ms), R1 to as
 many receivers; every router port is DropTail of the cell's buffer. Packets
 carry 1000 payload bytes and 42 header bytes (ns-3's 20 B TCP, 20 B IPv4 and
-2 B PPP headers). Flow lists are drawn here (:func:`flow_list`) and handed to
+2 B PPP headers). Flow lists are drawn here (`flow_list`) and handed to
 both, so the comparison is flow for flow.
 """
 
@@ -131,8 +131,8 @@ def red_table(red: dict, ns3_model: bool) -> dict:
 
 
 def red_scenario(flows: list, tp: dict, red: dict, seed: int = 1) -> dict:
-    """:func:`scenario` with RED (parameters ``red``, :data:`RED`'s keys) at
-    every router port. With the ns3 preset RED runs as ns-3's (:func:`red_table`)
+    """`scenario` with RED (parameters ``red``, `RED`'s keys) at
+    every router port. With the ns3 preset RED runs as ns-3's (`red_table`)
     and the buffer is RED's limit plus the device queue's packet, as in ns-3;
     otherwise it is RED's limit."""
     ns3_model = tp.get("preset") == "ns3"
@@ -169,7 +169,7 @@ def scenario(flows: list, buffer_pkts: int, tp: dict, seed: int = 1, full_wake: 
 
 def run_fctlab(flows: list, buffer_pkts: int, tp: dict, full_wake: str | None = None, red: dict | None = None) -> dict:
     """Per-flow FCT (s, NaN where incomplete), sizes and the bottleneck's drops.
-    ``red``: RED's parameters (:func:`red_scenario`; ``buffer_pkts`` is then unused)."""
+    ``red``: RED's parameters (`red_scenario`; ``buffer_pkts`` is then unused)."""
     cfg = red_scenario(flows, tp, red) if red else scenario(flows, buffer_pkts, tp, full_wake=full_wake)
     res = fctlab.run(cfg, warn=False)
     f = res.flows.sort_values("flow_id")
@@ -203,8 +203,8 @@ PEER_MODEL = 1
 
 
 def ns3_cache_path(params: dict, flows: list) -> Path:
-    """Where :func:`run_ns3` keeps the result of ``params`` and ``flows``: a file
-    named by the SHA-256 of both, the ns-3 release and :data:`PEER_MODEL`, under
+    """Where `run_ns3` keeps the result of ``params`` and ``flows``: a file
+    named by the SHA-256 of both, the ns-3 release and `PEER_MODEL`, under
     ``$FCTLAB_CACHE/crossval-ns3`` (default ``~/.cache/fctlab``)."""
     from ... import ns3peer
 
@@ -223,7 +223,7 @@ def ns3_cache_path(params: dict, flows: list) -> Path:
 def ns3_run_params(
     flows: list, buffer_pkts: int, iw: int, limited_transmit: bool = True, red: dict | None = None
 ) -> dict:
-    """:func:`run_ns3`'s parameters for the ns-3 peer: :func:`ns3_params`, and
+    """`run_ns3`'s parameters for the ns-3 peer: `ns3_params`, and
     for a RED cell ``params["red"]`` with every other router port holding RED's
     limit plus the device queue's packet."""
     if red:
@@ -244,13 +244,13 @@ def run_ns3(
 ) -> dict:
     """The same under ns-3 (raises ns3peer.PeerUnavailable when ns-3 cannot run).
 
-    ``red``: RED's parameters (:data:`RED`'s keys): ns-3's RedQueueDisc on the
+    ``red``: RED's parameters (`RED`'s keys): ns-3's RedQueueDisc on the
     bottleneck port over a one-packet device queue; every other router port
     keeps a DropTail device queue of RED's limit plus that packet
     (``buffer_pkts`` is then unused).
 
     ns-3 takes one to five minutes per 3000-flow cell, so results are kept in
-    :func:`ns3_cache_path` (``cache=False``, or ``FCTLAB_NS3_CACHE=0``, runs
+    `ns3_cache_path` (``cache=False``, or ``FCTLAB_NS3_CACHE=0``, runs
     ns-3 again); a full grid interrupted part way resumes where it stopped."""
     from ... import ns3peer
 

@@ -4,7 +4,7 @@ describe those traces, not the page's runs)."""
 
 #: What the comparison found, shown on the page.
 FINDINGS = (
-    "Under loss, ns-3 3.44 without SACK differs from RFC NewReno in ways the ns3 preset models (docs: TCP model options, "
+    "Under loss, ns-3 3.44 without SACK differs from RFC NewReno in ways the ns3 preset models (docs: "
     "TCP model options), found by tracing flows packet by packet in both simulators: (1) its window counts each "
     "duplicate ACK as a segment that has left (TcpTxBuffer::AddRenoSack) instead of inflating cwnd, and "
     "keeps such marks past the ACK that ends recovery; the new head is then marked lost and resent at "
@@ -63,7 +63,7 @@ FINDINGS = (
 )
 
 
-#: What the RED cells found, shown on the page after :data:`FINDINGS`.
+#: What the RED cells found, shown on the page after `FINDINGS`.
 RED_FINDINGS = (
     "RED cells. ns-3's RedQueueDisc is a port of ns-2's red.cc and computes what fctlab's RED does: the average "
     "updated per arrival and, after an idle period, decayed as m = floor(ptc x idle time) arrivals to an empty "

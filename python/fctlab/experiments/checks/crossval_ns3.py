@@ -1,6 +1,6 @@
 """crossval-ns3: the same flow lists replayed in fctlab and in ns-3 3.44 (the PyPI
-wheel, through :mod:`fctlab.ns3peer`), FCT compared per size bin over a grid of
-buffers, loads and initial windows (the set-up: :mod:`.crossval`).
+wheel, through `fctlab.ns3peer`), FCT compared per size bin over a grid of
+buffers, loads and initial windows (the set-up: `.crossval`).
 
 fctlab runs twice per cell: with its defaults (RFC-faithful TCP) and with
 ``transport.preset = "ns3"`` (the model options set the way ns-3 behaves,

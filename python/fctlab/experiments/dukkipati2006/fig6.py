@@ -1,6 +1,6 @@
 """Figs 6 and 7 (one page): TCP's queue and utilisation on the Fig. 2 set-up;
 utilisation made partly of retransmissions while flows last far longer than
-under PS (Fig. 7, drawn by :mod:`.fig7`)."""
+under PS (Fig. 7, drawn by `.fig7`)."""
 
 from __future__ import annotations
 

@@ -9,5 +9,5 @@ simulated. Figs. 4 and 5: ten senders with minimum RTTs 50-500 ms on a
 100 Mb/s bottleneck with 1 Gb/s access links, losses forced in every transfer
 when the buffer nears full (the `sync-drop` queue), throughput as % of the
 bottleneck and RTT over time for NewReno, SRF, Libra and Tarheel (oracle).
-One page per figure; the scenarios and equations are in :mod:`.scenarios`.
+One page per figure; the scenarios and equations are in `.scenarios`.
 """

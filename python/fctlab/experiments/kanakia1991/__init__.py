@@ -5,9 +5,9 @@ acknowledgement of its last byte) and single packet delay.
 
 Every table (4.1 to 4.10) is reproduced, one page each (``table4_1`` ... as
 ``kanakia1991-table4-N``) and all on one page (``kanakia1991``, with Figure 7);
-the networks are in :mod:`.network`, the experiments' scenarios in
-:mod:`.scenarios`, the paper's numbers in ``published.toml``, and
-:func:`suite` runs the ten experiments for any registered scheme
+the networks are in `.network`, the experiments' scenarios in
+`.scenarios`, the paper's numbers in ``published.toml``, and
+`suite` runs the ten experiments for any registered scheme
 (``fctlab suite1991``).
 """
 

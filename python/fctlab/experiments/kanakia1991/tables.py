@@ -78,7 +78,7 @@ def simple_table(
 ) -> list:
     """One table: the optimal row, then one row per scheme beside the published
     row; with ``varied`` (label, row function, optimal row) a second table with
-    one parameter changed. ``published``: the paper's rows (:func:`published_rows`).
+    one parameter changed. ``published``: the paper's rows (`published_rows`).
     ``notes``: text, or a function of the rows that returns it."""
     pub_rows = published
     rows = [["optimal", *optimal_row]]

@@ -1,7 +1,7 @@
 """Mussmann, "Making Short Flows Finish Faster with TCP", MS thesis, University
 of Illinois at Urbana-Champaign, 2012: one page per figure of chapter 5
-(Figs 5.1 to 5.4); the scenarios are in :mod:`.scenarios`, the thesis's own
-numbers in ``published.toml``, and :mod:`.full` runs Fig. 5.2 at the thesis's
+(Figs 5.1 to 5.4); the scenarios are in `.scenarios`, the thesis's own
+numbers in ``published.toml``, and `.full` runs Fig. 5.2 at the thesis's
 scale (``python -m fctlab.experiments.mussmann2012.full``).
 
 Set-up (thesis sections 4.2-4.3 and chapter 5): a half-dumbbell, every link
