@@ -353,3 +353,20 @@ def test_a_long_parameter_table_collapses_its_large_groups(tmp_path):
             assert re.search(rf"scheme{i}\.key{j} = {i * 100 + j}(\n|<)", text), (i, j)
     assert ">10 Mb/s<" in body
     assert_renders(tmp_path / "long.html", tmp_path)
+
+
+def test_long_notes_keep_their_opening_in_view_and_fold_the_rest():
+    from fctlab.report import NOTES_FOLD_CHARS, notes_html
+
+    short = "One paragraph.\n\nAnother."
+    assert "<details>" not in notes_html(short) and notes_html(short).count("<p>") == 2
+    paras = [f"Paragraph {i}: " + "words " * 100 for i in range(4)]
+    long = "\n\n".join(paras)
+    assert len(long) > NOTES_FOLD_CHARS
+    h = notes_html(long)
+    opening, folded = h.split("<details>")
+    assert "Paragraph 0" in opening and "Paragraph 1" not in opening
+    assert all(f"Paragraph {i}" in folded for i in (1, 2, 3)) and "3 more paragraphs" in folded
+    one = "First sentence. " + "x" * 400 + ". " + "More text here. " * 100
+    opening, folded = notes_html(one).split("<details>")
+    assert "First sentence." in opening and "More text here." in folded

@@ -204,6 +204,7 @@ dl.meta{display:grid;grid-template-columns:repeat(auto-fill,minmax(170px,1fr));g
 dl.meta div{min-width:0}dl.meta dt{font-size:.75em;text-transform:uppercase;letter-spacing:.04em;color:var(--muted)}
 dl.meta dd{margin:0;font-variant-numeric:tabular-nums;overflow-wrap:anywhere}
 .notes{border-left:3px solid var(--accent);padding:.2em 1em;color:#333;background:#f7f9fd}
+.notes p{margin:.5em 0}.notes summary{cursor:pointer;color:var(--accent);margin:.3em 0}
 figure{margin:1.5em 0;padding:0}
 figure img{display:block;max-width:100%;height:auto;border:1px solid var(--line);border-radius:6px;background:#fff}
 figcaption{font-size:.88em;color:var(--muted);margin-top:.5em;max-width:900px}
@@ -407,11 +408,33 @@ def _meta_html(r: Reproduction, version: str) -> str:
     return f"<dl class='meta'>{cells}</dl>"
 
 
+#: Notes longer than this show their first paragraph and fold the rest.
+NOTES_FOLD_CHARS = 1200
+
+
+def notes_html(notes: str) -> str:
+    """A page's notes: one paragraph per blank-line-separated part; when they
+    are long, the first paragraph is shown and the rest folded in a
+    ``<details>`` block, so the figures stay near the top of the page."""
+    paras = [p.strip() for p in notes.split("\n\n") if p.strip()]
+    if len(paras) == 1 and len(notes) > NOTES_FOLD_CHARS:
+        # One long paragraph: its opening sentences stay in view.
+        cut = notes.find(". ", 300)
+        if 0 < cut < len(notes) - 200:
+            paras = [notes[: cut + 1], notes[cut + 2 :]]
+    html = [f"<p>{_e(p)}</p>" for p in paras]
+    if len(notes) > NOTES_FOLD_CHARS and len(paras) > 1:
+        rest = "".join(html[1:])
+        more = "more" if len(paras) == 2 else f"{len(paras) - 1} more paragraphs"
+        return f"<div class='notes'>{html[0]}<details><summary>{more}</summary>{rest}</details></div>"
+    return f"<div class='notes'>{''.join(html)}</div>"
+
+
 def reproduction_html(r: Reproduction, *, version: str = "", index_title: str = "fctlab report") -> str:
     """The page of one reproduction."""
     body = [f"<h1>{_e(r.title)}</h1>", f"<p class='source'>Source: {_e(r.source)}</p>", _meta_html(r, version)]
     if r.notes:
-        body.append(f"<p class='notes'>{_e(r.notes)}</p>")
+        body.append(notes_html(r.notes))
     if r.figures:
         body.append("<h2>Figures</h2>")
         body.extend(_figure_html(f, r.title) for f in r.figures)

@@ -64,7 +64,7 @@ class Tally:
     def preset_only(self, cell: str, pre: dict, sizes: np.ndarray) -> None:
         """Rows without ns-3: the preset's bins alone."""
         for (n, m, p), name in zip(bin_stats(pre["fct"], sizes, ~np.isnan(pre["fct"])), BIN_NAMES):
-            self.rows.append([cell, name, n, None, m * 1e3, None, None, None, None, p * 1e3, None, None, None])
+            self.rows.append([cell, name, n, None, m * 1e3, None, None, None, None, None, p * 1e3, None, None, None])
 
     def add_tails(self, sizes: np.ndarray, dflt: dict, ens: list, ref: dict) -> None:
         for b, (lo, hi) in enumerate(BINS):
@@ -240,9 +240,9 @@ def crossval_ns3(out: Path, scale: str) -> list:
         ns3_reason = run_cell(t, g, ((ci, len(cells)), cell), ns3_reason)
     cfg = scenario(flow_list(g["loads"][0], 3, 1), g["buffers"][0], transport(g["iws"][0], "ns3"))
     figures = [_figure(p, t.plot, _params(g))] if t.plot["ns3"] else []
-    notes = FINDINGS + (" " + RED_FINDINGS if g.get("red") else "")
+    notes = FINDINGS + ("\n\n" + RED_FINDINGS if g.get("red") else "")
     if ns3_reason is not None:
-        notes = f"ns-3 did not run here ({ns3_reason}); the table shows fctlab's ns3 preset alone. " + notes
+        notes = f"ns-3 did not run here ({ns3_reason}); the table shows fctlab's ns3 preset alone.\n\n" + notes
     tables = [bins_table(t.rows)]
     if t.summary:
         tables = [cells_table(t.summary), pooled_table(t.pooled, t.tails, scipy_t_ppf)] + tables
