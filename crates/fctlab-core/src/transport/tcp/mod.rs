@@ -33,6 +33,8 @@ pub mod phase;
 pub mod receiver;
 pub mod recovery;
 #[cfg(test)]
+mod linux_tests;
+#[cfg(test)]
 mod tests;
 
 pub use options::TcpOptions;
@@ -45,7 +47,7 @@ use crate::net::packet::flags;
 use crate::net::{Packet, PacketKind};
 use crate::sim::Time;
 use options::{DupackWindow, RttSampling};
-use phase::{Phase, Timer};
+use phase::{Frto, Phase, Timer};
 use recovery::{LossRecovery, Ns3Pipe, Recovery, Rfc6582, Rfc6675};
 use std::sync::Arc;
 
@@ -130,6 +132,11 @@ impl TcpSender {
         self.core.w
     }
 
+    /// Retransmission timeouts so far, and how many of them F-RTO undid.
+    pub fn timeouts(&self) -> (u32, u32) {
+        (self.core.timeouts, self.core.spurious_timeouts)
+    }
+
     /// Window reductions made in answer to ECN echoes.
     pub fn ecn_reductions(&self) -> u64 {
         self.core.ecn_reductions
@@ -147,7 +154,7 @@ impl TcpSender {
             (o.rtt_sampling != RttSampling::Karn || c.backoff == 0).then(|| now.saturating_sub(pkt.ts))
         };
         if let Some(r) = sample {
-            c.rtt.sample(r);
+            c.rtt.sample_at(r, 0, 0);
         }
         c.backoff = 0;
         c.timer = Timer::Off;
@@ -163,7 +170,10 @@ impl TcpSender {
     fn on_ack(&mut self, now: Time, pkt: &Packet, out: &mut Vec<Packet>) {
         let ece_reduced = pkt.flags & flags::ECE != 0 && self.core.on_ece(pkt.seq);
         let ack = Ack { now, pkt, ece_reduced };
-        self.recovery.on_ack(&mut self.core, &ack, out);
+        let frto = self.core.frto != Frto::Off && recovery::frto::on_ack(&mut self.core, &ack, out);
+        if !frto {
+            self.recovery.on_ack(&mut self.core, &ack, out);
+        }
         if self.core.phase == Phase::FinWait {
             // The FIN came with the acknowledgement of the last data.
             self.core.on_fin(now, pkt, out);
@@ -182,8 +192,12 @@ impl TcpSender {
     fn on_rto(&mut self, now: Time, out: &mut Vec<Packet>) {
         // Karn's rule: nothing sent before the timeout is timed.
         self.core.rtt_history.clear();
+        let eligible = matches!(self.recovery, Recovery::Rfc6582(_));
+        let frto = recovery::frto::on_timeout(&self.core, eligible);
+        self.core.timeouts += 1;
         self.recovery.on_timeout(&mut self.core);
         self.core.time_out();
+        self.core.frto = frto;
         self.recovery.send(&mut self.core, now, out);
         if self.core.timer == Timer::Off {
             self.core.arm_rto(now);

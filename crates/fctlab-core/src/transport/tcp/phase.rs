@@ -130,3 +130,23 @@ impl Timer {
         }
     }
 }
+
+/// F-RTO's progress after a timeout (RFC 5682 section 2, `frto`), with what
+/// to restore if the timeout proves spurious.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Frto {
+    /// Not under way.
+    Off,
+    /// Step 2: waiting for the first ACK after the timeout's retransmission.
+    First(Undo),
+    /// Step 3: new segments are out; waiting for the second ACK.
+    Second(Undo),
+}
+
+/// The window and ssthresh before a timeout (Linux's `prior_cwnd` and
+/// `prior_ssthresh`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Undo {
+    pub cwnd: f64,
+    pub ssthresh: f64,
+}

@@ -13,6 +13,7 @@
 //! window allows; the sender ([`super::TcpSender`]) keeps the handshake, the
 //! timers and the close.
 
+pub mod frto;
 mod ns3_pipe;
 mod rfc6582;
 mod rfc6675;
