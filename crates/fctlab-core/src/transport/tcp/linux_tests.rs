@@ -119,16 +119,33 @@ mod frto {
     }
 
     #[test]
-    fn a_first_ack_that_is_a_duplicate_falls_back_at_step_2() {
+    fn a_duplicate_ack_before_step_2_is_passed_over() {
         let mut s = timed_out(true);
         let mut out = Vec::new();
-        // Step 2a: a duplicate ACK of 0: F-RTO is over; NewReno does not
-        // fast-retransmit below recover, and nothing new goes.
+        // A duplicate ACK of 0 (say, from a segment resent before): Linux's
+        // tcp_process_loss keeps F-RTO waiting, nothing is sent (the resent
+        // segment fills cwnd 1).
         s.on_packet(1010 * MS, &ack(0, &[]), &mut out);
         assert!(out.is_empty());
-        assert_eq!(s.core.frto, Frto::Off);
+        // Then steps 2b and 3b as without it.
         s.on_packet(1011 * MS, &ack(1, &[]), &mut out);
-        assert_eq!(seqs(&out), vec![(1, true), (2, true)]);
+        assert_eq!(seqs(&out), vec![(10, false), (11, false)]);
+        out.clear();
+        s.on_packet(1012 * MS, &ack(2, &[]), &mut out);
+        assert_eq!(seqs(&out), vec![(12, false)]);
+        assert_eq!(s.timeouts(), (1, 1));
+    }
+
+    #[test]
+    fn a_first_ack_covering_everything_ends_frto() {
+        let mut s = timed_out(true);
+        let mut out = Vec::new();
+        // Step 2a: ACK 10 covers recover: F-RTO is over, and the ACK is
+        // taken as usual (slow start: cwnd 2, new data 10 and 11).
+        s.on_packet(1010 * MS, &ack(10, &[]), &mut out);
+        assert_eq!(s.core.frto, Frto::Off);
+        assert_eq!(seqs(&out), vec![(10, false), (11, false)]);
+        assert_eq!(s.timeouts(), (1, 0));
     }
 }
 

@@ -132,11 +132,6 @@ impl TcpSender {
         self.core.w
     }
 
-    /// Retransmission timeouts so far, and how many of them F-RTO undid.
-    pub fn timeouts(&self) -> (u32, u32) {
-        (self.core.timeouts, self.core.spurious_timeouts)
-    }
-
     /// Window reductions made in answer to ECN echoes.
     pub fn ecn_reductions(&self) -> u64 {
         self.core.ecn_reductions
@@ -265,6 +260,10 @@ impl Sender for TcpSender {
 
     fn retransmits(&self) -> u64 {
         self.core.retransmits
+    }
+
+    fn timeouts(&self) -> (u64, u64) {
+        (self.core.timeouts.into(), self.core.spurious_timeouts.into())
     }
 
     fn cwnd_pkts(&self) -> f64 {

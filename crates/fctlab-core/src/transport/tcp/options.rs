@@ -368,9 +368,12 @@ tcp_options! {
     /// ssthresh are restored as Linux's `tcp_undo_cwnd_reduction` does (cwnd
     /// = max(cwnd, cwnd before the timeout), ssthresh = max(ssthresh, the
     /// ssthresh before it or 3/4 of the window, `tcp_current_ssthresh`)) and
-    /// recover = snd_nxt. A duplicate ACK at either step, or a first ACK
-    /// that covers everything, falls back to go-back-N (steps 2a, 3a: cwnd at
-    /// most 3). Applies without SACK and with `dupack_window = "inflation"`.
+    /// recover = snd_nxt. A first ACK that covers everything sent before the
+    /// timeout (step 2a), or a duplicate ACK as the second (step 3a: cwnd at
+    /// most 3), falls back to go-back-N; a duplicate ACK before the first
+    /// that advances snd_una is passed over, as Linux does (RFC 5682 step 2a
+    /// would fall back). Applies without SACK and with `dupack_window =
+    /// "inflation"`.
     frto: bool = false, linux = true,
         meaning = "F-RTO: after a timeout, two new segments instead of go-back-N; undo the timeout if never-resent data is acknowledged",
         source = "RFC 5682 section 2; Linux tcp_input.c tcp_enter_loss, tcp_process_loss, tcp_try_undo_loss, tcp_undo_cwnd_reduction";

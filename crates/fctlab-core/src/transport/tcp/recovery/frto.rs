@@ -36,9 +36,19 @@ pub fn on_ack(c: &mut Core, a: &Ack, out: &mut Vec<Packet>) -> bool {
     match c.frto {
         Frto::Off => false,
         Frto::First(undo) => {
-            if ack <= c.snd_una || ack >= c.recover {
-                // Step 2a: a duplicate ACK, or one that covers everything
-                // sent before the timeout: the conventional recovery goes on.
+            if ack < c.snd_una {
+                return false;
+            }
+            if ack == c.snd_una {
+                // A duplicate ACK: Linux (tcp_process_loss) keeps waiting
+                // for one that advances snd_una, where RFC 5682 step 2a
+                // would fall back; the resent segment fills the window.
+                c.dupacks += 1;
+                return true;
+            }
+            if ack >= c.recover {
+                // Step 2a: an ACK that covers everything sent before the
+                // timeout: the conventional recovery goes on.
                 c.frto = Frto::Off;
                 return false;
             }
