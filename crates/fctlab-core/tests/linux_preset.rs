@@ -41,7 +41,11 @@ fn summary(t: Value) -> Summary {
         worst_fct_s: o.flows.iter().map(|f| f.fct_ns().unwrap()).max().unwrap() as f64 * 1e-9,
     };
     let busy = o.links.iter().find(|l| l.name == "bottleneck").unwrap().busy_ns;
-    let fcts: Vec<String> = o.flows.iter().map(|f| format!("{:.2}", f.fct_ns().unwrap() as f64 * 1e-9)).collect();
+    let fcts: Vec<String> = o
+        .flows
+        .iter()
+        .map(|f| format!("{:.2}", f.fct_ns().unwrap() as f64 * 1e-9))
+        .collect();
     println!(
         "{t}: drops {} retransmits {} timeouts {} (undone {}) bottleneck idle {:.0}% FCT s {}",
         s.drops,
@@ -69,7 +73,10 @@ fn rfc6298_times_out_spuriously_linux_does_not() {
     let est = summary(json!({"rto_estimator": "linux"}));
     assert_eq!((est.drops, est.timeouts, est.retransmits), (0, 0, 0));
     // The preset (with its delayed ACKs too), and Linux's IW 10 beside it.
-    for t in [json!({"preset": "linux"}), json!({"preset": "linux", "init_cwnd_pkts": 10})] {
+    for t in [
+        json!({"preset": "linux"}),
+        json!({"preset": "linux", "init_cwnd_pkts": 10}),
+    ] {
         let lin = summary(t);
         assert_eq!((lin.drops, lin.timeouts, lin.retransmits), (0, 0, 0));
         assert!(lin.worst_fct_s > SERIALISE_ALL_S && lin.worst_fct_s < rfc.worst_fct_s);

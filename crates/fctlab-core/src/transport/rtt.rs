@@ -193,7 +193,10 @@ mod tests {
         // First: srtt8 = 8 x 100, mdev4 = 2 x 100, rttvar = max(200, 200),
         // mdev_max = rttvar; RTO = 100 + 200 (not RFC 6298's 300 by 4 x 50).
         e.sample_at(100 * MS, 0, 10);
-        assert_eq!(st(&e), (800 * MS as i64, 200 * MS as i64, 200 * MS as i64, 200 * MS as i64, 10));
+        assert_eq!(
+            st(&e),
+            (800 * MS as i64, 200 * MS as i64, 200 * MS as i64, 200 * MS as i64, 10)
+        );
         assert_eq!(e.rto(), 300 * MS);
         // 100 again, snd_una 5 <= rtt_seq 10: error 0, mdev4 = 200 - 200/4
         // = 150; the round trip goes on.
@@ -205,7 +208,10 @@ mod tests {
         // 10 ends the round trip: rttvar is not above mdev_max (200), so it
         // stays; rtt_seq = 20, mdev_max = rto_min.
         e.sample_at(60 * MS, 11, 20);
-        assert_eq!(st(&e), (760 * MS as i64, 150_312_500, 200 * MS as i64, 200 * MS as i64, 20));
+        assert_eq!(
+            st(&e),
+            (760 * MS as i64, 150_312_500, 200 * MS as i64, 200 * MS as i64, 20)
+        );
         assert_eq!(e.rto(), 295 * MS);
         // A spike of 400: error 305, srtt8 = 1065 (srtt 133.125); mdev4 =
         // 150.3125 + 305 - 150.3125/4 = 417.734375 > mdev_max: mdev_max and
@@ -217,12 +223,18 @@ mod tests {
         // the round trip ends with rttvar = mdev_max (no decay), and
         // mdev_max restarts at rto_min.
         e.sample_at(133_125_000, 21, 30);
-        assert_eq!(st(&e), (1_065 * MS as i64, 313_300_782, 200 * MS as i64, 417_734_375, 30));
+        assert_eq!(
+            st(&e),
+            (1_065 * MS as i64, 313_300_782, 200 * MS as i64, 417_734_375, 30)
+        );
         // At srtt again: mdev4 = 313300782 - 78325195 = 234975587 > mdev_max
         // 200; at the round trip's end rttvar falls by a quarter of its
         // excess: 417734375 - (417734375 - 234975587) / 4 = 372044678.
         e.sample_at(133_125_000, 31, 40);
-        assert_eq!(st(&e), (1_065 * MS as i64, 234_975_587, 200 * MS as i64, 372_044_678, 40));
+        assert_eq!(
+            st(&e),
+            (1_065 * MS as i64, 234_975_587, 200 * MS as i64, 372_044_678, 40)
+        );
         assert_eq!(e.rto(), 133_125_000 + 372_044_678);
         assert_eq!(e.srtt(), Some(133_125_000));
     }

@@ -87,7 +87,7 @@ pub struct Core {
     pub timeouts: u32,
     pub spurious_timeouts: u32,
     /// F-RTO's progress after a timeout.
-    pub frto: Frto,
+    pub frto: Option<Box<Frto>>,
     /// Karn's rule (`rtt_sampling = "karn"`): the segments sent and not yet
     /// acknowledged since the last timeout, as (seq, first sent,
     /// retransmitted), in sequence order (ns-3's `m_history`).
@@ -129,7 +129,7 @@ impl Core {
             retransmits: 0,
             timeouts: 0,
             spurious_timeouts: 0,
-            frto: Frto::Off,
+            frto: None,
             rtt_history: VecDeque::new(),
         }
     }

@@ -143,7 +143,7 @@ mod frto {
         // Step 2a: ACK 10 covers recover: F-RTO is over, and the ACK is
         // taken as usual (slow start: cwnd 2, new data 10 and 11).
         s.on_packet(1010 * MS, &ack(10, &[]), &mut out);
-        assert_eq!(s.core.frto, Frto::Off);
+        assert!(s.core.frto.is_none());
         assert_eq!(seqs(&out), vec![(10, false), (11, false)]);
         assert_eq!(s.timeouts(), (1, 0));
     }

@@ -28,12 +28,12 @@
 //! for ECE keeps ssthresh (6.1.2: not decreased twice within a round trip).
 
 pub mod core;
+#[cfg(test)]
+mod linux_tests;
 pub mod options;
 pub mod phase;
 pub mod receiver;
 pub mod recovery;
-#[cfg(test)]
-mod linux_tests;
 #[cfg(test)]
 mod tests;
 
@@ -47,7 +47,7 @@ use crate::net::packet::flags;
 use crate::net::{Packet, PacketKind};
 use crate::sim::Time;
 use options::{DupackWindow, RttSampling};
-use phase::{Frto, Phase, Timer};
+use phase::{Phase, Timer};
 use recovery::{LossRecovery, Ns3Pipe, Recovery, Rfc6582, Rfc6675};
 use std::sync::Arc;
 
@@ -165,7 +165,7 @@ impl TcpSender {
     fn on_ack(&mut self, now: Time, pkt: &Packet, out: &mut Vec<Packet>) {
         let ece_reduced = pkt.flags & flags::ECE != 0 && self.core.on_ece(pkt.seq);
         let ack = Ack { now, pkt, ece_reduced };
-        let frto = self.core.frto != Frto::Off && recovery::frto::on_ack(&mut self.core, &ack, out);
+        let frto = self.core.frto.is_some() && recovery::frto::on_ack(&mut self.core, &ack, out);
         if !frto {
             self.recovery.on_ack(&mut self.core, &ack, out);
         }

@@ -96,8 +96,9 @@ pub struct TcpReceiver {
     /// Router-assisted schemes: the last data packet's header, feedback
     /// summed over the data packets not yet acknowledged; echoed in the ACK.
     echo_hdr: Header,
-    /// Linux's delayed ACKs (`delack = "linux"`).
-    linux: Option<LinuxAcks>,
+    /// Linux's delayed ACKs (`delack = "linux"`; boxed, so a flow without
+    /// them pays one word).
+    linux: Option<Box<LinuxAcks>>,
 }
 
 /// Linux's delayed-ACK state (`struct inet_connection_sock_ack`: `quick`,
@@ -203,13 +204,13 @@ impl TcpReceiver {
             finished: None,
             ecn_echo: false,
             echo_hdr: Header::default(),
-            linux: (p.tcp.delack == Delack::Linux).then(|| LinuxAcks::new(p)),
+            linux: (p.tcp.delack == Delack::Linux).then(|| Box::new(LinuxAcks::new(p))),
         }
     }
 
     /// Linux's delayed-ACK state, with `delack = "linux"`.
     pub fn linux_acks(&self) -> Option<&LinuxAcks> {
-        self.linux.as_ref()
+        self.linux.as_deref()
     }
 
     fn ack(&mut self, ts: Time, out: &mut Vec<Packet>) {
@@ -277,7 +278,7 @@ impl Receiver for TcpReceiver {
                     self.ack(ts, out);
                 } else {
                     self.pending = Some(pkt.ts);
-                    let delay = self.linux.as_ref().map_or(self.delack_timeout, LinuxAcks::delay);
+                    let delay = self.linux.as_deref().map_or(self.delack_timeout, LinuxAcks::delay);
                     self.delack_deadline = Some(now + delay);
                 }
                 if self.fin && !was_finished && self.finished.is_some() {

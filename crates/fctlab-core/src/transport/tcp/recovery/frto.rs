@@ -4,7 +4,7 @@
 
 use crate::net::Packet;
 use crate::transport::tcp::core::{Ack, Core};
-use crate::transport::tcp::phase::{Frto, Phase, Undo};
+use crate::transport::tcp::phase::{Frto, FrtoStep, Phase, Undo};
 
 /// On a timeout, before ssthresh and cwnd change: whether F-RTO starts
 /// (`eligible`: the sender's recovery is the one F-RTO runs with), and with
@@ -13,29 +13,34 @@ use crate::transport::tcp::phase::{Frto, Phase, Undo};
 /// again with the values from before the first (Linux: `prior_ssthresh` is
 /// taken once per loss episode, and F-RTO runs again on recurring timeouts
 /// of the same snd_una, RFC 5682 section 3.2).
-pub fn on_timeout(c: &Core, eligible: bool) -> Frto {
+pub fn on_timeout(c: &Core, eligible: bool) -> Option<Box<Frto>> {
     if !c.opts().frto || !eligible || c.phase.in_recovery() {
-        return Frto::Off;
+        return None;
     }
-    let undo = match c.frto {
-        Frto::First(u) | Frto::Second(u) => u,
-        Frto::Off if c.backoff == 0 => Undo {
+    let undo = match &c.frto {
+        Some(f) => f.undo,
+        None if c.backoff == 0 => Undo {
             cwnd: c.w.cwnd,
             // tcp_current_ssthresh outside recovery: max(ssthresh, 3/4 cwnd).
             ssthresh: c.w.ssthresh.max(0.75 * c.w.cwnd),
         },
-        Frto::Off => return Frto::Off,
+        None => return None,
     };
-    Frto::First(undo)
+    Some(Box::new(Frto {
+        step: FrtoStep::First,
+        undo,
+    }))
 }
 
 /// An ACK while F-RTO is under way. Returns whether F-RTO took it; if not,
 /// F-RTO is over and the loss recovery takes it as usual.
 pub fn on_ack(c: &mut Core, a: &Ack, out: &mut Vec<Packet>) -> bool {
     let ack = a.seq();
-    match c.frto {
-        Frto::Off => false,
-        Frto::First(undo) => {
+    let Some(f) = c.frto.as_deref().copied() else {
+        return false;
+    };
+    match f.step {
+        FrtoStep::First => {
             if ack < c.snd_una {
                 return false;
             }
@@ -49,7 +54,7 @@ pub fn on_ack(c: &mut Core, a: &Ack, out: &mut Vec<Packet>) -> bool {
             if ack >= c.recover {
                 // Step 2a: an ACK that covers everything sent before the
                 // timeout: the conventional recovery goes on.
-                c.frto = Frto::Off;
+                c.frto = None;
                 return false;
             }
             // Step 2b: the retransmission is acknowledged; up to two new
@@ -57,12 +62,12 @@ pub fn on_ack(c: &mut Core, a: &Ack, out: &mut Vec<Packet>) -> bool {
             let n = c.take_new_ack(a);
             c.grow(a, &n, n.grow, true);
             if !c.settle(a.now) {
-                c.frto = Frto::Off;
+                c.frto = None;
                 return true;
             }
             if c.high_data >= c.end_seq {
                 // No new data: the conventional recovery.
-                c.frto = Frto::Off;
+                c.frto = None;
                 c.send_window(a.now, out);
                 return true;
             }
@@ -73,11 +78,14 @@ pub fn on_ack(c: &mut Core, a: &Ack, out: &mut Vec<Packet>) -> bool {
                     c.send_next(a.now, out);
                 }
             }
-            c.frto = Frto::Second(undo);
+            if let Some(f) = c.frto.as_deref_mut() {
+                f.step = FrtoStep::Second;
+            }
             true
         }
-        Frto::Second(undo) => {
-            c.frto = Frto::Off;
+        FrtoStep::Second => {
+            c.frto = None;
+            let undo = f.undo;
             if ack > c.snd_una {
                 // Step 3b: never-resent data is acknowledged: the timeout
                 // was spurious. Undo it (Linux's tcp_try_undo_loss with

@@ -61,7 +61,6 @@ impl Rfc6675 {
         c.w.cwnd = pipe + sndcnt;
     }
 
-
     /// The scoreboard.
     pub fn scoreboard(&self) -> &Scoreboard {
         &self.sb
