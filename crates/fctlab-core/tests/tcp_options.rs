@@ -50,8 +50,12 @@ fn given() -> Vec<(&'static str, Value, Set)> {
         ("frto", json!(true), |o| o.frto = true),
         ("prr", json!(true), |o| o.prr = true),
         ("delack", json!("linux"), |o| o.delack = Delack::Linux),
+        ("rto_tick_ms", json!(500.0), |o| o.rto_tick_ms = Some(500.0)),
     ]
 }
+
+/// The keys neither ns-3's preset nor Linux's sets.
+const NEITHER: [&str; 2] = ["init_ssthresh_pkts", "rto_tick_ms"];
 
 /// The keys the `linux` preset sets (and ns-3's leaves at the default).
 const LINUX: [&str; 4] = ["rto_estimator", "frto", "prr", "delack"];
@@ -145,7 +149,7 @@ fn the_ns3_preset_is_the_readmes_ns3_column() {
     // Linux's keys at the default.
     let mut want = TcpOptions::default();
     for (key, _, set) in given() {
-        if key != "init_ssthresh_pkts" && !LINUX.contains(&key) {
+        if !NEITHER.contains(&key) && !LINUX.contains(&key) {
             set(&mut want);
         }
     }
@@ -178,7 +182,7 @@ fn a_key_given_beside_a_preset_wins_over_it() {
         // ns-3's column with this one key back at its RFC default.
         let mut want = TcpOptions::default();
         for (k, _, set) in given() {
-            if k != key && k != "init_ssthresh_pkts" && !LINUX.contains(&k) {
+            if k != key && !NEITHER.contains(&k) && !LINUX.contains(&k) {
                 set(&mut want);
             }
         }
@@ -222,6 +226,8 @@ fn bad_values_are_refused_naming_the_key_and_what_is_allowed() {
         ("syn_rto_ms", json!(0.0)),
         ("syn_option_bytes", json!(41)),
         ("init_ssthresh_pkts", json!(0.5)),
+        ("rto_tick_ms", json!(0.0)),
+        ("rto_tick_ms", json!(-500.0)),
         ("handshake_ack", json!("yes")),
         ("fin_exchange", json!(1)),
         ("limited_transmit", json!("true")),

@@ -14,6 +14,14 @@ use crate::transport::{FlowSize, TransportParams};
 use std::collections::VecDeque;
 use std::sync::Arc;
 
+/// When a timer of `rto` set at `now` fires on a clock that ticks every
+/// `tick` (`rto_tick_ms`): after ceil(rto / tick) ticks, at least one,
+/// counted from the next tick.
+pub fn on_ticks(now: Time, rto: Time, tick: Time) -> Time {
+    let n = rto.div_ceil(tick).max(1);
+    (now / tick).saturating_add(n).saturating_mul(tick)
+}
+
 /// One ACK as the sender takes it.
 pub struct Ack<'a> {
     pub now: Time,
@@ -153,7 +161,12 @@ impl Core {
     // ---- timers ----
 
     pub fn arm_rto(&mut self, now: Time) {
-        self.timer = Timer::Retransmit(now + self.rtt.backed_off(self.backoff));
+        let rto = self.rtt.backed_off(self.backoff);
+        let at = match self.opts().rto_tick_ms {
+            None => now + rto,
+            Some(ms) => on_ticks(now, rto, ms_to_ns(ms).max(1)),
+        };
+        self.timer = Timer::Retransmit(at);
     }
 
     /// The timer after fast retransmit: restarted, or left running

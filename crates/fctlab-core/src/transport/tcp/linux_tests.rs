@@ -295,3 +295,34 @@ mod delack {
         }
     }
 }
+
+mod ticks {
+    use super::super::core::on_ticks;
+    use super::*;
+
+    #[test]
+    fn a_coarse_timer_counts_whole_ticks_from_the_next() {
+        // 500 ms ticks. An RTO of 1.2 s is 3 ticks; set at 0.7 s, the count
+        // starts at the tick at 1.0 s and ends at 2.0 s (1.3 s later).
+        assert_eq!(on_ticks(700 * MS, 1200 * MS, 500 * MS), 2000 * MS);
+        // Set just before a tick, the same 3 ticks end 1.0 s + a bit later.
+        assert_eq!(on_ticks(999 * MS, 1200 * MS, 500 * MS), 2000 * MS);
+        // Set on a tick: 3 full ticks.
+        assert_eq!(on_ticks(1000 * MS, 1200 * MS, 500 * MS), 2500 * MS);
+        // At least one tick.
+        assert_eq!(on_ticks(100 * MS, 1, 500 * MS), 500 * MS);
+    }
+
+    #[test]
+    fn the_sender_arms_its_timer_on_ticks() {
+        let o = TcpOptions {
+            rto_tick_ms: Some(500.0),
+            ..Default::default()
+        };
+        let mut s = TcpSender::new(0, SIZE, params(10.0, o), Box::new(NewReno));
+        let mut out = Vec::new();
+        // The initial RTO of 1 s from 0.3 s: 2 ticks from the tick at 0.5 s.
+        s.start(300 * MS, &mut out);
+        assert_eq!(s.next_timer(), Some(1500 * MS));
+    }
+}

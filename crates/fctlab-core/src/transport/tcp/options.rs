@@ -358,6 +358,15 @@ tcp_options! {
     rto_estimator: RtoEstimator = RtoEstimator::Rfc6298, linux = RtoEstimator::Linux,
         meaning = "RTO from RFC 6298's SRTT + 4 RTTVAR, or Linux's srtt + rttvar with rttvar floored at the minimum RTO",
         source = "RFC 6298 section 2; Linux tcp_input.c tcp_rtt_estimator, __tcp_set_rto, tcp_set_rto; tcp.h tcp_bound_rto";
+    /// The retransmission timer's clock period in ms (unset: exact). 4.3BSD
+    /// runs its TCP timers from `tcp_slowtimo` every 500 ms (`PR_SLOWHZ` 2):
+    /// the timer counts down whole ticks, so the RTO is rounded up to a whole
+    /// number of ticks (at least one) and the timer fires on the tick that
+    /// ends the count, between n - 1 and n ticks after it was set. RTT
+    /// samples stay exact (4.3BSD also counted them in ticks).
+    rto_tick_ms: Option<f64> = None, unset = "exact",
+        meaning = "the retransmission timer's clock: RTO rounded up to whole ticks, fired on a tick",
+        source = "4.3BSD tcp_timer.c tcp_slowtimo, PR_SLOWHZ (500 ms); tcp_timer.h TCPT_RANGESET";
     /// F-RTO (RFC 5682 section 2, as Linux's `tcp_process_loss` runs it
     /// without SACK): a timeout outside fast recovery resends only the first
     /// unacknowledged segment. If the first ACK after it advances snd_una
@@ -462,6 +471,9 @@ impl TcpOptions {
     fn check(&self, field: &str) -> Result<(), ConfigError> {
         if let Some(ms) = self.syn_rto_ms {
             duration_ms(&format!("{field}.syn_rto_ms"), ms, true)?;
+        }
+        if let Some(ms) = self.rto_tick_ms {
+            duration_ms(&format!("{field}.rto_tick_ms"), ms, true)?;
         }
         if let Some(x) = self.init_ssthresh_pkts {
             if !(x.is_finite() && x >= 1.0) {
