@@ -35,83 +35,91 @@ pub fn on_timeout(c: &Core, eligible: bool) -> Option<Box<Frto>> {
 /// An ACK while F-RTO is under way. Returns whether F-RTO took it; if not,
 /// F-RTO is over and the loss recovery takes it as usual.
 pub fn on_ack(c: &mut Core, a: &Ack, out: &mut Vec<Packet>) -> bool {
-    let ack = a.seq();
     let Some(f) = c.frto.as_deref().copied() else {
         return false;
     };
     match f.step {
-        FrtoStep::First => {
-            if ack < c.snd_una {
-                return false;
-            }
-            if ack == c.snd_una {
-                // A duplicate ACK: Linux (tcp_process_loss) keeps waiting
-                // for one that advances snd_una, where RFC 5682 step 2a
-                // would fall back; the resent segment fills the window.
-                c.dupacks += 1;
-                return true;
-            }
-            if ack >= c.recover {
-                // Step 2a: an ACK that covers everything sent before the
-                // timeout: the conventional recovery goes on.
-                c.frto = None;
-                return false;
-            }
-            // Step 2b: the retransmission is acknowledged; up to two new
-            // segments instead of resending what follows it.
-            let n = c.take_new_ack(a);
-            c.grow(a, &n, n.grow, true);
-            if !c.settle(a.now) {
-                c.frto = None;
-                return true;
-            }
-            if c.high_data >= c.end_seq {
-                // No new data: the conventional recovery.
-                c.frto = None;
-                c.send_window(a.now, out);
-                return true;
-            }
-            c.snd_nxt = c.high_data;
-            for _ in 0..2 {
-                let room = (c.outstanding() as f64) + 1.0 <= c.p.max_cwnd_pkts + 1e-9;
-                if c.snd_nxt < c.end_seq && room {
-                    c.send_next(a.now, out);
-                }
-            }
-            if let Some(f) = c.frto.as_deref_mut() {
-                f.step = FrtoStep::Second;
-            }
-            true
-        }
+        FrtoStep::First => first_ack(c, a, out),
         FrtoStep::Second => {
             c.frto = None;
-            let undo = f.undo;
-            if ack > c.snd_una {
-                // Step 3b: never-resent data is acknowledged: the timeout
-                // was spurious. Undo it (Linux's tcp_try_undo_loss with
-                // frto_undo) and go on from snd_nxt.
-                let n = c.take_new_ack(a);
-                c.w.cwnd = c.w.cwnd.max(undo.cwnd);
-                c.w.ssthresh = c.w.ssthresh.max(undo.ssthresh);
-                c.recover = c.high_data;
-                c.phase = Phase::Open;
-                c.spurious_timeouts += 1;
-                c.grow(a, &n, n.grow, true);
-                if c.settle(a.now) {
-                    c.send_window(a.now, out);
-                }
-                true
-            } else if ack == c.snd_una && c.snd_nxt > c.snd_una {
-                // Step 3a: a duplicate ACK: the loss was real. cwnd at most
-                // three segments, and go back N from snd_una.
-                c.dupacks += 1;
-                c.w.cwnd = c.w.cwnd.min(3.0);
-                c.snd_nxt = c.snd_una;
-                c.send_window(a.now, out);
-                true
-            } else {
-                false
-            }
+            second_ack(c, a, f.undo, out)
         }
+    }
+}
+
+/// Step 2: the first ACK after the timeout's retransmission.
+fn first_ack(c: &mut Core, a: &Ack, out: &mut Vec<Packet>) -> bool {
+    let ack = a.seq();
+    if ack < c.snd_una {
+        return false;
+    }
+    if ack == c.snd_una {
+        // A duplicate ACK: Linux (tcp_process_loss) keeps waiting for one
+        // that advances snd_una, where RFC 5682 step 2a would fall back; the
+        // resent segment fills the window.
+        c.dupacks += 1;
+        return true;
+    }
+    if ack >= c.recover {
+        // Step 2a: an ACK that covers everything sent before the timeout:
+        // the conventional recovery goes on.
+        c.frto = None;
+        return false;
+    }
+    // Step 2b: the retransmission is acknowledged; up to two new segments
+    // instead of resending what follows it.
+    let n = c.take_new_ack(a);
+    c.grow(a, &n, n.grow, true);
+    if !c.settle(a.now) {
+        c.frto = None;
+        return true;
+    }
+    if c.high_data >= c.end_seq {
+        // No new data: the conventional recovery.
+        c.frto = None;
+        c.send_window(a.now, out);
+        return true;
+    }
+    c.snd_nxt = c.high_data;
+    for _ in 0..2 {
+        let room = (c.outstanding() as f64) + 1.0 <= c.p.max_cwnd_pkts + 1e-9;
+        if c.snd_nxt < c.end_seq && room {
+            c.send_next(a.now, out);
+        }
+    }
+    if let Some(f) = c.frto.as_deref_mut() {
+        f.step = FrtoStep::Second;
+    }
+    true
+}
+
+/// Step 3: the second ACK, with the window and ssthresh to restore.
+fn second_ack(c: &mut Core, a: &Ack, undo: Undo, out: &mut Vec<Packet>) -> bool {
+    let ack = a.seq();
+    if ack > c.snd_una {
+        // Step 3b: never-resent data is acknowledged: the timeout was
+        // spurious. Undo it (Linux's tcp_try_undo_loss with frto_undo) and
+        // go on from snd_nxt.
+        let n = c.take_new_ack(a);
+        c.w.cwnd = c.w.cwnd.max(undo.cwnd);
+        c.w.ssthresh = c.w.ssthresh.max(undo.ssthresh);
+        c.recover = c.high_data;
+        c.phase = Phase::Open;
+        c.spurious_timeouts += 1;
+        c.grow(a, &n, n.grow, true);
+        if c.settle(a.now) {
+            c.send_window(a.now, out);
+        }
+        true
+    } else if ack == c.snd_una && c.snd_nxt > c.snd_una {
+        // Step 3a: a duplicate ACK: the loss was real. cwnd at most three
+        // segments, and go back N from snd_una.
+        c.dupacks += 1;
+        c.w.cwnd = c.w.cwnd.min(3.0);
+        c.snd_nxt = c.snd_una;
+        c.send_window(a.now, out);
+        true
+    } else {
+        false
     }
 }
