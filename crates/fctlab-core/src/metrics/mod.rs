@@ -180,4 +180,8 @@ pub struct Counters {
     pub max_queue_excess: i64,
     pub flows_started: u64,
     pub flows_completed: u64,
+    /// Retransmission timeouts of the flows that completed (TCP), and how
+    /// many of them F-RTO found spurious and undid (`frto`).
+    pub timeouts: u64,
+    pub spurious_timeouts: u64,
 }

@@ -161,7 +161,7 @@ pub struct TransportCfg {
     /// Receiver window in packets (None: unlimited).
     pub max_cwnd_pkts: Option<f64>,
     pub ecn: bool,
-    /// The TCP model options' preset ("rfc", the default, or "ns3"); each
+    /// The TCP model options' preset ("rfc", the default, "ns3" or "linux"); each
     /// option given beside it wins over it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub preset: Option<Preset>,

@@ -5,6 +5,7 @@ use crate::net::packet::{flags, Header};
 use crate::net::{Packet, PacketKind};
 use crate::sim::Time;
 use crate::transport::sack::SackReport;
+use crate::transport::tcp::options::Delack;
 use crate::transport::{FlowSize, Receiver, TransportParams};
 use rangemap::RangeSet;
 
@@ -95,6 +96,94 @@ pub struct TcpReceiver {
     /// Router-assisted schemes: the last data packet's header, feedback
     /// summed over the data packets not yet acknowledged; echoed in the ACK.
     echo_hdr: Header,
+    /// Linux's delayed ACKs (`delack = "linux"`; boxed, so a flow without
+    /// them pays one word).
+    linux: Option<Box<LinuxAcks>>,
+}
+
+/// Linux's delayed-ACK state (`struct inet_connection_sock_ack`: `quick`,
+/// `ato`, `lrcvtime`), in ns instead of jiffies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LinuxAcks {
+    /// Immediate ACKs left in quickack mode.
+    pub quick: u32,
+    /// The delayed-ACK timeout (0: no data yet).
+    pub ato: Time,
+    /// When the last in-order segment came.
+    pub last: Time,
+    /// The most quick ACKs: min(16, receiver window / 2), at least 2.
+    max_quick: u32,
+    /// The receiver's RTO (its initial RTO: it takes no RTT samples).
+    rto: Time,
+}
+
+const MS: Time = 1_000_000;
+/// `TCP_ATO_MIN` (HZ/25) and `TCP_DELACK_MIN`.
+const ATO_MIN: Time = 40 * MS;
+/// `TCP_DELACK_MAX` (HZ/5).
+const DELACK_MAX: Time = 200 * MS;
+/// `TCP_MAX_QUICKACKS`.
+const MAX_QUICKACKS: u32 = 16;
+
+impl LinuxAcks {
+    fn new(p: &TransportParams) -> Self {
+        let wnd_half = (p.max_cwnd_pkts / 2.0).min(MAX_QUICKACKS as f64) as u32;
+        LinuxAcks {
+            quick: 0,
+            ato: 0,
+            last: 0,
+            max_quick: if wnd_half == 0 { 2 } else { wnd_half },
+            rto: p.initial_rto_ns,
+        }
+    }
+
+    /// `tcp_incr_quickack`.
+    fn incr_quickack(&mut self) {
+        self.quick = self.quick.max(self.max_quick);
+    }
+
+    /// `tcp_enter_quickack_mode`.
+    fn enter_quickack(&mut self) {
+        self.incr_quickack();
+        self.ato = ATO_MIN;
+    }
+
+    /// `tcp_event_data_recv`: an in-order segment at `now`.
+    fn on_data(&mut self, now: Time) {
+        if self.ato == 0 {
+            self.enter_quickack();
+        } else {
+            let m = now.saturating_sub(self.last);
+            if m <= ATO_MIN / 2 {
+                self.ato = self.ato / 2 + ATO_MIN / 2;
+            } else if m < self.ato {
+                self.ato = (self.ato / 2 + m).min(self.rto);
+            } else if m > self.rto {
+                self.incr_quickack();
+            }
+        }
+        self.last = now;
+    }
+
+    /// `tcp_dec_quickack_mode`: an ACK went out.
+    fn on_ack_sent(&mut self) {
+        if self.quick > 0 {
+            self.quick -= 1;
+            if self.quick == 0 {
+                self.ato = ATO_MIN;
+            }
+        }
+    }
+
+    /// `tcp_send_delayed_ack`: the timer's delay.
+    fn delay(&self) -> Time {
+        self.ato.min(DELACK_MAX)
+    }
+
+    /// `tcp_delack_timer_handler`: the timer fired (not in pingpong mode).
+    fn on_timer(&mut self) {
+        self.ato = (self.ato * 2).min(self.rto);
+    }
 }
 
 impl TcpReceiver {
@@ -106,7 +195,7 @@ impl TcpReceiver {
             synack_bytes: p.header_bytes + p.tcp.syn_option_bytes,
             fin: p.tcp.fin_exchange,
             ack_after_fin: p.tcp.fin_exchange && p.tcp.fin_rst,
-            delayed_ack: p.delayed_ack,
+            delayed_ack: p.delayed_ack || p.tcp.delack == Delack::Linux,
             delack_timeout: p.delack_timeout_ns,
             rcv_nxt: 0,
             ooo: RangeSet::new(),
@@ -115,7 +204,13 @@ impl TcpReceiver {
             finished: None,
             ecn_echo: false,
             echo_hdr: Header::default(),
+            linux: (p.tcp.delack == Delack::Linux).then(|| Box::new(LinuxAcks::new(p))),
         }
+    }
+
+    /// Linux's delayed-ACK state, with `delack = "linux"`.
+    pub fn linux_acks(&self) -> Option<&LinuxAcks> {
+        self.linux.as_deref()
     }
 
     fn ack(&mut self, ts: Time, out: &mut Vec<Packet>) {
@@ -128,6 +223,9 @@ impl TcpReceiver {
         out.push(a);
         self.pending = None;
         self.delack_deadline = None;
+        if let Some(l) = self.linux.as_mut() {
+            l.on_ack_sent();
+        }
     }
 }
 
@@ -159,16 +257,29 @@ impl Receiver for TcpReceiver {
                 if self.finished.is_none() && self.rcv_nxt >= self.end_seq {
                     self.finished = Some(now);
                 }
+                let quick = match self.linux.as_mut() {
+                    Some(l) if in_order => {
+                        l.on_data(now);
+                        l.quick > 0
+                    }
+                    Some(l) if seq < self.rcv_nxt => {
+                        // A duplicate: tcp_data_queue forces quickack mode.
+                        l.enter_quickack();
+                        true
+                    }
+                    _ => false,
+                };
                 // RFC 5681 4.2: ACK at once for out-of-order or hole-filling data,
                 // at least every second full segment, else within the timeout.
-                if !self.delayed_ack || !in_order || had_holes || self.finished.is_some() {
+                if !self.delayed_ack || !in_order || had_holes || self.finished.is_some() || quick {
                     let ts = self.pending.unwrap_or(pkt.ts);
                     self.ack(ts, out);
                 } else if let Some(ts) = self.pending {
                     self.ack(ts, out);
                 } else {
                     self.pending = Some(pkt.ts);
-                    self.delack_deadline = Some(now + self.delack_timeout);
+                    let delay = self.linux.as_deref().map_or(self.delack_timeout, LinuxAcks::delay);
+                    self.delack_deadline = Some(now + delay);
                 }
                 if self.fin && !was_finished && self.finished.is_some() {
                     // The application has read everything and closes: its FIN
@@ -190,6 +301,9 @@ impl Receiver for TcpReceiver {
     fn on_timer(&mut self, now: Time, out: &mut Vec<Packet>) {
         if let (Some(d), Some(ts)) = (self.delack_deadline, self.pending) {
             if now >= d {
+                if let Some(l) = self.linux.as_mut() {
+                    l.on_timer();
+                }
                 self.ack(ts, out);
             }
         }
