@@ -429,6 +429,8 @@ def _result(cfg: dict, raw: dict, warn: bool) -> Result:
         "events_processed": stats["events"],
         "packets_forwarded": stats["packet_hops"],
         "wall_s": stats["wall_s"],
+        # Building the engine (ports, routes, sources) before the first event.
+        "setup_s": stats["setup_s"],
         "python": sys.version.split()[0],
         "platform": platform.platform(),
         # Without flow records (metrics.flows = false) the engine's counts.

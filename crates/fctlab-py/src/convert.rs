@@ -163,6 +163,7 @@ fn stats<'py>(py: Python<'py>, out: &RunOutput, interrupted_by: Option<String>) 
     }
     d.set_item("max_queue_excess", c.max_queue_excess)?;
     d.set_item("wall_s", out.wall_s)?;
+    d.set_item("setup_s", out.setup_s)?;
     d.set_item("interrupted", out.interrupted || interrupted_by.is_some())?;
     d.set_item("interrupted_by", interrupted_by)?;
     d.set_item("buffer_pkts", out.buffer_pkts)?;

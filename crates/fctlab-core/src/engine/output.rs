@@ -30,6 +30,7 @@ impl Engine {
             counters: self.counters,
             end_ns,
             wall_s: wall.elapsed().as_secs_f64(),
+            setup_s: self.setup_s,
             interrupted,
             buffer_pkts: self.plan.buffer_pkts,
             in_network,

@@ -9,6 +9,7 @@
 
 pub mod catalog;
 mod fabric;
+pub mod memory;
 mod metrics;
 mod overrides;
 mod resolve;

@@ -127,12 +127,7 @@ impl RedCfg {
                 format!("must be in (0, 1], or -1 for automatic, got {}", self.q_weight),
             );
         }
-        if !(self.target_delay_ms.is_finite() && self.target_delay_ms > 0.0) {
-            return bad(
-                "target_delay_ms",
-                format!("must be a positive number, got {}", self.target_delay_ms),
-            );
-        }
+        crate::config::duration_ms(&format!("{field}.target_delay_ms"), self.target_delay_ms, true)?;
         if self.mean_pktsize == 0 {
             return bad("mean_pktsize", "must be at least 1 byte".into());
         }
