@@ -219,6 +219,20 @@ fn spraying_round_robin_gives_every_path_the_same_count() {
         let l = out.links.iter().find(|l| l.name == format!("e0-a{a}")).unwrap();
         assert_eq!(l.pkts_sent, 400);
     }
+    // The tiers, by busy time: 128 aggregation-core uplinks (32 switches, 4
+    // each); 16 of them carry 100 data packets each (T each) and 16 others
+    // 100 ACKs (Ta each, sprayed the same way out of pod 7), so the busiest
+    // carries 100 T / (1600 (T + Ta) / 128) = 8 T / (T + Ta) times the mean;
+    // of the 128 edge-aggregation uplinks 4 carry 400 data packets and 4
+    // others 400 ACKs: 32 T / (T + Ta).
+    let tier = |name: &str| out.tiers.iter().find(|t| t.tier == name).unwrap().clone();
+    let (agg, edge) = (tier("agg-core"), tier("edge-agg"));
+    assert_eq!((agg.links, edge.links), (128, 128));
+    let (t, ta) = (ser(MSS + HDR, 10e9) as f64, ser(HDR, 10e9) as f64);
+    assert!((agg.imbalance - 8.0 * t / (t + ta)).abs() < 1e-12, "{agg:?}");
+    assert!((edge.imbalance - 32.0 * t / (t + ta)).abs() < 1e-12, "{edge:?}");
+    let busy = 100.0 * t;
+    assert!((agg.max_utilization - busy / out.end_ns as f64).abs() < 1e-12);
 }
 
 #[test]
