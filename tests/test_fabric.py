@@ -106,3 +106,19 @@ def test_the_pfabric_example_runs():
     assert tiers["links"].to_dict() == {"host-leaf": 144, "leaf-spine": 36, "spine-leaf": 36, "leaf-host": 144}
     table = fctlab.slowdown_by_size(f)
     assert table["flows"].iloc[-1] == len(f)
+
+
+def test_the_fabric_pages_fluid_slowdown_of_a_lone_flow_is_one():
+    # The fluid model's own alone time is its denominator: a flow alone on
+    # the leaf-spine has fluid slowdown 1 (max-min gives it the host rate).
+    from fctlab.experiments.checks.fabric_scenarios import TRANSPORT, websearch_cfg
+    from fctlab.experiments.checks.fabric_websearch import fluid
+
+    cfg = websearch_cfg("websearch", 0.5, 10)
+    del cfg["traffic"]
+    cfg["flows"] = [{"src": 3, "dst": d, "size_bytes": b} for d, b in ((40, 1_000_000), (7, 50_000))]
+    cfg["flows"][1]["start_s"] = 0.01
+    res = fctlab.run(cfg)
+    assert res.flows["fabric_slowdown"].min() >= 1
+    assert fluid(res.flows)["fabric_slowdown"].to_numpy() == pytest.approx([1.0, 1.0], abs=1e-9)
+    assert TRANSPORT["handshake"] is False
