@@ -28,6 +28,7 @@ __version__ = _engine_version
 # Sweeps, the results store and replications: fctlab.sweep(spec), fctlab.store.open(path),
 # fctlab.replicate(config, K) (modules that can be called).
 from . import fairness, ideal, replicate, store, sweep  # noqa: E402
+from .links import ecmp_imbalance, link_utilization  # noqa: E402
 from .slowdown import slowdown_by_size  # noqa: E402
 
 __all__ = [
@@ -49,5 +50,7 @@ __all__ = [
     "replicate",
     "fairness",
     "slowdown_by_size",
+    "link_utilization",
+    "ecmp_imbalance",
     "__version__",
 ]

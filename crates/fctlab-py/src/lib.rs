@@ -205,12 +205,12 @@ fn run_engine(py: Python<'_>, engine: Engine, seed: u64, hook: &mut Hook<'_>) ->
 }
 
 /// Warn (an [`OverloadWarning`]) when the Poisson traffic offers the
-/// bottleneck a load of 1 or more.
+/// bottleneck (or, between hosts, the busiest host link) a load of 1 or more.
 fn warn_overload(py: Python<'_>, plan: &scenario::Plan) -> PyResult<()> {
     match describe::offered_load(plan) {
         Some(load) if load >= 1.0 => {
             let msg = format!(
-                "traffic: the offered load is {load:.3} of the bottleneck (>= 1): queues grow without bound and \
+                "traffic: the offered load is {load:.3} of the bottleneck or busiest host link (>= 1): queues grow without bound and \
                  flows may never finish"
             );
             PyErr::warn(py, &py.get_type::<OverloadWarning>(), &std::ffi::CString::new(msg)?, 2)

@@ -79,6 +79,9 @@ pub struct RunOutput {
     pub probes: Probes,
     /// Every link's totals (busy time, and the retransmitted part of it).
     pub links: Vec<LinkTotals>,
+    /// A fabric's load per tier and its ECMP imbalance (empty on other
+    /// topologies).
+    pub tiers: Vec<crate::metrics::tiers::TierLoad>,
 }
 
 /// One simulation.

@@ -5,6 +5,7 @@ pub mod prefixes;
 pub mod probes;
 pub mod ps;
 pub mod size_stats;
+pub mod tiers;
 
 use crate::sim::Time;
 
