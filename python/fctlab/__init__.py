@@ -11,6 +11,7 @@ See ``fctlab list`` for every scheme, queue, topology and size distribution.
 from ._core import __version__ as _engine_version
 from .config import ConfigError, load_config
 from .result import (
+    ConfigWarning,
     EngineError,
     NoCompletedFlowWarning,
     OverloadWarning,
@@ -44,6 +45,7 @@ __all__ = [
     "StopFlag",
     "NoCompletedFlowWarning",
     "OverloadWarning",
+    "ConfigWarning",
     "ideal",
     "sweep",
     "store",

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-#: Columns of :func:`link_utilization`.
+#: Columns of `link_utilization`.
 LINK_COLUMNS = ("link", "busy_ns", "utilization", "pkts_sent", "retx_pkts_sent")
-#: Columns of :func:`ecmp_imbalance`.
+#: Columns of `ecmp_imbalance`.
 TIER_COLUMNS = ("tier", "links", "mean_utilization", "max_utilization", "imbalance")
 
 
@@ -33,7 +33,7 @@ def _stats(result) -> dict:
 
 
 def link_utilization(result) -> pd.DataFrame:
-    """One row per link of the run (a :class:`fctlab.Result`, or its ``meta``):
+    """One row per link of the run (a `fctlab.Result`, or its ``meta``):
     ``link``, ``busy_ns``, ``utilization`` (busy time over the run's length),
     ``pkts_sent`` and ``retx_pkts_sent``, in the engine's link order."""
     st = _stats(result)

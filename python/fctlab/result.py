@@ -75,6 +75,8 @@ class NoCompletedFlowWarning(UserWarning):
 EngineError = _core.EngineError
 #: The Poisson traffic offers the bottleneck a load of 1 or more (warned by `run`).
 OverloadWarning = _core.OverloadWarning
+#: The scenario runs, but probably not as meant, e.g. DCTCP on a queue that never marks (warned by `run`).
+ConfigWarning = _core.ConfigWarning
 #: Stops a run given it (``fctlab.run(cfg, stop=flag)``) when ``flag.set()`` is called.
 StopFlag = _core.StopFlag
 
@@ -407,7 +409,9 @@ def run(
     Raises `fctlab.ConfigError` for a refused scenario and
     `fctlab.EngineError` if the engine fails (a bug). Warns
     `fctlab.OverloadWarning` when the Poisson traffic offers the
-    bottleneck a load of 1 or more, and (``warn=True``)
+    bottleneck a load of 1 or more, `fctlab.ConfigWarning` when the
+    scenario probably does not do what it means (DCTCP on a queue that never
+    marks), and (``warn=True``)
     `fctlab.NoCompletedFlowWarning` when no flow completed.
     """
     cfg = load_config(config)

@@ -21,7 +21,7 @@ should deliver, whose speed is unique delivered data packets per wall second
   switch ports), TCP NewReno (1000-B payloads, IW 2, no handshake, 1 ms RTO
   floor) with flows between all pairs of hosts outside the source's rack,
   web-search sizes at load 0.5 of each host link, ECMP per flow;
-  :func:`fattree_scenario` takes k.
+  `fattree_scenario` takes k.
 * ``ps``: the fluid processor-sharing model behind the ``ps_fct_ns`` column
   (`fctlab.ideal.fluid_maxmin`) on the reference workload's flows (Poisson
   arrivals at load 0.8 on 1 Gb/s, Pareto 25/1.2 in 1040-byte packets).

@@ -13,10 +13,12 @@ pub mod memory;
 mod metrics;
 mod overrides;
 mod resolve;
+mod warnings;
 
 pub use crate::config::ConfigError;
 pub use crate::workload::TrafficCfg;
 pub use resolve::{plan, plan_with, FlowPlan, Plan};
+pub use warnings::warnings;
 
 use crate::config::err;
 use crate::registry::Registries;

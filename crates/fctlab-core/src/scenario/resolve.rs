@@ -133,6 +133,9 @@ fn network(n: &NetworkCfg, pkt_bytes: f64, reg: &Registries) -> Result<Network, 
     let probe = build(None)?;
     let c = probe.links[probe.bottleneck as usize].rate_bps;
     let buffer_pkts = buffer_pkts(n, &probe, pkt_bytes)?;
+    if discipline.name == crate::net::queue::ecn_threshold::ENTRY.name {
+        crate::net::queue::ecn_threshold::check_buffer(Table::new(qv, &qf), buffer_pkts, pkt_bytes)?;
+    }
     Ok(Network {
         topology: build(Some(buffer_pkts))?,
         buffer_pkts,

@@ -1,6 +1,6 @@
 """The fabric pages' scenarios: TCP NewReno over DropTail on the pFabric
-leaf-spine (:mod:`.fabric_websearch`) and a permutation of long flows on a
-k = 8 fat-tree (:mod:`.fabric_ecmp`).
+leaf-spine (`.fabric_websearch`) and a permutation of long flows on a
+k = 8 fat-tree (`.fabric_ecmp`).
 
 Parameters the fabric papers leave to the simulator, chosen here (each page
 varies each once): 1460-B payloads and 40-B headers (1500-B packets), no

@@ -309,7 +309,7 @@ impl Core {
             return false;
         }
         let flight = self.outstanding();
-        self.w.ssthresh = self.cc.ssthresh_after_loss(&self.w, flight);
+        self.w.ssthresh = self.cc.ssthresh_after_ece(&self.w, flight);
         self.w.cwnd = self.w.ssthresh.max(1.0);
         self.ecn_recover = self.high_data;
         self.ecn_reductions += 1;
@@ -341,6 +341,7 @@ impl Core {
                 now: a.now,
                 ack,
                 acked_pkts: acked,
+                snd_nxt: self.snd_nxt,
                 congestion_bit: a.pkt.flags & flags::ECE != 0,
                 rtt_ns: rtt,
                 in_recovery: self.phase.in_recovery(),

@@ -63,6 +63,20 @@ impl Receiver for TcpSackReceiver {
     }
 }
 
+/// What the next ACK echoes of the CE marks seen (one byte of per-flow state).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Echo {
+    /// RFC 3168 form: no mark since the last ACK.
+    Clear,
+    /// RFC 3168 form: a mark since the last ACK; the next ACK carries ECE.
+    Set,
+    /// DCTCP (RFC 8257 3.2): every ACK echoes the CE bit of the last data
+    /// packet, here clear ...
+    DctcpClear,
+    /// ... or set.
+    DctcpSet,
+}
+
 /// A TCP receiver: cumulative ACKs, out-of-order buffering, optional delayed ACKs.
 ///
 /// ECN echo: the ACK that follows a CE-marked data packet carries ECE (with
@@ -92,7 +106,7 @@ pub struct TcpReceiver {
     pending: Option<Time>,
     delack_deadline: Option<Time>,
     finished: Option<Time>,
-    ecn_echo: bool,
+    ecn_echo: Echo,
     /// Router-assisted schemes: the last data packet's header, feedback
     /// summed over the data packets not yet acknowledged; echoed in the ACK.
     echo_hdr: Header,
@@ -202,7 +216,7 @@ impl TcpReceiver {
             pending: None,
             delack_deadline: None,
             finished: None,
-            ecn_echo: false,
+            ecn_echo: Echo::Clear,
             echo_hdr: Header::default(),
             linux: (p.tcp.delack == Delack::Linux).then(|| Box::new(LinuxAcks::new(p))),
         }
@@ -213,11 +227,23 @@ impl TcpReceiver {
         self.linux.as_deref()
     }
 
+    /// DCTCP's receiver (RFC 8257 3.2): every ACK echoes the CE bit of the
+    /// last data packet; with delayed ACKs a change of that bit first sends
+    /// the ACK held for the packets before it, with the old bit.
+    pub fn with_dctcp_echo(mut self) -> Self {
+        self.ecn_echo = Echo::DctcpClear;
+        self
+    }
+
     fn ack(&mut self, ts: Time, out: &mut Vec<Packet>) {
         let mut a = Packet::new(self.flow, PacketKind::Ack, self.header_bytes, self.rcv_nxt, ts);
-        if self.ecn_echo {
-            a.flags |= flags::ECE;
-            self.ecn_echo = false;
+        match self.ecn_echo {
+            Echo::Set => {
+                a.flags |= flags::ECE;
+                self.ecn_echo = Echo::Clear;
+            }
+            Echo::DctcpSet => a.flags |= flags::ECE,
+            Echo::Clear | Echo::DctcpClear => {}
         }
         a.hdr = std::mem::take(&mut self.echo_hdr);
         out.push(a);
@@ -237,8 +263,20 @@ impl Receiver for TcpReceiver {
                 out.push(Packet::new(self.flow, PacketKind::SynAck, self.synack_bytes, 0, pkt.ts));
             }
             PacketKind::Data => {
-                if pkt.flags & flags::CE != 0 {
-                    self.ecn_echo = true;
+                let ce = pkt.flags & flags::CE != 0;
+                match self.ecn_echo {
+                    Echo::Clear | Echo::Set if ce => self.ecn_echo = Echo::Set,
+                    Echo::Clear | Echo::Set => {}
+                    dctcp => {
+                        if ce != (dctcp == Echo::DctcpSet) {
+                            // RFC 8257 3.2: the CE state changes; a delayed ACK
+                            // for what came before leaves now, with the old state.
+                            if let Some(ts) = self.pending {
+                                self.ack(ts, out);
+                            }
+                            self.ecn_echo = if ce { Echo::DctcpSet } else { Echo::DctcpClear };
+                        }
+                    }
                 }
                 self.echo_hdr = self.echo_hdr.echoed_with(pkt.hdr);
                 let was_finished = self.finished.is_some();
@@ -319,5 +357,61 @@ impl Receiver for TcpReceiver {
 
     fn in_order_pkts(&self) -> u64 {
         self.rcv_nxt
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transport::FlowSize;
+
+    fn receiver(delayed_ack: bool) -> TcpReceiver {
+        let p = TransportParams {
+            mss_bytes: 1000,
+            header_bytes: 40,
+            init_cwnd_pkts: 10.0,
+            handshake: false,
+            delayed_ack,
+            delack_timeout_ns: 100_000_000,
+            min_rto_ns: 200_000_000,
+            initial_rto_ns: 1_000_000_000,
+            max_rto_ns: 60_000_000_000,
+            dupack_threshold: 3,
+            max_cwnd_pkts: f64::MAX,
+            ecn: true,
+            tcp: Default::default(),
+        };
+        TcpReceiver::new(0, FlowSize::LongLived, &p).with_dctcp_echo()
+    }
+
+    /// Feed data packets 0, 1, ... with the given CE bits; the ACKs sent, as
+    /// (cumulative ACK, ECE).
+    fn acks(r: &mut TcpReceiver, ce: &[bool]) -> Vec<(u64, bool)> {
+        let mut out = vec![];
+        for (s, &c) in ce.iter().enumerate() {
+            let mut p = Packet::new(0, PacketKind::Data, 1040, s as u64, 0);
+            p.flags |= flags::ECT | if c { flags::CE } else { 0 };
+            r.on_packet(s as u64, &p, &mut out);
+        }
+        out.iter().map(|a| (a.seq, a.flags & flags::ECE != 0)).collect()
+    }
+
+    #[test]
+    fn dctcp_echo_without_delayed_acks_copies_each_packets_ce() {
+        let mut r = receiver(false);
+        let got = acks(&mut r, &[false, true, true, false, true]);
+        assert_eq!(got, [(1, false), (2, true), (3, true), (4, false), (5, true)]);
+    }
+
+    #[test]
+    fn dctcp_echo_with_delayed_acks_follows_rfc8257_state_machine() {
+        // RFC 8257 3.2: one ACK per two packets; a CE change with an ACK held
+        // sends that ACK at once with the old state.
+        let mut r = receiver(true);
+        // 0: held. 1 (no change): ACK 2, ECE 0. 2 (CE): nothing held, state 1,
+        // held. 3 (CE): ACK 4, ECE 1. 4 (no CE): nothing held; state 0, held.
+        // 5 (CE): held ACK 5 leaves with ECE 0; state 1; 5 held. 6 (CE): ACK 7, ECE 1.
+        let got = acks(&mut r, &[false, false, true, true, false, true, true]);
+        assert_eq!(got, [(2, false), (4, true), (5, false), (7, true)]);
     }
 }
