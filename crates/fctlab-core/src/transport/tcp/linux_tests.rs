@@ -321,8 +321,9 @@ mod ticks {
         };
         let mut s = TcpSender::new(0, SIZE, params(10.0, o), Box::new(NewReno));
         let mut out = Vec::new();
-        // The initial RTO of 1 s from 0.3 s: 2 ticks from the tick at 0.5 s.
+        // The initial RTO of 1 s set at 0.3 s is 2 ticks, counted at 0.5 s
+        // and 1.0 s: it fires 0.7 s after it was set.
         s.start(300 * MS, &mut out);
-        assert_eq!(s.next_timer(), Some(1500 * MS));
+        assert_eq!(s.next_timer(), Some(1000 * MS));
     }
 }
