@@ -197,7 +197,10 @@ fn duration(field: &str, v: f64, period: bool, unit: &str, per_s: f64) -> Result
         return err(
             field,
             if period {
-                format!("must be a positive number of {}, at least {lo} {unit} and at most {hi:e} {unit}, got {v}", unit_name(unit))
+                format!(
+                    "must be a positive number of {}, at least {lo} {unit} and at most {hi:e} {unit}, got {v}",
+                    unit_name(unit)
+                )
             } else {
                 format!("must be a number of {} >= 0, got {v}", unit_name(unit))
             },

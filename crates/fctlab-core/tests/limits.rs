@@ -102,8 +102,14 @@ fn timers() -> Vec<(&'static str, Value)> {
         ("network.xcp.min_tq_ms", xcp),
         ("network.hbh.rate_window_ms", hbh),
         ("network.red.target_delay_ms", red),
-        ("transport.tarheel.ref_rtt_ms", json!({"transport": {"scheme": "tcp-tarheel"}})),
-        ("transport.tarheel.base_rtt_ms", json!({"transport": {"scheme": "tcp-tarheel"}})),
+        (
+            "transport.tarheel.ref_rtt_ms",
+            json!({"transport": {"scheme": "tcp-tarheel"}}),
+        ),
+        (
+            "transport.tarheel.base_rtt_ms",
+            json!({"transport": {"scheme": "tcp-tarheel"}}),
+        ),
         ("transport.srf.ref_rtt_ms", json!({"transport": {"scheme": "tcp-srf"}})),
         ("transport.libra.t1_ms", json!({"transport": {"scheme": "tcp-libra"}})),
         ("metrics.interval_ms", tcp),

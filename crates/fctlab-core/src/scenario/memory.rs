@@ -134,7 +134,12 @@ pub fn check(e: &Estimate, available: Option<u64>) -> Result<(), ConfigError> {
         gb(avail)
     );
     if e.flows >= e.links && e.flows >= e.series {
-        err("metrics.flows", format!("{what}: set metrics.flows = false (streaming tables such as size_stats remain), or create fewer flows"))
+        err(
+            "metrics.flows",
+            format!(
+                "{what}: set metrics.flows = false (streaming tables such as size_stats remain), or create fewer flows"
+            ),
+        )
     } else if e.series >= e.links {
         err("metrics.interval_ms", format!("{what}: sample the series less often (a longer metrics.interval_ms), on fewer metrics.links, over a shorter stop_s, or set metrics.series = false"))
     } else {
@@ -182,7 +187,10 @@ mod tests {
             assert_eq!(e.links, links * LINK_BYTES);
             let sampled = crate::run(plan).series.len() as u64;
             let est = e.series / SERIES_VALUE_BYTES;
-            assert!(sampled <= est && est <= sampled + per, "{sampled} values sampled, {est} estimated");
+            assert!(
+                sampled <= est && est <= sampled + per,
+                "{sampled} values sampled, {est} estimated"
+            );
         }
     }
 }

@@ -24,7 +24,10 @@ pub const MIN_ARRIVALS_PER_S: f64 = 1.0 / MAX_SECONDS;
 /// the arrivals (flows, packets per sender).
 pub(crate) fn arrival_rate(field: String, r: f64, what: &str) -> Result<f64, ConfigError> {
     if r > MAX_ARRIVALS_PER_S {
-        return err(field, format!("gives {r:.3e} {what} per second; at most {MAX_ARRIVALS_PER_S:e} are allowed"));
+        return err(
+            field,
+            format!("gives {r:.3e} {what} per second; at most {MAX_ARRIVALS_PER_S:e} are allowed"),
+        );
     }
     if r < MIN_ARRIVALS_PER_S {
         return err(field, format!("gives {r:.3e} {what} per second; at least {MIN_ARRIVALS_PER_S:e} (one per 10^6 s, the longest time a scenario may name) are needed"));

@@ -176,7 +176,10 @@ pub struct ExponentialCfg {
 
 impl Params for ExponentialCfg {
     const DOCS: &'static [ParamDoc] = &[
-        ParamDoc::new("mean_pkts", "required (or mean_bytes): the mean flow size, at most 1e9 packets"),
+        ParamDoc::new(
+            "mean_pkts",
+            "required (or mean_bytes): the mean flow size, at most 1e9 packets",
+        ),
         ParamDoc::new("mean_bytes", "the mean in payload bytes, instead of mean_pkts"),
     ];
 }

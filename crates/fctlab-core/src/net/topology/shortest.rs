@@ -98,7 +98,9 @@ impl<'a> RouteFinder<'a> {
             if u == dst {
                 break;
             }
-            let to_dst = self.into_stub[dst as usize].iter().filter(|&&li| links[li as usize].from == u);
+            let to_dst = self.into_stub[dst as usize]
+                .iter()
+                .filter(|&&li| links[li as usize].from == u);
             // Relaxations of different nodes are independent, so the links
             // into the destination may come after the others.
             for &li in self.out[u as usize].iter().chain(to_dst) {
