@@ -7,7 +7,8 @@
 //! flow: the record of each flow (with `metrics.flows`) and its row in the
 //! output table, the state of each link, and the rows of the sampled series.
 //! Flows in progress, queues and the size statistics are left out (they
-//! follow the load, not the scenario's size), so the estimate is a floor.
+//! follow the load, not the scenario's size); the series is counted up to
+//! the stop time, which a run of finite flows may end before.
 
 use super::resolve::Plan;
 use crate::config::{err, ConfigError};
@@ -59,8 +60,9 @@ fn flows_of(g: &crate::workload::Generator, run_stop: Option<Time>) -> f64 {
     }
 }
 
-/// The time the run is expected to last: its stop time, or else the latest
-/// explicit start and each generator's expected end (a floor for closed loops).
+/// The time the run is expected to last: its stop time (which a run of
+/// finite flows may end before), or else the latest explicit start and each
+/// generator's expected end (a floor for closed loops).
 fn duration_ns(plan: &Plan) -> f64 {
     if let Some(s) = plan.stop_ns {
         return s as f64;
@@ -171,12 +173,12 @@ mod tests {
 
     #[test]
     fn the_series_estimate_is_the_values_the_run_samples() {
-        // The run's own series bounds the estimate: at most one sample
-        // (3 values: active flows, the bottleneck's queue and utilisation) more.
+        // A long-lived flow keeps the run going to stop_s; the run's own
+        // series bounds the estimate: at most one sample more.
         for links in [r#""bottleneck""#, r#""all""#] {
             let sc = format!(
                 r#"{{"network": {{"topology": "dumbbell", "senders": 3, "bottleneck_bps": 1e7}},
-                    "flows": [{{"size_pkts": 3}}], "stop_s": 2,
+                    "flows": [{{"long_lived": true}}], "stop_s": 2,
                     "metrics": {{"series": true, "flows": false, "links": {links}}}}}"#
             );
             let plan = crate::from_json(&sc).unwrap();
