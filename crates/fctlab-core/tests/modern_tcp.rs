@@ -135,3 +135,30 @@ fn cubic_with_hystart_leaves_slow_start_before_the_buffer_overflows() {
     let off = run_json(&cubic_path(false));
     assert!(off.counters.packets_dropped > 0);
 }
+
+#[test]
+fn vegas_keeps_alpha_to_beta_packets_queued_per_flow() {
+    // Brakmo & Peterson 1995: each flow holds between alpha = 2 and beta = 4
+    // packets in the bottleneck queue. 100 Mb/s, 20 ms base RTT, a deep
+    // droptail buffer that Reno would fill.
+    for n in [1u32, 2] {
+        let s = json!({
+            "seed": 1,
+            "stop_s": 20.0,
+            "network": {"topology": "dumbbell", "senders": n, "bottleneck_bps": 100e6,
+                "bottleneck_delay_ms": 5.0, "access_delay_ms": 5.0, "buffer_pkts": 1000},
+            "transport": {"scheme": "tcp-vegas"},
+            "traffic": [{"arrivals": "long-lived"}],
+            "metrics": {"interval_ms": 1.0, "links": ["bottleneck"]}
+        });
+        let out = run_json(&s);
+        assert_eq!(out.counters.packets_dropped, 0);
+        let q = samples(&out, "queue_pkts", 10_000_000_000);
+        let mean = q.iter().sum::<f64>() / q.len() as f64;
+        let n = n as f64;
+        assert!(
+            mean >= 2.0 * n - 1.0 && mean <= 4.0 * n + 1.0,
+            "{n} flows: mean queue {mean}"
+        );
+    }
+}
