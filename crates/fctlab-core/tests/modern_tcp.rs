@@ -101,3 +101,64 @@ fn ecn_threshold_k_at_or_above_the_buffer_is_refused() {
     assert_eq!(e.field, "network.ecn-threshold.k_pkts");
     assert!(e.message.contains("300 packets"), "{}", e.message);
 }
+
+/// One long-lived flow over 100 Mb/s with a base RTT of 20 ms (240 packets)
+/// and a 5000-packet buffer.
+fn cubic_path(hystart: bool) -> Value {
+    json!({
+        "seed": 1,
+        "stop_s": 3.0,
+        "network": {"topology": "dumbbell", "senders": 1, "bottleneck_bps": 100e6,
+            "bottleneck_delay_ms": 5.0, "access_delay_ms": 5.0, "buffer_pkts": 5000},
+        "transport": {"scheme": "tcp-cubic", "cubic": {"hystart": hystart}},
+        "traffic": [{"arrivals": "long-lived"}],
+        "metrics": {"interval_ms": 1.0, "links": ["bottleneck"]}
+    })
+}
+
+#[test]
+fn cubic_with_hystart_leaves_slow_start_before_the_buffer_overflows() {
+    // RFC 9406 (per round, the minimum of the RTT samples against last
+    // round's plus RttThresh = 4 ms, 50 packets of queue): slow start's
+    // rounds double the window, and the first round sent wholly into a
+    // standing queue (the one starting at 1024 packets, four times the 240
+    // the path holds without queue) shows a rise of hundreds of packets, so
+    // CSS begins at about 1030 packets. Its rounds grow the window by a
+    // quarter each (1030 x 1.25^6 is 3930 even counting a partial round),
+    // below the 5240 packets the path and buffer hold. Without HyStart++
+    // slow start doubles past them.
+    let on = run_json(&cubic_path(true));
+    assert_eq!(on.counters.packets_dropped, 0);
+    let q = samples(&on, "queue_pkts", 0);
+    let max = q.iter().cloned().fold(0.0, f64::max);
+    assert!(max > 50.0 && max < 5000.0, "queue peaked at {max}");
+    let off = run_json(&cubic_path(false));
+    assert!(off.counters.packets_dropped > 0);
+}
+
+#[test]
+fn vegas_keeps_alpha_to_beta_packets_queued_per_flow() {
+    // Brakmo & Peterson 1995: each flow holds between alpha = 2 and beta = 4
+    // packets in the bottleneck queue. 100 Mb/s, 20 ms base RTT, a deep
+    // droptail buffer that Reno would fill.
+    for n in [1u32, 2] {
+        let s = json!({
+            "seed": 1,
+            "stop_s": 20.0,
+            "network": {"topology": "dumbbell", "senders": n, "bottleneck_bps": 100e6,
+                "bottleneck_delay_ms": 5.0, "access_delay_ms": 5.0, "buffer_pkts": 1000},
+            "transport": {"scheme": "tcp-vegas"},
+            "traffic": [{"arrivals": "long-lived"}],
+            "metrics": {"interval_ms": 1.0, "links": ["bottleneck"]}
+        });
+        let out = run_json(&s);
+        assert_eq!(out.counters.packets_dropped, 0);
+        let q = samples(&out, "queue_pkts", 10_000_000_000);
+        let mean = q.iter().sum::<f64>() / q.len() as f64;
+        let n = n as f64;
+        assert!(
+            mean >= 2.0 * n - 1.0 && mean <= 4.0 * n + 1.0,
+            "{n} flows: mean queue {mean}"
+        );
+    }
+}

@@ -21,7 +21,7 @@ macro_rules! controllers {
     };
 }
 
-controllers!(newreno, reno, tahoe, hstcp, scalable, decbit, tri_s, dual, tarheel, srf, libra, dctcp);
+controllers!(newreno, reno, tahoe, hstcp, scalable, decbit, tri_s, dual, tarheel, srf, libra, dctcp, cubic, vegas);
 
 pub use hstcp::{Hstcp, HstcpParams};
 pub use newreno::NewReno;
