@@ -17,6 +17,7 @@ too long), before the run starts (`prepare`).
 from __future__ import annotations
 
 import builtins
+import errno
 import hashlib
 import json
 import os
@@ -143,17 +144,22 @@ def check_target(out: Path) -> None:
     anything but an earlier run, a name too long. (Whether it can be written
     is found by `prepare`, which makes the temporary directory.)"""
     out = Path(out)
-    if out.exists() or out.is_symlink():
-        if not out.is_dir():
-            raise RunDirError(f"{out}: exists and is not a directory; choose another output directory")
+    not_dir = RunDirError(f"{out}: exists and is not a directory; choose another output directory")
+    try:  # one look at it: another writer may move its earlier run aside at any moment
         entries = sorted(p.name for p in out.iterdir())
-        others = [n for n in entries if n not in RUN_FILES]
-        if others:
-            shown = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
-            raise RunDirError(
-                f"{out}: holds files that are not part of a fctlab run ({shown}); "
-                "choose another output directory or empty this one"
-            )
+    except FileNotFoundError:
+        if out.is_symlink():
+            raise not_dir from None
+        entries = []
+    except NotADirectoryError:
+        raise not_dir from None
+    others = [n for n in entries if n not in RUN_FILES]
+    if others:
+        shown = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
+        raise RunDirError(
+            f"{out}: holds files that are not part of a fctlab run ({shown}); "
+            "choose another output directory or empty this one"
+        )
     anc = out.parent
     while not anc.exists():
         anc = anc.parent
@@ -161,6 +167,15 @@ def check_target(out: Path) -> None:
         raise RunDirError(f"{out}: {anc} is not a directory")
     if len(out.name.encode()) > _name_max(anc):
         raise RunDirError(f"{out}: the name is longer than this file system allows ({_name_max(anc)} bytes)")
+
+
+def _put_back(old: Path, out: Path) -> None:
+    """Return the earlier run moved aside to ``old`` unless another writer's
+    run took ``out`` meanwhile (then the earlier run is dropped)."""
+    try:
+        os.rename(old, out)
+    except OSError:
+        shutil.rmtree(old, ignore_errors=True)
 
 
 class Writer:
@@ -213,10 +228,10 @@ class Writer:
                     old = None
             try:
                 os.rename(self.tmp, out)
-            except OSError:
+            except OSError as e:
                 if old is not None:
-                    os.rename(old, out) if not out.exists() else shutil.rmtree(old, ignore_errors=True)
-                if out.exists():
+                    _put_back(old, out)
+                if e.errno in (errno.ENOTEMPTY, errno.EEXIST):
                     continue  # another writer put its run there meanwhile: replace it in turn
                 raise
             if old is not None:
