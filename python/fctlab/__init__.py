@@ -11,6 +11,7 @@ See ``fctlab list`` for every scheme, queue, topology and size distribution.
 from ._core import __version__ as _engine_version
 from .config import ConfigError, load_config
 from .result import (
+    ConfigWarning,
     EngineError,
     NoCompletedFlowWarning,
     OverloadWarning,
@@ -28,6 +29,7 @@ __version__ = _engine_version
 # Sweeps, the results store and replications: fctlab.sweep(spec), fctlab.store.open(path),
 # fctlab.replicate(config, K) (modules that can be called).
 from . import fairness, ideal, replicate, store, sweep  # noqa: E402
+from .links import ecmp_imbalance, link_utilization  # noqa: E402
 from .slowdown import slowdown_by_size  # noqa: E402
 
 __all__ = [
@@ -43,11 +45,14 @@ __all__ = [
     "StopFlag",
     "NoCompletedFlowWarning",
     "OverloadWarning",
+    "ConfigWarning",
     "ideal",
     "sweep",
     "store",
     "replicate",
     "fairness",
     "slowdown_by_size",
+    "link_utilization",
+    "ecmp_imbalance",
     "__version__",
 ]

@@ -17,6 +17,9 @@ class EngineError(RuntimeError):
 class OverloadWarning(UserWarning):
     """The Poisson traffic offers the bottleneck a load of 1 or more."""
 
+class ConfigWarning(UserWarning):
+    """The scenario runs, but probably not as meant: the message says why."""
+
 class PanicException(BaseException):
     """pyo3's exception for a Rust panic outside a run (runs raise EngineError)."""
 

@@ -230,7 +230,9 @@ def _add_bench(sub) -> None:
         "measure how cost and memory grow instead.",
     )
     b.add_argument(
-        "--shape", default="tcp", help="all, or shapes separated by commas: tcp, rcp, fq, red, graph, ps (default tcp)"
+        "--shape",
+        default="tcp",
+        help="all, or shapes separated by commas: tcp, rcp, fq, red, graph, fattree, ps (default tcp)",
     )
     b.add_argument(
         "--packets",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import signal
 import sys
 import warnings
 from pathlib import Path
@@ -36,20 +37,21 @@ def _run_engine(cfg: dict, out: str, quiet: bool):
     from .rundir import Writer
     from .sigint import deferred
 
-    writer = Writer(out).prepare()
-    try:
-        with deferred() as sig, warnings.catch_warnings():
-            warnings.simplefilter("ignore", fctlab.NoCompletedFlowWarning)
-            warnings.showwarning = _warn_line
-            prog = None if quiet else RunProgress()
-            try:
-                res = fctlab.run(cfg, progress=prog, stop=sig.flag)
-            finally:
-                if prog:
-                    prog.close()
-            path = res.write(out, writer=writer)
-    finally:
-        writer.abort()
+    with deferred(after=signal.SIG_IGN) as sig:  # from before the temporary directory exists
+        writer = Writer(out).prepare()
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", fctlab.NoCompletedFlowWarning)
+                warnings.showwarning = _warn_line
+                prog = None if quiet else RunProgress()
+                try:
+                    res = fctlab.run(cfg, progress=prog, stop=sig.flag)
+                finally:
+                    if prog:
+                        prog.close()
+                path = res.write(out, writer=writer)
+        finally:
+            writer.abort()
     return res, path, sig
 
 

@@ -130,10 +130,10 @@ def block_page(title: str, entries: list, where: str, intro: str) -> str:
 
 
 def tcp_row(p: dict) -> list:
-    """A TCP model option: its value under each preset (``rfc`` may name what applies instead)."""
-    rfc = listing.value_text(p["rfc"]) if p["rfc"] is not None else p["text"].split(" (ns3")[0]
-    ns3 = listing.value_text(p["ns3"]) if p["ns3"] is not None else p["text"].split(" (ns3: ")[1].rstrip(")")
-    return [code(p["name"]), code(rfc), code(ns3), prose(p["meaning"]), prose(p["source"])]
+    """A TCP model option: its value under each preset (an unset value names what applies instead)."""
+    unset = p["text"].split(" (ns3")[0]
+    vals = [listing.value_text(p[k]) if p[k] is not None else unset for k in ("rfc", "ns3", "linux")]
+    return [code(p["name"]), *(code(v) for v in vals), prose(p["meaning"]), prose(p["source"])]
 
 
 def scenario_page(cat: dict) -> str:
@@ -152,12 +152,12 @@ def scenario_page(cat: dict) -> str:
         lines += [f"## {prose(title)} {{ #{s['name']} }}", ""]
         if s["name"] == "tcp":
             lines += [
-                'Their values under `preset = "rfc"` (the default) and `preset = "ns3"`; a key given beside '
-                "a preset overrides it. See [TCP model options](../guide/tcp-options.md).",
+                'Their values under `preset = "rfc"` (the default), `preset = "ns3"` and `preset = "linux"`; '
+                "a key given beside a preset overrides it. See [TCP model options](../guide/tcp-options.md).",
                 "",
             ]
             rows = [tcp_row(p) for p in keys]
-            lines += table(["key", "rfc (default)", "ns3", "meaning", "source"], rows)
+            lines += table(["key", "rfc (default)", "ns3", "linux", "meaning", "source"], rows)
             continue
         rows = []
         for p in keys:

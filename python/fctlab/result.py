@@ -75,6 +75,8 @@ class NoCompletedFlowWarning(UserWarning):
 EngineError = _core.EngineError
 #: The Poisson traffic offers the bottleneck a load of 1 or more (warned by `run`).
 OverloadWarning = _core.OverloadWarning
+#: The scenario runs, but probably not as meant, e.g. DCTCP on a queue that never marks (warned by `run`).
+ConfigWarning = _core.ConfigWarning
 #: Stops a run given it (``fctlab.run(cfg, stop=flag)``) when ``flag.set()`` is called.
 StopFlag = _core.StopFlag
 
@@ -407,7 +409,9 @@ def run(
     Raises `fctlab.ConfigError` for a refused scenario and
     `fctlab.EngineError` if the engine fails (a bug). Warns
     `fctlab.OverloadWarning` when the Poisson traffic offers the
-    bottleneck a load of 1 or more, and (``warn=True``)
+    bottleneck a load of 1 or more, `fctlab.ConfigWarning` when the
+    scenario probably does not do what it means (DCTCP on a queue that never
+    marks), and (``warn=True``)
     `fctlab.NoCompletedFlowWarning` when no flow completed.
     """
     cfg = load_config(config)
@@ -429,6 +433,8 @@ def _result(cfg: dict, raw: dict, warn: bool) -> Result:
         "events_processed": stats["events"],
         "packets_forwarded": stats["packet_hops"],
         "wall_s": stats["wall_s"],
+        # Building the engine (ports, routes, sources) before the first event.
+        "setup_s": stats["setup_s"],
         "python": sys.version.split()[0],
         "platform": platform.platform(),
         # Without flow records (metrics.flows = false) the engine's counts.

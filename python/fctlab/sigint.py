@@ -30,10 +30,13 @@ class Interrupt:
 
 
 @contextlib.contextmanager
-def deferred():
+def deferred(after=None):
     """Within this block, Ctrl-C stops the run given ``flag`` instead of
     raising ``KeyboardInterrupt`` (only in the main thread; elsewhere the
-    handler cannot be set and Ctrl-C behaves as usual)."""
+    handler cannot be set and Ctrl-C behaves as usual). On leaving it the
+    earlier handler returns, or ``after`` when given (the command line passes
+    ``signal.SIG_IGN``: once its run is written a Ctrl-C has nothing left to
+    stop, and must not turn a complete run into a killed process)."""
     it = Interrupt()
     if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         yield it  # elsewhere, or where SIGINT is ignored on purpose (nohup, a background job)
@@ -42,4 +45,4 @@ def deferred():
     try:
         yield it
     finally:
-        signal.signal(signal.SIGINT, old)
+        signal.signal(signal.SIGINT, old if after is None else after)

@@ -182,47 +182,69 @@ pub const MAX_RATE_BPS: f64 = 1e15;
 /// [`MAX_SECONDS`]).
 pub const MAX_FLOW_PKTS: u64 = 1_000_000_000_000;
 
-/// A duration in seconds: finite, >= 0 (> 0 when `nonzero`), at most [`MAX_SECONDS`].
-pub fn duration_s(field: &str, v: f64, nonzero: bool) -> Result<f64, ConfigError> {
-    if !(v.is_finite() && v >= 0.0 && (v > 0.0 || !nonzero)) {
-        let what = if nonzero {
-            "a positive number of seconds"
-        } else {
-            "a number of seconds >= 0"
-        };
-        return err(field, format!("must be {what}, got {v}"));
-    }
-    if v > MAX_SECONDS {
+/// The shortest timer or period a scenario may name: 1 microsecond. Time is
+/// integer nanoseconds, so a shorter one rounds to a handful of ns or to 0
+/// (a timer that fires again at once, forever); no protocol or sampler in
+/// fctlab has a meaningful period below a microsecond.
+pub const MIN_PERIOD_S: f64 = 1e-6;
+
+/// Check a duration `v` given in `unit` (`s`, `ms`, with `per_s` of them in
+/// a second): finite, >= 0, at most [`MAX_SECONDS`]; with `period`, a timer
+/// or period, at least [`MIN_PERIOD_S`].
+fn duration(field: &str, v: f64, period: bool, unit: &str, per_s: f64) -> Result<f64, ConfigError> {
+    let (lo, hi) = (MIN_PERIOD_S * per_s, MAX_SECONDS * per_s);
+    if !(v.is_finite() && v >= 0.0 && (v > 0.0 || !period)) {
         return err(
             field,
-            format!(
-                "must be at most {MAX_SECONDS:e} s (the simulated time fctlab can hold with room to spare), got {v}"
-            ),
+            if period {
+                format!(
+                    "must be a positive number of {}, at least {lo} {unit} and at most {hi:e} {unit}, got {v}",
+                    unit_name(unit)
+                )
+            } else {
+                format!("must be a number of {} >= 0, got {v}", unit_name(unit))
+            },
+        );
+    }
+    if period && v < lo {
+        return err(
+            field,
+            format!("must be at least {lo} {unit} (a microsecond: time is integer ns and a shorter timer or period rounds to nothing), got {v}"),
+        );
+    }
+    if v > hi {
+        return err(
+            field,
+            format!("must be at most {hi:e} {unit} (the simulated time fctlab can hold with room to spare), got {v}"),
         );
     }
     Ok(v)
 }
 
-/// A duration in milliseconds: finite, >= 0 (> 0 when `nonzero`), at most [`MAX_SECONDS`].
-pub fn duration_ms(field: &str, v: f64, nonzero: bool) -> Result<f64, ConfigError> {
-    if !(v.is_finite() && v >= 0.0 && (v > 0.0 || !nonzero)) {
-        let what = if nonzero {
-            "a positive number of milliseconds"
-        } else {
-            "a number of milliseconds >= 0"
-        };
-        return err(field, format!("must be {what}, got {v}"));
+fn unit_name(unit: &str) -> &'static str {
+    match unit {
+        "s" => "seconds",
+        "ms" => "milliseconds",
+        _ => "microseconds",
     }
-    if v > MAX_SECONDS * 1e3 {
-        return err(
-            field,
-            format!(
-                "must be at most {:e} ms (the simulated time fctlab can hold with room to spare), got {v}",
-                MAX_SECONDS * 1e3
-            ),
-        );
-    }
-    Ok(v)
+}
+
+/// A duration in seconds: finite, >= 0, at most [`MAX_SECONDS`]; a timer or
+/// period (`period`) is at least [`MIN_PERIOD_S`].
+pub fn duration_s(field: &str, v: f64, period: bool) -> Result<f64, ConfigError> {
+    duration(field, v, period, "s", 1.0)
+}
+
+/// A duration in milliseconds: finite, >= 0, at most [`MAX_SECONDS`]; a
+/// timer or period (`period`) is at least [`MIN_PERIOD_S`] (0.001 ms).
+pub fn duration_ms(field: &str, v: f64, period: bool) -> Result<f64, ConfigError> {
+    duration(field, v, period, "ms", 1e3)
+}
+
+/// A duration in microseconds: finite, >= 0, at most [`MAX_SECONDS`]; a
+/// timer or period (`period`) is at least [`MIN_PERIOD_S`] (1 us).
+pub fn duration_us(field: &str, v: f64, period: bool) -> Result<f64, ConfigError> {
+    duration(field, v, period, "us", 1e6)
 }
 
 /// A link rate in bits/s, within [`MIN_RATE_BPS`, `MAX_RATE_BPS`].

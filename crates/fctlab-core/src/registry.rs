@@ -50,6 +50,7 @@ pub const QUEUES: &[QueueEntry] = &[
     queue::DROPTAIL,
     queue::red::ENTRY,
     queue::red::ENTRY_ECN,
+    queue::ecn_threshold::ENTRY,
     queue::fq::ENTRY,
     rcp::router::ENTRY,
     xcp::router::ENTRY,

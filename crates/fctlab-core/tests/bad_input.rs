@@ -132,3 +132,82 @@ fn missing_required_key_and_bad_combinations() {
     v["network"]["access_delay_ms"] = json!([1.0]);
     assert_eq!(refused(v).0, "network.access_delay_ms");
 }
+
+/// A fat-tree k = 4 (16 hosts) with one flow between two hosts.
+fn fabric() -> serde_json::Value {
+    json!({"network": {"topology": "fat-tree", "fat-tree": {"k": 4}},
+           "flows": [{"src": 0, "dst": 5, "size_pkts": 3}]})
+}
+
+/// A file of `text` in the temporary directory, named after `tag`.
+fn temp_file(tag: &str, text: &str) -> String {
+    let p = std::env::temp_dir().join(format!("fctlab-bad-input-{}-{tag}.txt", std::process::id()));
+    std::fs::write(&p, text).unwrap();
+    p.to_string_lossy().into_owned()
+}
+
+#[test]
+fn fabric_input_names_the_field_and_what_is_allowed() {
+    // A host index out of range (16 hosts: 0..15).
+    let mut v = fabric();
+    v["flows"][0]["dst"] = json!(16);
+    assert_eq!(
+        refused(v),
+        ("flows[0].dst".into(), "host 16 does not exist: hosts are 0..15".into())
+    );
+    // An odd k, and an oversubscription below 1.
+    let mut v = fabric();
+    v["network"]["fat-tree"]["k"] = json!(5);
+    let (field, msg) = refused(v);
+    assert_eq!(field, "network.fat-tree.k");
+    assert!(
+        msg.contains("even number from 2 to 64") && msg.contains("got 5"),
+        "{msg}"
+    );
+    let mut v = fabric();
+    v["network"]["fat-tree"]["oversubscription"] = json!(0.5);
+    let (field, msg) = refused(v);
+    assert_eq!(field, "network.fat-tree.oversubscription");
+    assert!(msg.contains(">= 1") && msg.contains("0.5"), "{msg}");
+    let v = json!({"network": {"topology": "leaf-spine", "leaf-spine": {"oversubscription": 0.9}},
+                   "flows": [{"src": 0, "dst": 5, "size_pkts": 3}]});
+    assert_eq!(refused(v).0, "network.leaf-spine.oversubscription");
+    // A load over 1 of the busiest host link.
+    let poisson = |extra: serde_json::Value| {
+        let mut t = json!({"arrivals": "poisson", "load": 0.5, "count": 10, "matrix": "permutation",
+                           "sizes": {"dist": "websearch"}});
+        for (k, x) in extra.as_object().unwrap() {
+            t[k] = x.clone();
+        }
+        json!({"network": {"topology": "fat-tree", "fat-tree": {"k": 4}}, "traffic": [t]})
+    };
+    let (field, msg) = refused(poisson(json!({"load": 1.2})));
+    assert_eq!(field, "traffic[0].load");
+    assert!(msg.contains("at most 1") && msg.contains("1.2"), "{msg}");
+    // A matrix naming an unknown host, in a file and as an incast receiver.
+    let f = temp_file("matrix", "0 1\n3 99 2.0\n");
+    let (field, msg) = refused(poisson(json!({"matrix": "file", "matrix_file": f})));
+    assert_eq!(field, "traffic[0].matrix_file");
+    assert_eq!(msg, "line 2: dst host 99 does not exist: hosts are 0..15");
+    let (field, msg) = refused(poisson(json!({"matrix": "incast", "fan_in": 4, "receiver": 16})));
+    assert_eq!(field, "traffic[0].receiver");
+    assert_eq!(msg, "host 16 does not exist: hosts are 0..15");
+    // A flows file naming an unknown host.
+    let f = temp_file("flows", "0.0 10 0 1\n0.1 10 20 1\n");
+    let v = json!({"network": {"topology": "fat-tree", "fat-tree": {"k": 4}},
+                   "traffic": [{"arrivals": "file", "flows_file": f}]});
+    let (field, msg) = refused(v);
+    assert_eq!(field, "traffic[0].flows_file");
+    assert!(msg.starts_with("line 2: src host 20 does not exist"), "{msg}");
+    // A CDF that is not monotone.
+    let cdf = json!({"dist": "empirical", "cdf": [[1, 0.2], [10, 0.6], [5, 0.8], [20, 1.0]]});
+    let (field, msg) = refused(poisson(json!({"sizes": cdf})));
+    assert_eq!(field, "traffic[0].sizes.cdf[2]");
+    assert_eq!(msg, "sizes and cumulative probabilities must not decrease");
+    let cdf = json!({"dist": "empirical", "cdf": [[1, 0.5], [10, 0.4], [20, 1.0]]});
+    assert_eq!(refused(poisson(json!({"sizes": cdf}))).0, "traffic[0].sizes.cdf[1]");
+    let f = temp_file("cdf", "1 0.5\n10 0.3\n20 1\n");
+    let (field, msg) = refused(poisson(json!({"sizes": {"dist": "empirical", "cdf_file": f}})));
+    assert!(field.starts_with("traffic[0].sizes"), "{field}");
+    assert!(msg.contains("must not decrease"), "{msg}");
+}

@@ -266,11 +266,17 @@ fn scenarios_the_fuzzer_found_hanging_now_end() {
     //    queue interval was 1 ns, and the router stepped through every
     //    interval of the 0.4 s between packets (it now steps over intervals
     //    that would leave its state as it is). Both flows complete.
+    //    Timers below 1 us are now refused (the first entry); at the 1 us
+    //    floor the router still steps over 0.4 s of intervals (the second).
     // 2. An initial window of 2^32 packets on long-lived flows: the window
     //    leaves in one event (now refused: at most 1e6 packets).
-    let found: [(&str, Result<u64, &str>); 2] = [
+    let found: [(&str, Result<u64, &str>); 3] = [
         (
             r#"{"flows":[{"size_pkts":50},{"sender":1,"size_bytes":12345,"start_s":0.01}],"metrics":{"cwnd_flows":[0,1],"interval_ms":1.0,"links":["all"]},"network":{"bottleneck_bps":20000.0,"bottleneck_delay_ms":3.0,"buffer_pkts":30,"queue":"xcp","senders":2,"topology":"dumbbell","xcp":{"alpha":0.4,"beta":0.226,"gamma":0.1,"init_interval_ms":5.0000000000000004e-8,"max_rtt_ms":1000,"min_interval_ms":1,"min_tq_ms":2e-9}},"seed":5,"transport":{"init_cwnd_pkts":4,"scheme":"xcp"}}"#,
+            Err("network.xcp.init_interval_ms"),
+        ),
+        (
+            r#"{"flows":[{"size_pkts":50},{"sender":1,"size_bytes":12345,"start_s":0.01}],"metrics":{"cwnd_flows":[0,1],"interval_ms":1.0,"links":["all"]},"network":{"bottleneck_bps":20000.0,"bottleneck_delay_ms":3.0,"buffer_pkts":30,"queue":"xcp","senders":2,"topology":"dumbbell","xcp":{"alpha":0.4,"beta":0.226,"gamma":0.1,"init_interval_ms":0.001,"max_rtt_ms":1000,"min_interval_ms":1,"min_tq_ms":0.001}},"seed":5,"transport":{"init_cwnd_pkts":4,"scheme":"xcp"}}"#,
             Ok(2),
         ),
         (

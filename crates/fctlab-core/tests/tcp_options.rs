@@ -7,8 +7,8 @@
 use fctlab_core::config::ConfigError;
 use fctlab_core::scenario::{from_json, Plan};
 use fctlab_core::transport::tcp::options::{
-    DupackWindow, FastRetransmitTimer, RecoveryExit, RttSampling, SsthreshFlight, TcpOptions, TimeoutExitGrowth,
-    WindowGrowth,
+    Delack, DupackWindow, FastRetransmitTimer, RecoveryExit, RtoEstimator, RttSampling, SsthreshFlight, TcpOptions,
+    TimeoutExitGrowth, WindowGrowth,
 };
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
@@ -44,8 +44,21 @@ fn given() -> Vec<(&'static str, Value, Set)> {
         ("fin_exchange", json!(true), |o| o.fin_exchange = true),
         ("fin_rst", json!(true), |o| o.fin_rst = true),
         ("init_ssthresh_pkts", json!(64.0), |o| o.init_ssthresh_pkts = Some(64.0)),
+        ("rto_estimator", json!("linux"), |o| {
+            o.rto_estimator = RtoEstimator::Linux
+        }),
+        ("frto", json!(true), |o| o.frto = true),
+        ("prr", json!(true), |o| o.prr = true),
+        ("delack", json!("linux"), |o| o.delack = Delack::Linux),
+        ("rto_tick_ms", json!(500.0), |o| o.rto_tick_ms = Some(500.0)),
     ]
 }
+
+/// The keys neither ns-3's preset nor Linux's sets.
+const NEITHER: [&str; 2] = ["init_ssthresh_pkts", "rto_tick_ms"];
+
+/// The keys the `linux` preset sets (and ns-3's leaves at the default).
+const LINUX: [&str; 4] = ["rto_estimator", "frto", "prr", "delack"];
 
 /// The RFC default of each key as a scenario writes it (keys whose default is
 /// "unset" have none to write).
@@ -64,6 +77,10 @@ fn rfc_values() -> Vec<(&'static str, Value)> {
         ("syn_option_bytes", json!(0)),
         ("fin_exchange", json!(false)),
         ("fin_rst", json!(false)),
+        ("rto_estimator", json!("rfc6298")),
+        ("frto", json!(false)),
+        ("prr", json!(false)),
+        ("delack", json!("fixed")),
     ]
 }
 
@@ -128,10 +145,11 @@ fn each_key_alone_sets_its_option_over_the_rfc_defaults() {
 
 #[test]
 fn the_ns3_preset_is_the_readmes_ns3_column() {
-    // Every key as ns-3 sets it; the initial ssthresh stays unbounded.
+    // Every key as ns-3 sets it; the initial ssthresh stays unbounded, and
+    // Linux's keys at the default.
     let mut want = TcpOptions::default();
     for (key, _, set) in given() {
-        if key != "init_ssthresh_pkts" {
+        if !NEITHER.contains(&key) && !LINUX.contains(&key) {
             set(&mut want);
         }
     }
@@ -141,12 +159,30 @@ fn the_ns3_preset_is_the_readmes_ns3_column() {
 }
 
 #[test]
+fn the_linux_preset_sets_linuxs_keys_only() {
+    let mut want = TcpOptions::default();
+    for (key, _, set) in given() {
+        if LINUX.contains(&key) {
+            set(&mut want);
+        }
+    }
+    assert_eq!(TcpOptions::linux(), want);
+    assert_eq!(options(json!({"preset": "linux"})), want);
+    // A key beside it wins; the transport keys outside the options stay.
+    let o = options(json!({"preset": "linux", "frto": false}));
+    assert!(!o.frto && o.prr);
+    let p = plan_of(scenario(json!({"preset": "linux"})));
+    assert_eq!(p.transport.init_cwnd_pkts, 2.0);
+    assert!(!p.transport.delayed_ack);
+}
+
+#[test]
 fn a_key_given_beside_a_preset_wins_over_it() {
-    for (key, value) in rfc_values() {
+    for (key, value) in rfc_values().into_iter().filter(|(k, _)| !LINUX.contains(k)) {
         // ns-3's column with this one key back at its RFC default.
         let mut want = TcpOptions::default();
         for (k, _, set) in given() {
-            if k != key && k != "init_ssthresh_pkts" {
+            if k != key && !NEITHER.contains(&k) && !LINUX.contains(&k) {
                 set(&mut want);
             }
         }
@@ -168,6 +204,8 @@ fn bad_values_are_refused_naming_the_key_and_what_is_allowed() {
         ("ssthresh_flight", ["flight", "pipe"]),
         ("dupack_window", ["inflation", "pipe"]),
         ("window_growth", ["packets", "bytes"]),
+        ("rto_estimator", ["rfc6298", "linux"]),
+        ("delack", ["fixed", "linux"]),
     ];
     for (key, allowed) in enums {
         let e = refused(scenario(json!({ key: "bogus" })));
@@ -178,12 +216,18 @@ fn bad_values_are_refused_naming_the_key_and_what_is_allowed() {
     }
     let e = refused(scenario(json!({"preset": "ns2"})));
     assert_eq!(e.field, "transport.preset");
-    assert!(e.message.contains("rfc") && e.message.contains("ns3"), "{}", e.message);
+    assert!(
+        e.message.contains("rfc") && e.message.contains("ns3") && e.message.contains("linux"),
+        "{}",
+        e.message
+    );
     for (key, value) in [
         ("syn_rto_ms", json!(-1.0)),
         ("syn_rto_ms", json!(0.0)),
         ("syn_option_bytes", json!(41)),
         ("init_ssthresh_pkts", json!(0.5)),
+        ("rto_tick_ms", json!(0.0)),
+        ("rto_tick_ms", json!(-500.0)),
         ("handshake_ack", json!("yes")),
         ("fin_exchange", json!(1)),
         ("limited_transmit", json!("true")),

@@ -163,6 +163,7 @@ fn stats<'py>(py: Python<'py>, out: &RunOutput, interrupted_by: Option<String>) 
     }
     d.set_item("max_queue_excess", c.max_queue_excess)?;
     d.set_item("wall_s", out.wall_s)?;
+    d.set_item("setup_s", out.setup_s)?;
     d.set_item("interrupted", out.interrupted || interrupted_by.is_some())?;
     d.set_item("interrupted_by", interrupted_by)?;
     d.set_item("buffer_pkts", out.buffer_pkts)?;
@@ -178,6 +179,19 @@ fn stats<'py>(py: Python<'py>, out: &RunOutput, interrupted_by: Option<String>) 
         links.set_item(&l.name, ld)?;
     }
     d.set_item("links", links)?;
+    // A fabric's tiers: utilisation and ECMP imbalance (max over mean load).
+    if !out.tiers.is_empty() {
+        let tiers = PyDict::new(py);
+        for t in &out.tiers {
+            let td = PyDict::new(py);
+            td.set_item("links", t.links)?;
+            td.set_item("mean_utilization", t.mean_utilization)?;
+            td.set_item("max_utilization", t.max_utilization)?;
+            td.set_item("imbalance", t.imbalance)?;
+            tiers.set_item(t.tier, td)?;
+        }
+        d.set_item("tiers", tiers)?;
+    }
     d.set_item("engine_version", fctlab_core::VERSION)?;
     let profile = if cfg!(debug_assertions) { "debug" } else { "release" };
     d.set_item("build_profile", profile)?;

@@ -50,22 +50,29 @@ pub(crate) fn long_lived(plan: &scenario::Plan) -> usize {
             .sum::<usize>()
 }
 
-/// What the Poisson traffic offers the bottleneck, counting headers: rate x
-/// mean size x bits per packet over the bottleneck's rate, summed over the
-/// entries (None without Poisson traffic).
+/// What the Poisson traffic offers, counting headers: rate x mean size x
+/// bits per packet over the bottleneck's rate, summed over the entries (None
+/// without Poisson traffic). An entry between hosts (a traffic matrix) counts
+/// the load of its busiest host link instead, as its `load` does.
 pub(crate) fn offered_load(plan: &scenario::Plan) -> Option<f64> {
     let t = &plan.topology;
     let bottleneck_bps = t.links[t.bottleneck as usize].rate_bps;
     let pkt_bits = 8.0 * (plan.transport.mss_bytes + plan.transport.header_bytes) as f64;
-    let bps: Vec<f64> = plan
+    let loads: Vec<f64> = plan
         .generators
         .iter()
         .filter_map(|g| match (&g.arrivals, &g.sizes) {
-            (Arrivals::Poisson { mean_gap_ns }, Some(d)) => Some(1e9 / mean_gap_ns * d.mean_pkts() * pkt_bits),
+            (Arrivals::Poisson { mean_gap_ns }, Some(d)) => {
+                let bps = 1e9 / mean_gap_ns * d.mean_pkts() * pkt_bits;
+                Some(match &g.hosts {
+                    Some(h) => bps * h.flows_per_arrival() as f64 * h.busiest_share(),
+                    None => bps / bottleneck_bps,
+                })
+            }
             _ => None,
         })
         .collect();
-    (!bps.is_empty()).then(|| bps.iter().sum::<f64>() / bottleneck_bps)
+    (!loads.is_empty()).then(|| loads.iter().sum::<f64>())
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

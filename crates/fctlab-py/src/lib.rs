@@ -33,6 +33,13 @@ create_exception!(
 
 create_exception!(
     fctlab,
+    ConfigWarning,
+    pyo3::exceptions::PyUserWarning,
+    "The scenario runs, but probably not as meant (e.g. DCTCP on a queue that never marks): the message says why."
+);
+
+create_exception!(
+    fctlab,
     EngineError,
     PyRuntimeError,
     "The engine stopped on an internal error (a bug): the message says what and where."
@@ -205,18 +212,26 @@ fn run_engine(py: Python<'_>, engine: Engine, seed: u64, hook: &mut Hook<'_>) ->
 }
 
 /// Warn (an [`OverloadWarning`]) when the Poisson traffic offers the
-/// bottleneck a load of 1 or more.
+/// bottleneck (or, between hosts, the busiest host link) a load of 1 or more.
 fn warn_overload(py: Python<'_>, plan: &scenario::Plan) -> PyResult<()> {
     match describe::offered_load(plan) {
         Some(load) if load >= 1.0 => {
             let msg = format!(
-                "traffic: the offered load is {load:.3} of the bottleneck (>= 1): queues grow without bound and \
+                "traffic: the offered load is {load:.3} of the bottleneck or busiest host link (>= 1): queues grow without bound and \
                  flows may never finish"
             );
             PyErr::warn(py, &py.get_type::<OverloadWarning>(), &std::ffi::CString::new(msg)?, 2)
         }
         _ => Ok(()),
     }
+}
+
+/// Warn (a [`ConfigWarning`]) of what `scenario::warnings` finds.
+fn warn_config(py: Python<'_>, plan: &scenario::Plan) -> PyResult<()> {
+    for msg in scenario::warnings(plan) {
+        PyErr::warn(py, &py.get_type::<ConfigWarning>(), &std::ffi::CString::new(msg)?, 2)?;
+    }
+    Ok(())
 }
 
 /// Run a JSON scenario. `progress`, if given, is called about every
@@ -238,6 +253,7 @@ fn run<'py>(
     let schemes = plan.transport_schemes.clone();
     let seed = plan.seed;
     warn_overload(py, &plan)?;
+    warn_config(py, &plan)?;
     let flows_expected = plan.flows_expected().filter(|_| describe::long_lived(&plan) == 0);
     let mut hook = Hook {
         progress: progress.as_ref(),
@@ -296,6 +312,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ConfigError", m.py().get_type::<ConfigError>())?;
     m.add("EngineError", m.py().get_type::<EngineError>())?;
     m.add("OverloadWarning", m.py().get_type::<OverloadWarning>())?;
+    m.add("ConfigWarning", m.py().get_type::<ConfigWarning>())?;
     m.add("PanicException", m.py().get_type::<pyo3::panic::PanicException>())?;
     m.add("__version__", fctlab_core::VERSION)?;
     m.add_class::<StopFlag>()?;

@@ -17,6 +17,11 @@ should deliver, whose speed is unique delivered data packets per wall second
   10 Gb/s links; sender i crosses 3 core links, so every interior core link
   carries 3 senders' flows, offered load 0.8 there (Pareto 25/1.2, TCP NewReno,
   1 BDP buffers).
+* ``fattree``: a k = 8 fat-tree (128 hosts, 10 Gb/s links, 1 us each, 100-packet
+  switch ports), TCP NewReno (1000-B payloads, IW 2, no handshake, 1 ms RTO
+  floor) with flows between all pairs of hosts outside the source's rack,
+  web-search sizes at load 0.5 of each host link, ECMP per flow;
+  `fattree_scenario` takes k.
 * ``ps``: the fluid processor-sharing model behind the ``ps_fct_ns`` column
   (`fctlab.ideal.fluid_maxmin`) on the reference workload's flows (Poisson
   arrivals at load 0.8 on 1 Gb/s, Pareto 25/1.2 in 1040-byte packets).
@@ -29,7 +34,7 @@ import math
 from ..bench import MEAN_PKTS, SHAPE, reference_scenario
 
 #: Shapes in the order ``--shape all`` runs them.
-SHAPES = ("tcp", "rcp", "fq", "red", "graph", "ps")
+SHAPES = ("tcp", "rcp", "fq", "red", "graph", "fattree", "ps")
 #: What each shape is, one line.
 DESCRIPTIONS = {
     "tcp": "TCP NewReno dumbbell (the reference scenario)",
@@ -37,16 +42,17 @@ DESCRIPTIONS = {
     "fq": "the reference dumbbell with fair queueing, 1000 queues (DRR)",
     "red": "the reference dumbbell with RED",
     "graph": "general graph: a chain of 100 routers, 299 links",
+    "fattree": "k = 8 fat-tree, web search at load 0.5 per host, ECMP",
     "ps": "fluid processor sharing (the ps_fct_ns column) on the reference workload",
 }
 #: Default size of each shape under ``--shape all`` (data packets; ``ps``: flows),
 #: chosen so that one run takes about a second here and the five runs of every
 #: shape about a minute in all.
-QUICK = {"tcp": 1e6, "rcp": 1e6, "fq": 1e6, "red": 1e6, "graph": 5e5, "ps": 1e6}
+QUICK = {"tcp": 1e6, "rcp": 1e6, "fq": 1e6, "red": 1e6, "graph": 5e5, "fattree": 5e5, "ps": 1e6}
 #: Default size of a shape run alone (``--shape NAME``): the reference scenario
 #: at about 10^7 packets, as the bench has always measured it; the ps column on
 #: 10^7 flows.
-SINGLE = {"tcp": 1e7, "rcp": 2e6, "fq": 2e6, "red": 2e6, "graph": 1e6, "ps": 1e7}
+SINGLE = {"tcp": 1e7, "rcp": 2e6, "fq": 2e6, "red": 2e6, "graph": 1e6, "fattree": 2e6, "ps": 1e7}
 
 
 def _count(packets: float) -> int:
@@ -148,6 +154,43 @@ def chain_scenario(
     }
 
 
+#: Mean web-search flow in 1000-B packets: 1,711,250 B (the table's mean), rounded up to whole packets.
+WEBSEARCH_MEAN_PKTS = 1711.25 + 0.5
+
+
+def fattree_scenario(packets: float, k: int = 8, seed: int = 1) -> dict:
+    """TCP NewReno on a k-ary fat-tree: all-to-all web-search flows at load
+    0.5 of each host link, ECMP; about ``packets`` data packets."""
+    return {
+        "seed": seed,
+        "network": {
+            "topology": "fat-tree",
+            "routing": "ecmp",
+            "buffer_pkts": 100,
+            "fat-tree": {"k": k, "host_bps": 10e9, "fabric_bps": 10e9, "link_delay_us": 1.0},
+        },
+        "transport": {
+            "scheme": "tcp-newreno",
+            "mss_bytes": 1000,
+            "header_bytes": 40,
+            "init_cwnd_pkts": 2,
+            "handshake": False,
+            "min_rto_ms": 1.0,
+            "initial_rto_ms": 1.0,
+        },
+        "traffic": [
+            {
+                "arrivals": "poisson",
+                "matrix": "all-to-all",
+                "load": 0.5,
+                "sizes": {"dist": "websearch"},
+                "count": max(1, int(packets / WEBSEARCH_MEAN_PKTS)),
+            }
+        ],
+        "metrics": {"series": False},
+    }
+
+
 def ps_params(flows: float, seed: int = 1) -> dict:
     """The fluid model's workload: the reference scenario's law, ``flows`` flows."""
     ref = reference_scenario(1, seed)
@@ -176,6 +219,8 @@ def scenario(shape: str, size: float, seed: int = 1) -> dict:
         return red_scenario(size, seed)
     if shape == "graph":
         return chain_scenario(size, seed=seed)
+    if shape == "fattree":
+        return fattree_scenario(size, seed=seed)
     if shape == "ps":
         return ps_params(size, seed)
     raise ValueError(f"unknown shape {shape!r} (known: {', '.join(SHAPES)})")

@@ -50,6 +50,8 @@ PAGES = (
     "kanakia1991.table4_10",
     "kanakia1991.suite_page",
     "checks.crossval_ns3",
+    "checks.fabric_websearch",
+    "checks.fabric_ecmp",
     "gavaletz2010.fig1",
     "gavaletz2010.fig2",
     "gavaletz2010.fig3",

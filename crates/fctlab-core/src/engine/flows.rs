@@ -365,6 +365,9 @@ impl Engine {
         }
         rec.acked_ns = Some(now);
         rec.retransmits = snd.retransmits();
+        let (timeouts, spurious) = snd.timeouts();
+        self.counters.timeouts += timeouts;
+        self.counters.spurious_timeouts += spurious;
         if let Some(rcv) = &slot.rcv {
             rec.delivered_pkts = rcv.in_order_pkts();
         }

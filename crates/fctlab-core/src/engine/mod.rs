@@ -62,6 +62,10 @@ pub struct RunOutput {
     /// Simulated time at which the run ended.
     pub end_ns: Time,
     pub wall_s: f64,
+    /// Wall time of the set-up: building the engine (ports, routes, sources)
+    /// and its first events, before the first event is handled (part of `wall_s`
+    /// only from the first events on).
+    pub setup_s: f64,
     /// The progress callback asked to stop; the results hold what was finished.
     pub interrupted: bool,
     pub buffer_pkts: usize,
@@ -75,6 +79,9 @@ pub struct RunOutput {
     pub probes: Probes,
     /// Every link's totals (busy time, and the retransmitted part of it).
     pub links: Vec<LinkTotals>,
+    /// A fabric's load per tier and its ECMP imbalance (empty on other
+    /// topologies).
+    pub tiers: Vec<crate::metrics::tiers::TierLoad>,
 }
 
 /// One simulation.
@@ -108,10 +115,13 @@ pub struct Engine {
     /// Per sampled flow (`plan.cwnd_flows`): in-order packets delivered,
     /// bytes sent and the time at the last sample.
     flow_prev: Vec<(u64, u64, Time)>,
+    /// Wall time spent building the engine and its first events.
+    setup_s: f64,
 }
 
 impl Engine {
     pub fn new(plan: Plan) -> Engine {
+        let t0 = Instant::now();
         let links = ports::build_links(&plan);
         let mut routes = Routes::new(plan.topology.fabric.clone());
         let senders = Senders::new(&plan.topology, &mut routes);
@@ -120,6 +130,7 @@ impl Engine {
         let sources = Sources::new(plan.generators.clone(), plan.seed, per_sender);
         let mut series = Series::default();
         let metric = MetricIds::register(&mut series);
+        let setup_s = t0.elapsed().as_secs_f64();
         Engine {
             q: EventQueue::new(),
             links,
@@ -140,6 +151,7 @@ impl Engine {
             observers: Observers::new(&plan.losses, plan.size_stats.clone()),
             only_open_loop: false,
             flow_prev: vec![(0, 0, 0); plan.cwnd_flows.len()],
+            setup_s,
             plan,
         }
     }
@@ -156,6 +168,7 @@ impl Engine {
     pub fn run(mut self, progress: &mut dyn FnMut(&Progress) -> bool) -> RunOutput {
         let wall = Instant::now();
         self.setup();
+        self.setup_s += wall.elapsed().as_secs_f64();
         let (end_ns, interrupted) = self.event_loop(wall, progress);
         self.finish(end_ns, interrupted, wall)
     }

@@ -17,7 +17,11 @@ impl Engine {
             self.ps_fcts(end_ns);
         }
         let in_network = self.links.iter().map(|l| l.in_network()).sum();
-        let links = self.links.iter().map(|l| l.totals()).collect();
+        let links: Vec<_> = self.links.iter().map(|l| l.totals()).collect();
+        let tiers = match &self.plan.topology.fabric {
+            Some(f) => crate::metrics::tiers::tier_loads(f, &links, end_ns),
+            None => Vec::new(),
+        };
         let mut obs = self.observers;
         obs.prefixes.sort();
         RunOutput {
@@ -30,6 +34,7 @@ impl Engine {
             counters: self.counters,
             end_ns,
             wall_s: wall.elapsed().as_secs_f64(),
+            setup_s: self.setup_s,
             interrupted,
             buffer_pkts: self.plan.buffer_pkts,
             in_network,
@@ -37,6 +42,7 @@ impl Engine {
             size_stats: obs.size_stats.map(|s| s.table()),
             probes: obs.probes,
             links,
+            tiers,
         }
     }
 

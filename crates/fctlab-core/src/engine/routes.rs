@@ -11,7 +11,7 @@
 //! fat-tree of any size has no per-pair or per-flow route state, and spraying
 //! packets over all paths costs nothing more.
 
-use crate::net::topology::{Fabric, Topology};
+use crate::net::topology::{Fabric, RouteFinder, Topology};
 use crate::net::LinkId;
 use crate::sim::Time;
 
@@ -166,7 +166,8 @@ pub(super) struct Senders {
 impl Senders {
     /// Each sender's shortest path to its receiver and back, added to `routes`.
     pub fn new(topo: &Topology, routes: &mut Routes) -> Senders {
-        let mut push = |a, b| routes.push(&topo.route(a, b).expect("topologies are connected"));
+        let mut finder = RouteFinder::new(topo);
+        let mut push = |a, b| routes.push(&finder.route(a, b).expect("topologies are connected"));
         let paths: Vec<SenderPaths> = (0..topo.senders.len())
             .map(|i| {
                 let (s, r) = (topo.senders[i], topo.receivers[i]);

@@ -5,6 +5,7 @@ pub mod prefixes;
 pub mod probes;
 pub mod ps;
 pub mod size_stats;
+pub mod tiers;
 
 use crate::sim::Time;
 
@@ -117,6 +118,9 @@ pub struct Series {
     pub value: Vec<f64>,
     pub metric_names: Vec<String>,
     pub element_names: Vec<String>,
+    /// Each element name's index, so a sample of many links looks each up
+    /// in constant time.
+    element_index: std::collections::HashMap<String, u32>,
 }
 
 impl Series {
@@ -133,13 +137,13 @@ impl Series {
 
     /// Index of an element name, adding it if new.
     pub fn element_id(&mut self, name: &str) -> u32 {
-        match self.element_names.iter().position(|m| m == name) {
-            Some(i) => i as u32,
-            None => {
-                self.element_names.push(name.to_string());
-                (self.element_names.len() - 1) as u32
-            }
+        if let Some(&i) = self.element_index.get(name) {
+            return i;
         }
+        let i = self.element_names.len() as u32;
+        self.element_names.push(name.to_string());
+        self.element_index.insert(name.to_string(), i);
+        i
     }
 
     pub fn push(&mut self, t: Time, metric: u16, element: u32, value: f64) {
@@ -180,4 +184,8 @@ pub struct Counters {
     pub max_queue_excess: i64,
     pub flows_started: u64,
     pub flows_completed: u64,
+    /// Retransmission timeouts of the flows that completed (TCP), and how
+    /// many of them F-RTO found spurious and undid (`frto`).
+    pub timeouts: u64,
+    pub spurious_timeouts: u64,
 }

@@ -21,6 +21,18 @@ use crate::config::{err, ConfigError};
 use crate::sim::Time;
 use std::collections::BTreeMap;
 
+/// The finest relative accuracy `size_stats_alpha` may ask for. A sketch
+/// keeps one counter per bucket between a size's smallest and largest FCT;
+/// FCTs lie in [1 ns, 10^15 ns] (`config::MAX_SECONDS`), a ratio whose
+/// logarithm is 34.5, so a sketch holds at most 34.5 / ln gamma buckets, with
+/// ln gamma = ln((1 + a)/(1 - a)) ~ 2a: at a = 1e-4, 172,694 buckets (1.4 MB)
+/// per flow size at worst. Far below it the sketch is also wrong: gamma is
+/// computed in f64 with an absolute error of about 1.1e-16, a relative error
+/// of 5.5e-17 / a in ln gamma, which shifts bucket ln(x)/ln gamma of an FCT x
+/// by up to 34.5 x 5.5e-17 / (2 a^2) buckets: more than one below a = 3e-8;
+/// below a = 1.1e-16 gamma rounds to 1 and every value falls in one bucket.
+pub const MIN_ALPHA: f64 = 1e-4;
+
 /// What the scenario asked for: which quantiles, at what relative accuracy.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SizeStatsSpec {
@@ -53,10 +65,10 @@ impl SizeStatsSpec {
             }
             names.push(n);
         }
-        if !(alpha.is_finite() && alpha > 0.0 && alpha < 1.0) {
+        if !(alpha.is_finite() && (MIN_ALPHA..1.0).contains(&alpha)) {
             return err(
                 format!("{section}.size_stats_alpha"),
-                format!("must be in (0, 1) (0.005: quantiles within 0.5%), got {alpha}"),
+                format!("must be in [1e-4, 1) (0.005: quantiles within 0.5%; below 1e-4 a sketch may need over 1.4 MB per flow size), got {alpha}"),
             );
         }
         Ok(SizeStatsSpec {

@@ -190,12 +190,12 @@ fn tcp_option_keys() -> Vec<Value> {
     tcp_option_docs()
         .iter()
         .map(|o| {
-            let (rfc, ns3) = tcp::preset_values(o.key);
-            let rfc_text = if rfc.is_null() { o.unset.to_string() } else { show(&rfc) };
-            let ns3_text = if ns3.is_null() { o.unset.to_string() } else { show(&ns3) };
-            let text = format!("{rfc_text} (ns3: {ns3_text})");
+            let (rfc, ns3, linux) = tcp::all_preset_values(o.key);
+            let text_of = |v: &Value| if v.is_null() { o.unset.to_string() } else { show(v) };
+            let text = format!("{} (ns3: {}; linux: {})", text_of(&rfc), text_of(&ns3), text_of(&linux));
             json!({"section": "tcp", "key": format!("transport.{}", o.key), "name": o.key, "default": text,
-                   "value": Value::Null, "rfc": rfc, "ns3": ns3, "text": text, "meaning": o.meaning, "source": o.source})
+                   "value": Value::Null, "rfc": rfc, "ns3": ns3, "linux": linux, "text": text,
+                   "meaning": o.meaning, "source": o.source})
         })
         .collect()
 }

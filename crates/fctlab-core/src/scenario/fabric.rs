@@ -2,7 +2,7 @@
 //! `network.routing` and its companions, and the hosts named by `[[flows]]`.
 
 use super::{FlowCfg, NetworkCfg};
-use crate::config::{duration_ms, err, ConfigError};
+use crate::config::{duration_us, err, ConfigError};
 use crate::net::routing::{AckPath, Hash, Mode, Routing, Spray};
 use crate::net::topology::Topology;
 use crate::sim::us_to_ns;
@@ -31,7 +31,7 @@ pub(super) fn routing(n: &NetworkCfg, topo: &Topology) -> Result<Routing, Config
         hash: if hash == 1 { Hash::FlowIndex } else { Hash::Seeded },
         ack: if ack == 1 { AckPath::Mirror } else { AckPath::Hash },
         flowlet_gap_ns: match n.flowlet_gap_us {
-            Some(us) => Some(us_to_ns(duration_ms("network.flowlet_gap_us", us / 1e3, true)?).max(1)),
+            Some(us) => Some(us_to_ns(duration_us("network.flowlet_gap_us", us, true)?).max(1)),
             None => None,
         },
     };

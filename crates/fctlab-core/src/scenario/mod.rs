@@ -9,13 +9,16 @@
 
 pub mod catalog;
 mod fabric;
+pub mod memory;
 mod metrics;
 mod overrides;
 mod resolve;
+mod warnings;
 
 pub use crate::config::ConfigError;
 pub use crate::workload::TrafficCfg;
 pub use resolve::{plan, plan_with, FlowPlan, Plan};
+pub use warnings::warnings;
 
 use crate::config::err;
 use crate::registry::Registries;
@@ -161,7 +164,7 @@ pub struct TransportCfg {
     /// Receiver window in packets (None: unlimited).
     pub max_cwnd_pkts: Option<f64>,
     pub ecn: bool,
-    /// The TCP model options' preset ("rfc", the default, or "ns3"); each
+    /// The TCP model options' preset ("rfc", the default, "ns3" or "linux"); each
     /// option given beside it wins over it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub preset: Option<Preset>,

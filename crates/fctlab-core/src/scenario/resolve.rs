@@ -16,7 +16,7 @@ use crate::workload::arrivals::{Context, MAX_FLOWS};
 use crate::workload::Generator;
 
 /// The most senders a topology may have: routes are computed per sender.
-const MAX_SENDERS: u64 = 10_000;
+const MAX_SENDERS: u64 = 100_000;
 
 /// An explicit flow, resolved.
 #[derive(Clone, Debug)]
@@ -133,6 +133,9 @@ fn network(n: &NetworkCfg, pkt_bytes: f64, reg: &Registries) -> Result<Network, 
     let probe = build(None)?;
     let c = probe.links[probe.bottleneck as usize].rate_bps;
     let buffer_pkts = buffer_pkts(n, &probe, pkt_bytes)?;
+    if discipline.name == crate::net::queue::ecn_threshold::ENTRY.name {
+        crate::net::queue::ecn_threshold::check_buffer(Table::new(qv, &qf), buffer_pkts, pkt_bytes)?;
+    }
     Ok(Network {
         topology: build(Some(buffer_pkts))?,
         buffer_pkts,
@@ -217,7 +220,7 @@ fn buffer_pkts(n: &NetworkCfg, probe: &Topology, pkt_bytes: f64) -> Result<usize
             let mean_rtt = match (probe.senders.len(), probe.fabric_rtt_ns()) {
                 (0, Some(rtt)) => rtt as f64,
                 (0, None) => return err("network.buffer_pkts", "required: this topology has no senders, so no base RTT to size a buffer in bandwidth-delay products by"),
-                (n, _) => (0..n).map(|i| probe.base_rtt_ns(i) as f64).sum::<f64>() / n as f64,
+                (n, _) => probe.base_rtts_ns().iter().map(|&r| r as f64).sum::<f64>() / n as f64,
             };
             let bdp_pkts = k * c * mean_rtt / 1e9 / 8.0 / pkt_bytes;
             (bdp_pkts.ceil() as usize).max(1)
@@ -480,7 +483,7 @@ pub fn plan_with(sc: Scenario, reg: &Registries) -> Result<Plan, ConfigError> {
     series_metrics(m)?;
     let size_stats = size_stats(m)?;
     let losses = losses(&sc)?;
-    Ok(Plan {
+    let plan = Plan {
         losses,
         seed: sc.seed,
         stop_ns,
@@ -505,7 +508,9 @@ pub fn plan_with(sc: Scenario, reg: &Registries) -> Result<Plan, ConfigError> {
         size_stats,
         routing,
         scenario: sc,
-    })
+    };
+    super::memory::check(&super::memory::estimate(&plan), super::memory::available_bytes())?;
+    Ok(plan)
 }
 
 /// Per generator, the transport index of each sender's flows (empty when

@@ -33,6 +33,11 @@ pub trait Sender: Send {
     fn done(&self) -> bool;
     /// Data packets sent more than once.
     fn retransmits(&self) -> u64;
+    /// Retransmission timeouts so far, and how many of them were found
+    /// spurious and undone (TCP's F-RTO); none for other transports.
+    fn timeouts(&self) -> (u64, u64) {
+        (0, 0)
+    }
     /// Congestion window in packets (for rate-based schemes: rate x RTT).
     fn cwnd_pkts(&self) -> f64;
     /// Smoothed RTT estimate, if any sample was taken.

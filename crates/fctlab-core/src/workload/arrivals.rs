@@ -5,13 +5,35 @@
 use super::flows_file::FileFlow;
 use super::matrix::{HostTraffic, Hosts, LoadOf};
 use super::sizes::{SizeContext, SizeDist, SizeEntry};
-use crate::config::{documented, duration_s, err, positive, ConfigError, Entry, NoParams};
+use crate::config::{documented, duration_s, err, positive, ConfigError, Entry, NoParams, MAX_SECONDS};
 use crate::sim::{secs_to_ns, Time};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 /// The most flows a generator may create per second of simulated time.
 pub const MAX_ARRIVALS_PER_S: f64 = 1e9;
+
+/// The fewest flows (or open-loop packets) a generator may create per second
+/// of simulated time: one per [`MAX_SECONDS`] (10^6 s), so that each
+/// exponential gap (at most about 37 times its mean for a 53-bit uniform
+/// draw) and any sum of a few of them stay far inside integer nanoseconds.
+pub const MIN_ARRIVALS_PER_S: f64 = 1.0 / MAX_SECONDS;
+
+/// A rate of arrivals `r` per second derived from key `key` of the entry at
+/// `cx`, within [`MIN_ARRIVALS_PER_S`, `MAX_ARRIVALS_PER_S`]; `what` names
+/// the arrivals (flows, packets per sender).
+pub(crate) fn arrival_rate(field: String, r: f64, what: &str) -> Result<f64, ConfigError> {
+    if r > MAX_ARRIVALS_PER_S {
+        return err(
+            field,
+            format!("gives {r:.3e} {what} per second; at most {MAX_ARRIVALS_PER_S:e} are allowed"),
+        );
+    }
+    if r < MIN_ARRIVALS_PER_S {
+        return err(field, format!("gives {r:.3e} {what} per second; at least {MIN_ARRIVALS_PER_S:e} (one per 10^6 s, the longest time a scenario may name) are needed"));
+    }
+    Ok(r)
+}
 
 /// The most flows a run may create: flow ids are 32-bit.
 pub const MAX_FLOWS: u64 = u32::MAX as u64;
@@ -337,11 +359,15 @@ pub const POISSON: ArrivalEntry = Entry {
         let ((senders, start_ns, stop_ns), hosts) = senders_or_hosts(g, cx, "poisson")?;
         let d = cx.sizes(g)?;
         let lambda = poisson_rate(g, cx, &d, hosts.as_ref())?;
-        if lambda > MAX_ARRIVALS_PER_S {
-            let k = if g.load.is_some() { "load" } else { "rate_per_s" };
-            return err(cx.key(k), format!("gives {lambda:.3e} flows per second; at most {MAX_ARRIVALS_PER_S:e} are allowed"));
-        }
-        if g.count.is_none() {
+        let k = if g.load.is_some() { "load" } else { "rate_per_s" };
+        let lambda = arrival_rate(cx.key(k), lambda, "flows")?;
+        if let Some(c) = g.count {
+            // Bounded by count: the time its flows are expected to take must fit.
+            let secs = c as f64 / lambda;
+            if secs > MAX_SECONDS {
+                return err(cx.key("count"), format!("{c} flows at {lambda:.3e} per second take about {secs:.3e} s; at most {MAX_SECONDS:e} s of simulated time are allowed"));
+            }
+        } else {
             // Bounded by time only: the flows it is expected to create must fit.
             let stop = stop_ns.into_iter().chain(cx.run_stop_ns).min().unwrap_or(start_ns);
             let per = hosts.as_ref().map_or(1.0, |h| h.flows_per_arrival() as f64);
@@ -369,6 +395,11 @@ pub const CLOSED_LOOP: ArrivalEntry = Entry {
             return err(cx.key("count"), "closed-loop arrivals need count, stop_s, or a run stop_s");
         }
         let think_ns = secs_to_ns(duration_s(&cx.key("think_s"), g.think_s, false)?);
+        if let Some(c) = g.count {
+            if c as f64 * g.think_s > MAX_SECONDS {
+                return err(cx.key("think_s"), format!("{c} flows per sender, each after {} s of thinking, take over {MAX_SECONDS:e} s, the most simulated time allowed", g.think_s));
+            }
+        }
         let d = cx.sizes(g)?;
         Ok(Generator { arrivals: Arrivals::ClosedLoop { think_ns }, sizes: Some(d), senders, start_ns, stop_ns, count: g.count, measure: Measure::Never, hosts })
     },

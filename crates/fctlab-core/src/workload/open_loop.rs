@@ -307,16 +307,8 @@ fn rate_pps(g: &TrafficCfg, cx: &Context, bytes: u32, share: f64) -> Result<f64,
         (None, Some(r)) => positive(&format!("{}.rate_per_s", cx.field), r)?,
         _ => return err(format!("{}.load", cx.field), "give exactly one of load or rate_per_s"),
     };
-    if r > super::arrivals::MAX_ARRIVALS_PER_S {
-        return err(
-            format!("{}.load", cx.field),
-            format!(
-                "gives {r:.3e} packets per second per sender; at most {:e} are allowed",
-                super::arrivals::MAX_ARRIVALS_PER_S
-            ),
-        );
-    }
-    Ok(r)
+    let k = if g.load.is_some() { "load" } else { "rate_per_s" };
+    super::arrivals::arrival_rate(format!("{}.{k}", cx.field), r, "packets per sender")
 }
 
 /// `poisson-packets`.

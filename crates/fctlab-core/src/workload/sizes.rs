@@ -10,6 +10,21 @@ use crate::sim::Rng;
 use rand::Rng as _;
 use serde::{Deserialize, Serialize};
 
+/// The largest mean flow size of any law, in packets (1.5 TB of 1500-byte
+/// packets); single draws may reach [`MAX_FLOW_PKTS`].
+pub const MAX_MEAN_PKTS: f64 = 1e9;
+
+/// The largest Pareto shape: above it x_m = mean (shape - 1)/shape is within
+/// 0.1% of the mean and the law is a fixed size in all but name (and mean x
+/// (shape - 1) overflows f64 past shape 1e299).
+pub const MAX_PARETO_SHAPE: f64 = 1000.0;
+
+/// The largest share of a Pareto law's mean that may lie in draws beyond
+/// [`MAX_FLOW_PKTS`], where they are cut: (x_m / cap)^(shape - 1) (the
+/// integral of x f(x) above the cap over the mean). Beyond it the nominal
+/// mean, which sets the arrival rate for a load, is not the mean of the draws.
+pub const MAX_PARETO_CUT_SHARE: f64 = 0.1;
+
 /// A flow-size distribution, in packets (each `mss_bytes` of payload).
 #[derive(Clone, Debug, PartialEq)]
 pub enum SizeDist {
@@ -63,7 +78,15 @@ impl SizeContext {
         let mut rest = obj.clone();
         rest.remove("dist");
         let rest = serde_json::Value::Object(rest);
-        (entry.factory)(Table::new(Some(&rest), field), self)
+        let d = (entry.factory)(Table::new(Some(&rest), field), self)?;
+        let m = d.mean_pkts();
+        if m > MAX_MEAN_PKTS {
+            return err(
+                field,
+                format!("the mean flow size must be at most {MAX_MEAN_PKTS:e} packets, got {m:.3e}"),
+            );
+        }
+        Ok(d)
     }
 }
 
@@ -78,10 +101,10 @@ fn mean_of(t: &Table, mean_pkts: Option<f64>, mean_bytes: Option<f64>, mss: u32)
         (Some(_), Some(_)) => return err(t.key("mean_bytes"), "give mean_pkts or mean_bytes, not both"),
         (None, None) => return err(t.key("mean_pkts"), "required key is missing (or give mean_bytes)"),
     };
-    if m > 1e9 {
+    if m > MAX_MEAN_PKTS {
         return err(
             t.key(key),
-            format!("a mean of at most 1e9 packets is allowed, got {m:.3e}"),
+            format!("a mean of at most {MAX_MEAN_PKTS:e} packets is allowed, got {m:.3e}"),
         );
     }
     Ok(m)
@@ -98,11 +121,11 @@ pub struct ParetoCfg {
 
 impl Params for ParetoCfg {
     const DOCS: &'static [ParamDoc] = &[
-        ParamDoc::new("mean_pkts", "required (or mean_bytes): the mean flow size"),
+        ParamDoc::new("mean_pkts", "required (or mean_bytes): the mean flow size, at most 1e9 packets"),
         ParamDoc::new("mean_bytes", "the mean in payload bytes, instead of mean_pkts"),
         ParamDoc::new(
             "shape",
-            "required, > 1 (the 2006 FCT paper: 1.2; its released scripts: 1.8)",
+            "required, > 1 and at most 1000, and heavy enough in its tail that at most 10% of the mean lies beyond the 10^12-packet cap on a flow (shape 1.2: mean up to 6e7 packets) (the 2006 FCT paper: 1.2; its released scripts: 1.8)",
         ),
     ];
 }
@@ -124,10 +147,22 @@ pub const PARETO: SizeEntry = Entry {
                 format!("must be > 1 (the mean is infinite otherwise), got {shape}"),
             );
         }
-        Ok(SizeDist::Pareto {
-            mean_pkts: mean_of(&t, c.mean_pkts, c.mean_bytes, cx.mss_bytes)?,
-            shape,
-        })
+        if shape > MAX_PARETO_SHAPE {
+            return err(
+                t.key("shape"),
+                format!("must be at most {MAX_PARETO_SHAPE} (above it the law is a fixed size; use dist = \"fixed\"), got {shape}"),
+            );
+        }
+        let mean_pkts = mean_of(&t, c.mean_pkts, c.mean_bytes, cx.mss_bytes)?;
+        let xm = mean_pkts * (shape - 1.0) / shape;
+        let cut = (xm / MAX_FLOW_PKTS as f64).powf(shape - 1.0);
+        if cut > MAX_PARETO_CUT_SHARE {
+            return err(
+                t.key("shape"),
+                format!("is too heavy-tailed for a mean of {mean_pkts} packets: {:.0}% of the mean lies in flows over the {MAX_FLOW_PKTS:e}-packet cap, at most 10% may (a larger shape or a smaller mean)", cut * 100.0),
+            );
+        }
+        Ok(SizeDist::Pareto { mean_pkts, shape })
     },
 };
 
@@ -141,7 +176,10 @@ pub struct ExponentialCfg {
 
 impl Params for ExponentialCfg {
     const DOCS: &'static [ParamDoc] = &[
-        ParamDoc::new("mean_pkts", "required (or mean_bytes): the mean flow size"),
+        ParamDoc::new(
+            "mean_pkts",
+            "required (or mean_bytes): the mean flow size, at most 1e9 packets",
+        ),
         ParamDoc::new("mean_bytes", "the mean in payload bytes, instead of mean_pkts"),
     ];
 }
@@ -170,7 +208,7 @@ pub struct FixedCfg {
 
 impl Params for FixedCfg {
     const DOCS: &'static [ParamDoc] = &[
-        ParamDoc::new("pkts", "the size in packets (give pkts or bytes)"),
+        ParamDoc::new("pkts", "the size in packets (give pkts or bytes), at most 1e9"),
         ParamDoc::new("bytes", "the size in payload bytes, rounded up to whole packets"),
     ];
 }

@@ -98,8 +98,10 @@ impl Sources {
         let pkts = sizes.sample(&mut st.rng);
         st.created += 1;
         let gap = exponential(&mut st.rng, mean_gap_ns).round() as Time;
-        let next = now + gap;
-        let more = gen.count.is_none_or(|c| st.created < c)
+        // Past the end of time (only ever after ~10^4 gaps of 10^6 s): done.
+        let next = now.checked_add(gap).unwrap_or(Time::MAX);
+        let more = next < Time::MAX
+            && gen.count.is_none_or(|c| st.created < c)
             && gen.stop_ns.is_none_or(|s| next < s)
             && run_stop_ns.is_none_or(|s| next <= s);
         let measure = self.next_is_measured(g);
@@ -141,8 +143,9 @@ impl Sources {
         }
         st.created += 1;
         let gap = exponential(&mut st.rng, *mean_gap_ns).round() as Time;
-        let next = now + gap;
-        let more = gen.count.is_none_or(|c| st.created < c)
+        let next = now.checked_add(gap).unwrap_or(Time::MAX);
+        let more = next < Time::MAX
+            && gen.count.is_none_or(|c| st.created < c)
             && gen.stop_ns.is_none_or(|s| next < s)
             && run_stop_ns.is_none_or(|s| next <= s);
         for f in out.iter_mut() {

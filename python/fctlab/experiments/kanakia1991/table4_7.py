@@ -12,6 +12,7 @@ from ..registry import reproduction
 from .network import PKT_BYTES, PROBE_BYTES, PROBE_INTERVAL_MS, SCHEMES, SLOW_BPS, SOURCE, extra_hops, rtt_ms, run
 from .scenarios import T41_CROSS, T41_CROSS_GAP_S, T41_CROSS_START_S, T41_MAIN_PKTS, T47_LOADS, table47_scenario
 from .table4_1 import idle_probe_rtt_ms
+from .table4_7_timer import tahoe_timer_table
 from .tables import caption, free_rate_finish_s, pad, published_rows, span
 
 #: Loads run once with the text's staggered start.
@@ -164,7 +165,7 @@ def _notes(rows_a: list) -> str:
         "their rate, see the loss-handling table on the kanakia1991 page). Tahoe and Reno over DropTail lose most of "
         "a window in their first slow start into the 440 buffers and never grow far again beside the random losses "
         f"the streams cause ({tahoe / 1e3:.0f} s at load {T47_LOADS[0]:g} against the paper's {paper_tahoe:g} ms for "
-        "Tahoe)."
+        "Tahoe); the timer table (4.3BSD's 500 ms ticks against fctlab's timer) says whether the timer is the cause."
     )
 
 
@@ -179,7 +180,7 @@ def table47(out: Path, scale: str) -> list:
     ta, tb, cfgs = table47_tables(scale)
     return p.record(
         source=f"{SOURCE}, Tables 4.7a and 4.7b",
-        tables=[ta, tb, table47_staggered(scale)],
+        tables=[ta, tb, table47_staggered(scale), tahoe_timer_table(seeds(scale))],
         params=cfgs,
         seed=seeds(scale),
         notes=_notes(ta.rows),

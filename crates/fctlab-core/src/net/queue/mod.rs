@@ -2,6 +2,7 @@
 
 pub mod decbit;
 mod droptail;
+pub mod ecn_threshold;
 pub mod fq;
 pub mod red;
 pub mod sync_drop;

@@ -243,6 +243,36 @@ impl Fabric {
         }
     }
 
+    /// The tier of link `l`: which layers it joins and which way
+    /// (see [`Fabric::tier_names`]: host-edge, edge-agg, agg-core going up, then the same
+    /// coming down; a leaf-spine has no aggregation-core tiers).
+    pub fn tier(&self, l: LinkId) -> usize {
+        let (b1, b2) = match self {
+            Fabric::FatTree(f) => (f.b1(), f.b2()),
+            Fabric::LeafSpine(f) => (f.b1(), u32::MAX),
+        };
+        let layer = if l < b1 {
+            0
+        } else if l < b2 {
+            1
+        } else {
+            2
+        };
+        if l & 1 == 0 {
+            layer
+        } else {
+            5 - layer
+        }
+    }
+
+    /// The names of the tiers ([`Fabric::tier`]), up then down.
+    pub fn tier_names(&self) -> [&'static str; 6] {
+        match self {
+            Fabric::FatTree(_) => ["host-edge", "edge-agg", "agg-core", "core-agg", "agg-edge", "edge-host"],
+            Fabric::LeafSpine(_) => ["host-leaf", "leaf-spine", "", "", "spine-leaf", "leaf-host"],
+        }
+    }
+
     /// The links of path `idx` from host `a` to host `b`.
     pub fn path(&self, a: u32, b: u32, idx: u32) -> Vec<LinkId> {
         let mut out = vec![self.uplink(a)];

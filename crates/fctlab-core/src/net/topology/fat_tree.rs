@@ -63,7 +63,7 @@ impl Params for FatTreeCfg {
 
 /// A link delay in microseconds: finite, >= 0, at most 10^6 s.
 pub(super) fn link_delay(field: &str, us: f64) -> Result<(), ConfigError> {
-    crate::config::duration_ms(&format!("{field}.link_delay_us"), us / 1e3, false).map(|_| ())
+    crate::config::duration_us(&format!("{field}.link_delay_us"), us, false).map(|_| ())
 }
 
 /// An oversubscription ratio: at least 1, and the uplinks' rate still valid.

@@ -175,9 +175,10 @@ fn factory(s: &Shape, t: Table, limit: Option<usize>) -> Result<Topology, Config
         );
     }
     let topo = g.build(limit);
+    let mut finder = super::RouteFinder::new(&topo);
     for (i, p) in g.paths.iter().enumerate() {
         for (a, b) in [(p.0, p.1), (p.1, p.0)] {
-            if topo.route(a as u32, b as u32).is_none() {
+            if finder.route(a as u32, b as u32).is_none() {
                 return err(
                     format!("{}.paths[{i}]", t.field),
                     format!("no route from {:?} to {:?}", g.nodes[a].0, g.nodes[b].0),

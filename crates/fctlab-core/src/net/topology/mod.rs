@@ -15,6 +15,7 @@ pub mod fat_tree;
 pub mod graph;
 mod half_dumbbell;
 pub mod leaf_spine;
+pub mod shortest;
 mod single_link;
 
 pub use dumbbell::ENTRY as DUMBBELL;
@@ -23,13 +24,12 @@ pub use fat_tree::ENTRY as FAT_TREE;
 pub use graph::{Graph, ENTRY as GRAPH};
 pub use half_dumbbell::ENTRY as HALF_DUMBBELL;
 pub use leaf_spine::ENTRY as LEAF_SPINE;
+pub use shortest::RouteFinder;
 pub use single_link::ENTRY as SINGLE_LINK;
 
 use super::{LinkId, NodeId};
 use crate::config::{ConfigError, Entry, Table};
 use crate::sim::Time;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 /// What every topology gets from `[network]` (checked and in engine units).
 #[derive(Clone, Debug)]
@@ -151,43 +151,11 @@ impl Topology {
         id
     }
 
-    /// The route from `src` to `dst`: Dijkstra on (propagation delay, hops).
+    /// The route from `src` to `dst`: Dijkstra on (propagation delay, hops),
+    /// ties broken by node then link index (for many routes of one
+    /// topology, [`RouteFinder`] builds the adjacency once).
     pub fn route(&self, src: NodeId, dst: NodeId) -> Option<Vec<LinkId>> {
-        let n = self.nodes as usize;
-        let mut out: Vec<Vec<LinkId>> = vec![Vec::new(); n];
-        for (i, l) in self.links.iter().enumerate() {
-            out[l.from as usize].push(i as LinkId);
-        }
-        let mut best: Vec<Option<(Time, u32)>> = vec![None; n];
-        let mut via: Vec<Option<LinkId>> = vec![None; n];
-        let mut heap = BinaryHeap::new();
-        best[src as usize] = Some((0, 0));
-        heap.push(Reverse((0u64, 0u32, src)));
-        while let Some(Reverse((d, h, u))) = heap.pop() {
-            if best[u as usize] != Some((d, h)) {
-                continue;
-            }
-            for &li in &out[u as usize] {
-                let l = &self.links[li as usize];
-                let cand = (d + l.delay_ns, h + 1);
-                let v = l.to as usize;
-                if best[v].is_none_or(|b| cand < b) {
-                    best[v] = Some(cand);
-                    via[v] = Some(li);
-                    heap.push(Reverse((cand.0, cand.1, l.to)));
-                }
-            }
-        }
-        best[dst as usize]?;
-        let mut path = Vec::new();
-        let mut v = dst;
-        while v != src {
-            let li = via[v as usize]?;
-            path.push(li);
-            v = self.links[li as usize].from;
-        }
-        path.reverse();
-        Some(path)
+        RouteFinder::new(self).route(src, dst)
     }
 
     /// The propagation delay of a list of links, in ns.
@@ -207,8 +175,18 @@ impl Topology {
 
     /// Base round-trip time of sender `i`'s path (propagation only), in ns.
     pub fn base_rtt_ns(&self, i: usize) -> Time {
-        let f = self.route(self.senders[i], self.receivers[i]).unwrap_or_default();
-        let r = self.route(self.receivers[i], self.senders[i]).unwrap_or_default();
+        self.rtt_with(&mut RouteFinder::new(self), i)
+    }
+
+    /// Base round-trip time of every sender's path, in ns.
+    pub fn base_rtts_ns(&self) -> Vec<Time> {
+        let mut finder = RouteFinder::new(self);
+        (0..self.senders.len()).map(|i| self.rtt_with(&mut finder, i)).collect()
+    }
+
+    fn rtt_with(&self, finder: &mut RouteFinder, i: usize) -> Time {
+        let f = finder.route(self.senders[i], self.receivers[i]).unwrap_or_default();
+        let r = finder.route(self.receivers[i], self.senders[i]).unwrap_or_default();
         f.iter().chain(r.iter()).map(|&l| self.links[l as usize].delay_ns).sum()
     }
 }

@@ -61,12 +61,7 @@ impl Params for HbhParams {
         if !(self.gain > 0.0 && self.gain <= 1.0) {
             return err(format!("{field}.gain"), format!("must be in (0, 1], got {}", self.gain));
         }
-        if !(self.rate_window_ms.is_finite() && self.rate_window_ms > 0.0) {
-            return err(
-                format!("{field}.rate_window_ms"),
-                format!("must be a positive number of ms, got {}", self.rate_window_ms),
-            );
-        }
+        crate::config::duration_ms(&format!("{field}.rate_window_ms"), self.rate_window_ms, true)?;
         if !(self.min_rate_frac > 0.0 && self.min_rate_frac <= 1.0) {
             return err(
                 format!("{field}.min_rate_frac"),

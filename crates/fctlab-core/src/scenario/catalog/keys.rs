@@ -63,7 +63,7 @@ pub const NETWORK: &[KeyDoc] = &[
     k(
         "senders",
         Applied("1"),
-        "number of senders (graph: one per entry of paths, the default there)",
+        "number of senders, at most 100,000 (graph: one per entry of paths, the default there)",
         "",
     ),
     k(
@@ -207,7 +207,7 @@ pub const TRANSPORT: &[KeyDoc] = &[
     k(
         "delack_timeout_ms",
         Code,
-        "the delayed-ACK timer",
+        "the delayed-ACK timer (every timer: 0.001 ms to 1e9 ms)",
         "ns-2 DelAck sink interval (RFC 5681: <= 500 ms)",
     ),
     k(
@@ -256,13 +256,13 @@ pub const TRAFFIC: &[KeyDoc] = &[
     k(
         "load",
         Text("none: load or rate_per_s"),
-        "offered load of the bottleneck, counting header bytes (open-loop sources: see arrivals)",
+        "offered load of the bottleneck, counting header bytes (open-loop sources: see arrivals); the rate it gives must be 1e-6 to 1e9 arrivals per second",
         "",
     ),
     k(
         "rate_per_s",
         Text("none: load or rate_per_s"),
-        "flows per second (open-loop sources: packets per second per sender), instead of load",
+        "flows per second (open-loop sources: packets per second per sender), instead of load; 1e-6 to 1e9",
         "",
     ),
     k(
@@ -274,7 +274,7 @@ pub const TRAFFIC: &[KeyDoc] = &[
     k(
         "count",
         Text("none: until stop_s"),
-        "flows to create (closed-loop: per sender)",
+        "flows to create (closed-loop: per sender); Poisson: count / rate at most 1e6 s",
         "",
     ),
     k(
@@ -293,7 +293,7 @@ pub const TRAFFIC: &[KeyDoc] = &[
     k(
         "think_s",
         Code,
-        "closed-loop: the pause between a flow's last ACK and the sender's next flow",
+        "closed-loop: the pause between a flow's last ACK and the sender's next flow (count x think_s at most 1e6 s)",
         "",
     ),
     k(
@@ -308,7 +308,7 @@ pub const TRAFFIC: &[KeyDoc] = &[
         "each flow is a measuring flow with this probability (a random stream of the generator's own)",
         "",
     ),
-    k("on_ms", Text("required by on-off"), "on-off: the on period", ""),
+    k("on_ms", Text("required by on-off"), "on-off: the on period, at least 0.001 ms", ""),
     k("off_ms", Text("required by on-off"), "on-off: the off period", ""),
     k(
         "interval_ms",
@@ -419,7 +419,12 @@ pub const FLOWS: &[KeyDoc] = &[
 /// `[metrics]`.
 pub const METRICS: &[KeyDoc] = &[
     k("series", Code, "record the time series at all", ""),
-    k("interval_ms", Code, "the series' sampling interval", ""),
+    k(
+        "interval_ms",
+        Code,
+        "the series' sampling interval, at least 0.001 ms",
+        "",
+    ),
     k(
         "links",
         Code,
@@ -465,7 +470,7 @@ pub const METRICS: &[KeyDoc] = &[
     k(
         "size_stats_alpha",
         Code,
-        "relative accuracy of those quantiles",
+        "relative accuracy of those quantiles, in [1e-4, 1): finer, a sketch may need over 1.4 MB per flow size",
         "DDSketch, Masson, Rim & Lee 2019",
     ),
     k(

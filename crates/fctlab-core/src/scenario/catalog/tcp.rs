@@ -1,6 +1,6 @@
 //! The TCP model options of `[transport]`, as the catalogue shows them: each
-//! key's value under the two presets (read off [`TcpOptions::default`] and
-//! [`TcpOptions::ns3`]), what it chooses and where each behaviour comes from
+//! key's value under the presets (read off [`TcpOptions::default`],
+//! [`TcpOptions::ns3`] and [`TcpOptions::linux`]), what it chooses and where each behaviour comes from
 //! (the one place these are written is the `tcp_options!` list in
 //! `transport/tcp/options.rs`).
 
@@ -15,11 +15,21 @@ pub fn tcp_option_docs() -> &'static [TcpOptionDoc] {
 
 /// Option `key`'s value under the `rfc` preset and the `ns3` preset.
 pub fn preset_values(key: &str) -> (Value, Value) {
+    let (rfc, ns3, _) = all_preset_values(key);
+    (rfc, ns3)
+}
+
+/// Option `key`'s value under the `rfc`, `ns3` and `linux` presets.
+pub fn all_preset_values(key: &str) -> (Value, Value, Value) {
     let pick = |o: TcpOptions| {
         serde_json::to_value(o)
             .ok()
             .map(|v| v[key].clone())
             .unwrap_or(Value::Null)
     };
-    (pick(TcpOptions::default()), pick(TcpOptions::ns3()))
+    (
+        pick(TcpOptions::default()),
+        pick(TcpOptions::ns3()),
+        pick(TcpOptions::linux()),
+    )
 }

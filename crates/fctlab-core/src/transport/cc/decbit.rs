@@ -225,6 +225,7 @@ mod tests {
             now: 0,
             ack: a,
             acked_pkts: 1,
+            snd_nxt: 0,
             congestion_bit: bit,
             rtt_ns: 1,
             in_recovery: false,

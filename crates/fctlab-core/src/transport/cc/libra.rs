@@ -52,14 +52,13 @@ impl Params for LibraParams {
         ParamDoc::new("t1_ms", "chosen: T1 of alpha = k1 P T^2/(T + T1), Marfia et al. TR-050037"),
     ];
     fn validate(&self, field: &str) -> Result<(), ConfigError> {
-        for (k, v) in [("k1", self.k1), ("t1_ms", self.t1_ms)] {
-            if !(v.is_finite() && v > 0.0) {
-                return Err(ConfigError::new(
-                    format!("{field}.{k}"),
-                    format!("must be positive, got {v}"),
-                ));
-            }
+        if !(self.k1.is_finite() && self.k1 > 0.0) {
+            return Err(ConfigError::new(
+                format!("{field}.k1"),
+                format!("must be positive, got {}", self.k1),
+            ));
         }
+        crate::config::duration_ms(&format!("{field}.t1_ms"), self.t1_ms, true)?;
         if !(self.k2.is_finite() && self.k2 >= 0.0) {
             return Err(ConfigError::new(
                 format!("{field}.k2"),

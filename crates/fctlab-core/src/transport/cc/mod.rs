@@ -21,7 +21,7 @@ macro_rules! controllers {
     };
 }
 
-controllers!(newreno, reno, tahoe, hstcp, scalable, decbit, tri_s, dual, tarheel, srf, libra);
+controllers!(newreno, reno, tahoe, hstcp, scalable, decbit, tri_s, dual, tarheel, srf, libra, dctcp, cubic, vegas);
 
 pub use hstcp::{Hstcp, HstcpParams};
 pub use newreno::NewReno;
@@ -68,6 +68,8 @@ pub struct AckSeq {
     pub ack: u64,
     /// Packets newly acknowledged by this ACK.
     pub acked_pkts: u64,
+    /// The next sequence number the sender will send (SND.NXT).
+    pub snd_nxt: u64,
     /// The congestion bit echoed by this ACK.
     pub congestion_bit: bool,
     /// RTT measured from the echoed timestamp.
@@ -94,6 +96,12 @@ pub trait CongestionControl: Send {
     fn on_ack(&mut self, w: &mut Window, s: &AckSample);
     /// The slow-start threshold after a loss, given the packets in flight.
     fn ssthresh_after_loss(&mut self, w: &Window, flight_pkts: u64) -> f64;
+    /// The slow-start threshold (and cwnd) after an ACK carrying ECE, once
+    /// per window of data (RFC 3168 6.1.2); by default as after a loss.
+    /// DCTCP's cut (RFC 8257) differs from its loss response.
+    fn ssthresh_after_ece(&mut self, w: &Window, flight_pkts: u64) -> f64 {
+        self.ssthresh_after_loss(w, flight_pkts)
+    }
     /// A retransmission timeout fired (after the sender set ssthresh and cwnd).
     fn on_rto(&mut self, _w: &mut Window) {}
     /// The recovery style the sender runs for this controller.

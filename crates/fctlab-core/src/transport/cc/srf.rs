@@ -39,12 +39,7 @@ impl Params for SrfParams {
         "chosen: the RTT at which SRF grows as Reno (not given in the sources at hand)",
     )];
     fn validate(&self, field: &str) -> Result<(), ConfigError> {
-        if !(self.ref_rtt_ms.is_finite() && self.ref_rtt_ms > 0.0) {
-            return Err(ConfigError::new(
-                format!("{field}.ref_rtt_ms"),
-                format!("must be a positive number of ms, got {}", self.ref_rtt_ms),
-            ));
-        }
+        crate::config::duration_ms(&format!("{field}.ref_rtt_ms"), self.ref_rtt_ms, true)?;
         Ok(())
     }
 }

@@ -82,12 +82,7 @@ impl Params for TarheelParams {
         ParamDoc::derived("base_rtt_ms", "the smallest RTT sample", "Gavaletz & Kaur 2010 sec. III-D (r: the RTT with an empty queue)"),
     ];
     fn validate(&self, field: &str) -> Result<(), ConfigError> {
-        if !(self.ref_rtt_ms.is_finite() && self.ref_rtt_ms > 0.0) {
-            return Err(ConfigError::new(
-                format!("{field}.ref_rtt_ms"),
-                format!("must be a positive number of ms, got {}", self.ref_rtt_ms),
-            ));
-        }
+        crate::config::duration_ms(&format!("{field}.ref_rtt_ms"), self.ref_rtt_ms, true)?;
         if let Some(x) = self.ssthresh_ref_pkts {
             if !(x.is_finite() && x >= 1.0) {
                 return Err(ConfigError::new(
@@ -106,12 +101,7 @@ impl Params for TarheelParams {
             ));
         }
         if let Some(x) = self.base_rtt_ms {
-            if !(x.is_finite() && x > 0.0) {
-                return Err(ConfigError::new(
-                    format!("{field}.base_rtt_ms"),
-                    format!("must be a positive number of ms, got {x}"),
-                ));
-            }
+            crate::config::duration_ms(&format!("{field}.base_rtt_ms"), x, true)?;
         }
         Ok(())
     }

@@ -236,6 +236,7 @@ mod tests {
                 now: 0,
                 ack: a,
                 acked_pkts: 1,
+                snd_nxt: 0,
                 congestion_bit: false,
                 rtt_ns: rtt,
                 in_recovery: false,

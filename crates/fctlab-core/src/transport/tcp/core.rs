@@ -3,8 +3,8 @@
 //! steps each algorithm takes the same way (sending a segment, taking an ACK
 //! of new data, growing the window, closing).
 
-use super::options::{FastRetransmitTimer, RecoveryExit, RttSampling, TcpOptions, TimeoutExitGrowth};
-use super::phase::{PartialAckTimer, Phase, Recovering, Timer};
+use super::options::{FastRetransmitTimer, RecoveryExit, RtoEstimator, RttSampling, TcpOptions, TimeoutExitGrowth};
+use super::phase::{Frto, PartialAckTimer, Phase, Recovering, Timer};
 use crate::net::packet::flags;
 use crate::net::{Packet, PacketKind};
 use crate::sim::{ms_to_ns, Time};
@@ -13,6 +13,14 @@ use crate::transport::rtt::RttEstimator;
 use crate::transport::{FlowSize, TransportParams};
 use std::collections::VecDeque;
 use std::sync::Arc;
+
+/// When a timer of `rto` set at `now` fires on a clock that ticks every
+/// `tick` (`rto_tick_ms`): after ceil(rto / tick) ticks, at least one,
+/// counted from the next tick.
+pub fn on_ticks(now: Time, rto: Time, tick: Time) -> Time {
+    let n = rto.div_ceil(tick).max(1);
+    (now / tick).saturating_add(n).saturating_mul(tick)
+}
 
 /// One ACK as the sender takes it.
 pub struct Ack<'a> {
@@ -83,6 +91,11 @@ pub struct Core {
     /// Timeouts in a row (the RTO's back-off exponent).
     pub backoff: u32,
     pub retransmits: u64,
+    /// Retransmission timeouts, and those F-RTO found spurious (`frto`).
+    pub timeouts: u32,
+    pub spurious_timeouts: u32,
+    /// F-RTO's progress after a timeout.
+    pub frto: Option<Box<Frto>>,
     /// Karn's rule (`rtt_sampling = "karn"`): the segments sent and not yet
     /// acknowledged since the last timeout, as (seq, first sent,
     /// retransmitted), in sequence order (ns-3's `m_history`).
@@ -101,7 +114,13 @@ impl Core {
             },
             ack_seq: cc.wants_ack_seq(),
             path_delay: cc.wants_path_delay(),
-            rtt: RttEstimator::new(p.initial_rto_ns, p.min_rto_ns, p.max_rto_ns),
+            rtt: {
+                let e = RttEstimator::new(p.initial_rto_ns, p.min_rto_ns, p.max_rto_ns);
+                match p.tcp.rto_estimator {
+                    RtoEstimator::Rfc6298 => e,
+                    RtoEstimator::Linux => e.linux(),
+                }
+            },
             p,
             cc,
             phase: Phase::Handshake,
@@ -116,6 +135,9 @@ impl Core {
             dupacks: 0,
             backoff: 0,
             retransmits: 0,
+            timeouts: 0,
+            spurious_timeouts: 0,
+            frto: None,
             rtt_history: VecDeque::new(),
         }
     }
@@ -139,7 +161,12 @@ impl Core {
     // ---- timers ----
 
     pub fn arm_rto(&mut self, now: Time) {
-        self.timer = Timer::Retransmit(now + self.rtt.backed_off(self.backoff));
+        let rto = self.rtt.backed_off(self.backoff);
+        let at = match self.opts().rto_tick_ms {
+            None => now + rto,
+            Some(ms) => on_ticks(now, rto, ms_to_ns(ms).max(1)),
+        };
+        self.timer = Timer::Retransmit(at);
     }
 
     /// The timer after fast retransmit: restarted, or left running
@@ -282,7 +309,7 @@ impl Core {
             return false;
         }
         let flight = self.outstanding();
-        self.w.ssthresh = self.cc.ssthresh_after_loss(&self.w, flight);
+        self.w.ssthresh = self.cc.ssthresh_after_ece(&self.w, flight);
         self.w.cwnd = self.w.ssthresh.max(1.0);
         self.ecn_recover = self.high_data;
         self.ecn_reductions += 1;
@@ -304,7 +331,7 @@ impl Core {
         let flight = self.outstanding();
         let rtt = match self.rtt_sample(a.now, ack, a.pkt.ts) {
             Some(r) => {
-                self.rtt.sample(r);
+                self.rtt.sample_at(r, ack, self.high_data);
                 r
             }
             None => self.rtt.srtt().unwrap_or(0),
@@ -314,6 +341,7 @@ impl Core {
                 now: a.now,
                 ack,
                 acked_pkts: acked,
+                snd_nxt: self.snd_nxt,
                 congestion_bit: a.pkt.flags & flags::ECE != 0,
                 rtt_ns: rtt,
                 in_recovery: self.phase.in_recovery(),

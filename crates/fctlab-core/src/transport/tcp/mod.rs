@@ -10,7 +10,8 @@
 //! - [`recovery`]: the loss-recovery algorithm, one per sender, chosen when
 //!   it is built: RFC 5681/6582 (Tahoe, Reno, NewReno by the controller's
 //!   style), ns-3's pipe rule (`dupack_window = "pipe"`), or with SACK RFC
-//!   6675 on a scoreboard (see [`super::sack`]).
+//!   6675 on a scoreboard (see [`super::sack`]); F-RTO (RFC 5682) beside
+//!   RFC 5681/6582 after a timeout (`frto`).
 //! - [`receiver`]: the receiver, with or without SACK blocks.
 //! - [`options`]: the TCP model options (`[transport]` keys and presets).
 //!
@@ -28,6 +29,8 @@
 //! for ECE keeps ssthresh (6.1.2: not decreased twice within a round trip).
 
 pub mod core;
+#[cfg(test)]
+mod linux_tests;
 pub mod options;
 pub mod phase;
 pub mod receiver;
@@ -147,7 +150,7 @@ impl TcpSender {
             (o.rtt_sampling != RttSampling::Karn || c.backoff == 0).then(|| now.saturating_sub(pkt.ts))
         };
         if let Some(r) = sample {
-            c.rtt.sample(r);
+            c.rtt.sample_at(r, 0, 0);
         }
         c.backoff = 0;
         c.timer = Timer::Off;
@@ -163,7 +166,10 @@ impl TcpSender {
     fn on_ack(&mut self, now: Time, pkt: &Packet, out: &mut Vec<Packet>) {
         let ece_reduced = pkt.flags & flags::ECE != 0 && self.core.on_ece(pkt.seq);
         let ack = Ack { now, pkt, ece_reduced };
-        self.recovery.on_ack(&mut self.core, &ack, out);
+        let frto = self.core.frto.is_some() && recovery::frto::on_ack(&mut self.core, &ack, out);
+        if !frto {
+            self.recovery.on_ack(&mut self.core, &ack, out);
+        }
         if self.core.phase == Phase::FinWait {
             // The FIN came with the acknowledgement of the last data.
             self.core.on_fin(now, pkt, out);
@@ -182,8 +188,12 @@ impl TcpSender {
     fn on_rto(&mut self, now: Time, out: &mut Vec<Packet>) {
         // Karn's rule: nothing sent before the timeout is timed.
         self.core.rtt_history.clear();
+        let eligible = matches!(self.recovery, Recovery::Rfc6582(_));
+        let frto = recovery::frto::on_timeout(&self.core, eligible);
+        self.core.timeouts += 1;
         self.recovery.on_timeout(&mut self.core);
         self.core.time_out();
+        self.core.frto = frto;
         self.recovery.send(&mut self.core, now, out);
         if self.core.timer == Timer::Off {
             self.core.arm_rto(now);
@@ -251,6 +261,10 @@ impl Sender for TcpSender {
 
     fn retransmits(&self) -> u64 {
         self.core.retransmits
+    }
+
+    fn timeouts(&self) -> (u64, u64) {
+        (self.core.timeouts.into(), self.core.spurious_timeouts.into())
     }
 
     fn cwnd_pkts(&self) -> f64 {

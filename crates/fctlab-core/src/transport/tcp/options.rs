@@ -23,6 +23,33 @@ pub enum Preset {
     Rfc,
     /// ns-3.44's `TcpSocketBase` with `TcpClassicRecovery`, timestamps off.
     Ns3,
+    /// Linux's timers and loss recovery (`net/ipv4/tcp_input.c`,
+    /// `tcp_timer.c`, `tcp_recovery.c`): its RTO estimator, F-RTO, PRR and
+    /// delayed ACKs.
+    Linux,
+}
+
+/// `rto_estimator`: how RTT samples make the retransmission timeout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RtoEstimator {
+    /// RFC 6298 section 2: RTO = SRTT + max(G, 4 RTTVAR), at least the
+    /// minimum RTO (G: the 1 ns clock).
+    Rfc6298,
+    /// Linux's `tcp_rtt_estimator` and `tcp_set_rto`: the variance term is
+    /// never below the minimum RTO and falls at most once per round trip.
+    Linux,
+}
+
+/// `delack`: when a receiver with delayed ACKs acknowledges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Delack {
+    /// `delayed_ack` and `delack_timeout_ms` decide (RFC 5681 4.2).
+    Fixed,
+    /// As Linux: delayed ACKs on, quick ACKs at the start, an adaptive
+    /// delayed-ACK timeout between 40 ms and 200 ms.
+    Linux,
 }
 
 /// `rtt_sampling`.
@@ -109,15 +136,15 @@ pub struct TcpOptionDoc {
 }
 
 /// Declares [`TcpOptions`] with its `Default` (the `rfc` preset), its `ns3`
-/// preset (an overlay on the default) and its documentation table, from one
-/// entry per option: the doc line, `key: type = rfc default`, then
-/// optionally `ns3 = value` and `unset = "..."` (what a `None` default stands
+/// and `linux` presets (overlays on the default) and its documentation table,
+/// from one entry per option: the doc line, `key: type = rfc default`, then
+/// optionally `ns3 = value`, `linux = value` and `unset = "..."` (what a `None` default stands
 /// for in `fctlab list`), then the option's one-line `meaning` and its
 /// `source` for the catalogue.
 macro_rules! tcp_options {
     ($(
         $(#[doc = $doc:literal])+
-        $key:ident: $ty:ty = $rfc:expr $(, ns3 = $ns3:expr)? $(, unset = $unset:literal)?,
+        $key:ident: $ty:ty = $rfc:expr $(, ns3 = $ns3:expr)? $(, linux = $linux:expr)? $(, unset = $unset:literal)?,
         meaning = $meaning:literal, source = $source:literal;
     )+) => {
         /// The TCP model options (`[transport]` keys; `fctlab list tcp`).
@@ -139,6 +166,13 @@ macro_rules! tcp_options {
             pub fn ns3() -> Self {
                 let mut o = Self::default();
                 $( $( o.$key = $ns3; )? )+
+                o
+            }
+
+            /// The `linux` preset: the default with Linux's values overlaid.
+            pub fn linux() -> Self {
+                let mut o = Self::default();
+                $( $( o.$key = $linux; )? )+
                 o
             }
         }
@@ -306,6 +340,85 @@ tcp_options! {
     init_ssthresh_pkts: Option<f64> = None, unset = "unlimited",
         meaning = "the initial slow-start threshold in packets",
         source = "RFC 5681 3.1: the initial ssthresh SHOULD be set arbitrarily high; ns-2 ssthresh_";
+    /// How RTT samples make the retransmission timeout. "rfc6298": RFC 6298
+    /// section 2 (SRTT and RTTVAR with gains 1/8 and 1/4, RTO = SRTT +
+    /// max(G, 4 RTTVAR) with G the 1 ns clock, at least `min_rto_ms`); on a
+    /// path of constant delay RTTVAR decays toward zero and the RTO toward
+    /// SRTT. "linux": Linux's `tcp_rtt_estimator` and `__tcp_set_rto`
+    /// (net/ipv4/tcp_input.c): srtt and mdev kept as 8 srtt and 4 mdev, both
+    /// with RFC 6298's gains, except that a sample below srtt raises mdev
+    /// only an eighth as much; mdev_max, the round trip's largest mdev, starts
+    /// each round trip at `min_rto_ms` (`tcp_rto_min`, 200 ms); rttvar rises
+    /// to mdev_max at once and, once per round trip (an ACK beyond the
+    /// snd_nxt of the last reset), falls by a quarter of its excess over
+    /// mdev_max; RTO = srtt + rttvar, at most `max_rto_ms` (`tcp_bound_rto`),
+    /// so never below srtt + 200 ms. The first sample sets srtt = R, mdev =
+    /// R/2 (4 mdev = 2R), rttvar = max(2R, rto_min). Kept in ns, not rounded
+    /// to the kernel's microseconds or jiffies.
+    rto_estimator: RtoEstimator = RtoEstimator::Rfc6298, linux = RtoEstimator::Linux,
+        meaning = "RTO from RFC 6298's SRTT + 4 RTTVAR, or Linux's srtt + rttvar with rttvar floored at the minimum RTO",
+        source = "RFC 6298 section 2; Linux tcp_input.c tcp_rtt_estimator, __tcp_set_rto, tcp_set_rto; tcp.h tcp_bound_rto";
+    /// The retransmission timer's clock period in ms (unset: exact). 4.3BSD
+    /// runs its TCP timers from `tcp_slowtimo` every 500 ms (`PR_SLOWHZ` 2):
+    /// the timer counts down whole ticks, so the RTO is rounded up to a whole
+    /// number of ticks (at least one) and the timer fires on the tick that
+    /// ends the count, between n - 1 and n ticks after it was set. RTT
+    /// samples stay exact (4.3BSD also counted them in ticks).
+    rto_tick_ms: Option<f64> = None, unset = "exact",
+        meaning = "the retransmission timer's clock: RTO rounded up to whole ticks, fired on a tick",
+        source = "4.3BSD tcp_timer.c tcp_slowtimo, PR_SLOWHZ (500 ms); tcp_timer.h TCPT_RANGESET";
+    /// F-RTO (RFC 5682 section 2, as Linux's `tcp_process_loss` runs it
+    /// without SACK): a timeout outside fast recovery resends only the first
+    /// unacknowledged segment. If the first ACK after it advances snd_una
+    /// without covering everything sent before the timeout, up to two new
+    /// segments go out instead of the go-back-N resends (step 2b); if the
+    /// second ACK then advances snd_una too, it acknowledges data that was
+    /// never resent and the timeout was spurious (step 3b): the window and
+    /// ssthresh are restored as Linux's `tcp_undo_cwnd_reduction` does (cwnd
+    /// = max(cwnd, cwnd before the timeout), ssthresh = max(ssthresh, the
+    /// ssthresh before it or 3/4 of the window, `tcp_current_ssthresh`)) and
+    /// recover = snd_nxt. A first ACK that covers everything sent before the
+    /// timeout (step 2a), or a duplicate ACK as the second (step 3a: cwnd at
+    /// most 3), falls back to go-back-N; a duplicate ACK before the first
+    /// that advances snd_una is passed over, as Linux does (RFC 5682 step 2a
+    /// would fall back). Applies without SACK and with `dupack_window =
+    /// "inflation"`.
+    frto: bool = false, linux = true,
+        meaning = "F-RTO: after a timeout, two new segments instead of go-back-N; undo the timeout if never-resent data is acknowledged",
+        source = "RFC 5682 section 2; Linux tcp_input.c tcp_enter_loss, tcp_process_loss, tcp_try_undo_loss, tcp_undo_cwnd_reduction";
+    /// Proportional Rate Reduction (RFC 6937 with the slow-start reduction
+    /// bound, PRR-SSRB; Linux's `tcp_cwnd_reduction`) in SACK recovery (RFC
+    /// 6675, `tcp-sack`): on each ACK in recovery, prr_delivered grows by the
+    /// segments it newly acknowledges or SACKs; while pipe > ssthresh the
+    /// sender may send ceil(prr_delivered x ssthresh / RecoverFS) - prr_out
+    /// (RecoverFS: cwnd before the loss, Linux's `prior_cwnd`), else
+    /// min(ssthresh - pipe, max(prr_delivered - prr_out, delivered) + 1);
+    /// at least one segment (the fast retransmit) while none has gone out;
+    /// cwnd = pipe + that; the ACK that ends recovery sets cwnd = ssthresh
+    /// (`tcp_end_cwnd_reduction`). Without it RFC 6675 sets cwnd = ssthresh
+    /// on entering recovery. Linux since 5.14 adds the SSRB's one segment only
+    /// on an ACK that advances snd_una; fctlab adds it as RFC 6937 does.
+    prr: bool = false, linux = true,
+        meaning = "PRR-SSRB: in SACK recovery, send in proportion to the data delivered, toward ssthresh",
+        source = "RFC 6937 section 3.1; Linux tcp_input.c tcp_init_cwnd_reduction, tcp_cwnd_reduction, tcp_end_cwnd_reduction";
+    /// When the receiver acknowledges. "fixed": as `delayed_ack` and
+    /// `delack_timeout_ms` say (RFC 5681 4.2). "linux": delayed ACKs as Linux
+    /// sends them, whatever `delayed_ack` says (tcp_input.c
+    /// `tcp_event_data_recv`, `__tcp_ack_snd_check`, `tcp_enter_quickack_mode`;
+    /// tcp_output.c `tcp_send_delayed_ack`; tcp_timer.c
+    /// `tcp_delack_timer_handler`): the first in-order segment starts quickack
+    /// mode, an immediate ACK for each of the next min(16, receiver window /
+    /// 2) ACKs (`TCP_MAX_QUICKACKS`); then an ACK for every second segment, or
+    /// after the delayed-ACK timeout ato, which starts at 40 ms
+    /// (`TCP_ATO_MIN`), becomes ato/2 + 20 ms after a segment within 20 ms of
+    /// the last, ato/2 + the gap after one within ato, doubles when the timer
+    /// fires, and is used at most 200 ms (`TCP_DELACK_MAX`; fctlab's receiver
+    /// keeps no RTT to cap it by); a gap above `initial_rto_ms` (the
+    /// receiver's RTO) or a duplicate segment re-enters quickack mode.
+    /// Out-of-order and hole-filling segments are acknowledged at once.
+    delack: Delack = Delack::Fixed, linux = Delack::Linux,
+        meaning = "delayed ACKs as delayed_ack and delack_timeout_ms say, or as Linux sends them (quickack, adaptive 40-200 ms timeout)",
+        source = "RFC 5681 4.2; Linux tcp_input.c tcp_event_data_recv, __tcp_ack_snd_check; tcp_output.c tcp_send_delayed_ack; tcp_timer.c tcp_delack_timer_handler";
 }
 
 impl TcpOptions {
@@ -314,6 +427,7 @@ impl TcpOptions {
         match p {
             Preset::Rfc => Self::default(),
             Preset::Ns3 => Self::ns3(),
+            Preset::Linux => Self::linux(),
         }
     }
 
@@ -357,6 +471,9 @@ impl TcpOptions {
     fn check(&self, field: &str) -> Result<(), ConfigError> {
         if let Some(ms) = self.syn_rto_ms {
             duration_ms(&format!("{field}.syn_rto_ms"), ms, true)?;
+        }
+        if let Some(ms) = self.rto_tick_ms {
+            duration_ms(&format!("{field}.rto_tick_ms"), ms, true)?;
         }
         if let Some(x) = self.init_ssthresh_pkts {
             if !(x.is_finite() && x >= 1.0) {

@@ -130,3 +130,29 @@ impl Timer {
         }
     }
 }
+
+/// F-RTO's progress after a timeout (RFC 5682 section 2, `frto`), with what
+/// to restore if the timeout proves spurious (held boxed, outside the
+/// per-flow state, while F-RTO is under way).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Frto {
+    pub step: FrtoStep,
+    pub undo: Undo,
+}
+
+/// See [`Frto`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FrtoStep {
+    /// Step 2: waiting for the first ACK after the timeout's retransmission.
+    First,
+    /// Step 3: new segments are out; waiting for the second ACK.
+    Second,
+}
+
+/// The window and ssthresh before a timeout (Linux's `prior_cwnd` and
+/// `prior_ssthresh`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Undo {
+    pub cwnd: f64,
+    pub ssthresh: f64,
+}

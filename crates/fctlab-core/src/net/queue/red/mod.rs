@@ -67,6 +67,8 @@ pub struct Red {
     device_queue: bool,
     /// `forced_drop_count` = "keep".
     keep_count: bool,
+    /// `instantaneous`.
+    instantaneous: bool,
     // State.
     /// The average queue (packets, or bytes / mean_pktsize in byte mode).
     pub avg: f64,
@@ -117,6 +119,7 @@ impl Red {
             mean_pktsize: c.mean_pktsize as f64,
             device_queue: c.device_queue_pkts == 1,
             keep_count: c.forced_drop_count == "keep",
+            instantaneous: c.instantaneous,
             avg: 0.0,
             count: 0,
             count_bytes: 0,
@@ -182,8 +185,42 @@ impl Red {
     }
 }
 
+impl Red {
+    /// `instantaneous`: mark or drop with probability 0 up to min_th, linear
+    /// to max_p at max_th, 1 above, on the queue the arrival finds (HPCC's
+    /// `SwitchMmu::ShouldSendCN`), one independent draw per packet.
+    fn enqueue_instantaneous(&mut self, now: Time, mut pkt: Packet) -> Option<Packet> {
+        let q = self.measure(now);
+        let hit = if q > self.max_th {
+            true
+        } else if q > self.min_th {
+            let p = self.max_p * (q - self.min_th) / (self.max_th - self.min_th);
+            self.rng.random::<f64>() < p
+        } else {
+            false
+        };
+        if hit {
+            if self.ecn && pkt.flags & flags::ECT != 0 {
+                pkt.flags |= flags::CE;
+                self.stats.marks += 1;
+            } else {
+                self.stats.early_drops += 1;
+                return Some(pkt);
+            }
+        }
+        let dropped = self.fifo.enqueue(now, pkt);
+        if dropped.is_some() {
+            self.stats.forced_drops += 1;
+        }
+        dropped
+    }
+}
+
 impl Queue for Red {
     fn enqueue(&mut self, now: Time, mut pkt: Packet) -> Option<Packet> {
+        if self.instantaneous {
+            return self.enqueue_instantaneous(now, pkt);
+        }
         self.update_avg(now);
         self.count += 1;
         self.count_bytes += pkt.size_bytes as u64;
@@ -733,5 +770,54 @@ mod tests {
         .validate("network.red")
         .unwrap_err();
         assert_eq!(e.field, "network.red.forced_drop_count");
+    }
+
+    #[test]
+    fn instantaneous_mode_marks_with_the_linear_probability_of_the_queue_itself() {
+        // Kmin 5, Kmax 15, Pmax 0.2; the queue held at 10 packets at every
+        // arrival: p = 0.2 (10 - 5) / 10 = 0.1 per packet, independently.
+        let c = RedCfg {
+            min_th: 5.0,
+            max_th: 15.0,
+            max_p: 0.2,
+            ecn: true,
+            instantaneous: true,
+            ..Default::default()
+        };
+        let mut q = Red::new(&c, port(10e9, 1000, 1000));
+        let ect = |s| {
+            let mut p = pkt(s);
+            p.flags |= flags::ECT;
+            p
+        };
+        // Up to Kmin nothing is marked (arrivals find 0..=5 waiting).
+        for s in 0..6 {
+            q.enqueue(0, ect(s));
+        }
+        assert_eq!(q.stats.marks, 0);
+        for s in 6..11 {
+            q.enqueue(0, ect(s));
+        }
+        // 11 wait; each round a departure leaves 10 for the arrival to find.
+        let before = q.stats.marks;
+        let n = 20_000;
+        for s in 0..n {
+            q.dequeue(0);
+            assert!(q.enqueue(0, ect(100 + s)).is_none());
+        }
+        let f = (q.stats.marks - before) as f64 / n as f64;
+        // Binomial(20000, 0.1): standard deviation 0.0021.
+        assert!((f - 0.1).abs() < 0.01, "marked fraction {f}");
+        assert_eq!(q.stats.early_drops, 0);
+        // Above Kmax every ECN-capable arrival is marked, others dropped.
+        for s in 0..5 {
+            q.enqueue(0, ect(50_000 + s));
+        }
+        assert_eq!(q.len_pkts(), 16);
+        let m = q.stats.marks;
+        assert!(q.enqueue(0, ect(60_000)).is_none());
+        assert_eq!(q.stats.marks, m + 1);
+        assert!(q.enqueue(0, pkt(60_001)).is_some());
+        assert_eq!(q.stats.early_drops, 1);
     }
 }

@@ -63,6 +63,14 @@ pub struct RedCfg {
     /// with `Ns1Compat` false: those arrivals are forced drops and, like drops
     /// by the full internal queue, leave the count running).
     pub forced_drop_count: String,
+    /// Instantaneous mode, as HPCC's and DCQCN's ns-3 switches configure
+    /// ECN (Kmin, Kmax, Pmax = min_th, max_th, max_p): each arrival is
+    /// marked (ECN-capable, with `ecn`) or dropped with probability 0 while
+    /// the queue it finds is at most min_th, max_p (q - min_th) / (max_th -
+    /// min_th) up to max_th and 1 above, independently of the others; no
+    /// average, no count since the last mark, no gentle region, no
+    /// `mark_p`.
+    pub instantaneous: bool,
 }
 
 impl Default for RedCfg {
@@ -82,6 +90,7 @@ impl Default for RedCfg {
             mean_pktsize: 1040,
             device_queue_pkts: 0,
             forced_drop_count: "reset".into(),
+            instantaneous: false,
         }
     }
 }
@@ -127,12 +136,7 @@ impl RedCfg {
                 format!("must be in (0, 1], or -1 for automatic, got {}", self.q_weight),
             );
         }
-        if !(self.target_delay_ms.is_finite() && self.target_delay_ms > 0.0) {
-            return bad(
-                "target_delay_ms",
-                format!("must be a positive number, got {}", self.target_delay_ms),
-            );
-        }
+        crate::config::duration_ms(&format!("{field}.target_delay_ms"), self.target_delay_ms, true)?;
         if self.mean_pktsize == 0 {
             return bad("mean_pktsize", "must be at least 1 byte".into());
         }
@@ -173,6 +177,7 @@ impl Params for RedCfg {
         ParamDoc::new("byte_mode", "ns-2 bytes_ / queue_in_bytes_ (on there); fctlab counts packets"),
         ParamDoc::new("mean_pktsize", "fctlab's default data packet (1000 + 40 B); ns-2 mean_pktsize_ 500 for its 500 B packets"),
         ParamDoc::new("device_queue_pkts", "0: ns-2 red.cc; 1: ns-3 RedQueueDisc over a one-packet PointToPointNetDevice queue (net-device-queue-interface.h, red-queue-disc.cc DoDequeue)"),
+        ParamDoc::new("instantaneous", "off: RED's average; on: HPCC's ns-3 switch (SwitchMmu::ShouldSendCN: Kmin, Kmax, Pmax on the queue itself, one draw per packet; Li et al. 2019) and DCQCN's (Zhu et al. 2015)"),
         ParamDoc::new("forced_drop_count", "\"reset\": ns-2 red.cc (use_mark_p_, ns1_compat_ false); \"keep\": ns-3 RedQueueDisc::DoEnqueue (Ns1Compat false)"),
     ];
     fn validate(&self, field: &str) -> Result<(), ConfigError> {

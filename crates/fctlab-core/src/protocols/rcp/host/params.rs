@@ -72,7 +72,7 @@ impl RcpHostCfg {
 impl Params for RcpHostCfg {
     const DOCS: &'static [ParamDoc] = &[
         ParamDoc::new("mode", "ps: SYN back-off spread per flow, no rate probes (a burst of SYNs larger than the buffer gets through; probes from many slow flows would fill the link); ns2: the released ns-2 RCP patch rcp-host.cc"),
-        ParamDoc::new("syn_first_retx_ms", "fctlab (mode ps): first SYN retransmission, doubling up to syn_retx_ms"),
+        ParamDoc::new("syn_first_retx_ms", "fctlab (mode ps): first SYN retransmission, doubling up to syn_retx_ms (every timer: at least 0.001 ms)"),
         ParamDoc::new("syn_retx_ms", "ns-2 RCP patch rcp-host.cc SYN_DELAY 0.5 s"),
         ParamDoc::new("max_probe_interval_ms", "ns-2 RCP patch: REF probes every min(0.5 s, RTT) while interval > RTT"),
         ParamDoc::new("recovery_rtts", "ns-2 RCP patch: resend unacknowledged packets 2 RTT after the FIN"),

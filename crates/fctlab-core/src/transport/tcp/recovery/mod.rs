@@ -6,13 +6,18 @@
 //!   Reno, or NewReno's partial ACKs (RFC 6582).
 //! - [`Ns3Pipe`]: NewReno as ns-3 sends without SACK (`dupack_window =
 //!   "pipe"`): its estimate of the data in the network against cwnd.
-//! - [`Rfc6675`]: SACK (RFC 2018) and conservative recovery on a scoreboard.
+//! - [`Rfc6675`]: SACK (RFC 2018) and conservative recovery on a scoreboard,
+//!   with PRR (RFC 6937) when `prr` is on.
+//!
+//! [`frto`] runs beside [`Rfc6582`] after a timeout when `frto` is on: it
+//! takes the two ACKs after the timeout and undoes a spurious one (RFC 5682).
 //!
 //! Each takes the connection's ACKs once it is established, decides what a
 //! timeout does to ssthresh and to its own bookkeeping, and sends what the
 //! window allows; the sender ([`super::TcpSender`]) keeps the handshake, the
 //! timers and the close.
 
+pub mod frto;
 mod ns3_pipe;
 mod rfc6582;
 mod rfc6675;

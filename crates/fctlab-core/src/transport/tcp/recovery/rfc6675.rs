@@ -10,6 +10,19 @@ use crate::transport::tcp::core::{Ack, Core};
 
 pub struct Rfc6675 {
     sb: Scoreboard,
+    /// PRR's counts during a recovery (`prr`).
+    prr: Option<Prr>,
+}
+
+/// Proportional Rate Reduction's state in one recovery (RFC 6937 3.1).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Prr {
+    /// Segments delivered to the receiver since recovery began.
+    pub delivered: u64,
+    /// Segments sent since recovery began.
+    pub out: u64,
+    /// cwnd before the loss (Linux's `prior_cwnd`).
+    pub recover_fs: f64,
 }
 
 impl Rfc6675 {
@@ -17,7 +30,35 @@ impl Rfc6675 {
     pub fn new(dupthresh: u32, rescue: bool) -> Self {
         Rfc6675 {
             sb: Scoreboard::new(dupthresh, rescue),
+            prr: None,
         }
+    }
+
+    /// PRR's state, during a recovery with `prr`.
+    pub fn prr(&self) -> Option<Prr> {
+        self.prr
+    }
+
+    /// RFC 6937 3.1 on an ACK in recovery that delivered `delivered`
+    /// segments: cwnd = pipe + sndcnt (PRR-SSRB; Linux's `tcp_cwnd_reduction`).
+    fn prr_window(&mut self, c: &mut Core, delivered: u64) {
+        let Some(prr) = self.prr.as_mut() else {
+            return;
+        };
+        prr.delivered += delivered;
+        let pipe = self.sb.pipe(c.snd_una, c.high_data) as f64;
+        let (pd, out) = (prr.delivered as f64, prr.out as f64);
+        let ssthresh = c.w.ssthresh;
+        let sndcnt = if pipe > ssthresh {
+            // Proportional: CEIL(prr_delivered * ssthresh / RecoverFS) - prr_out.
+            ((pd * ssthresh / prr.recover_fs).ceil() - out).max(0.0)
+        } else {
+            // Slow-start reduction bound.
+            (ssthresh - pipe).min((pd - out).max(delivered as f64) + 1.0).max(0.0)
+        };
+        // Linux: force the fast retransmit on entering recovery.
+        let sndcnt = if prr.out == 0 { sndcnt.max(1.0) } else { sndcnt };
+        c.w.cwnd = pipe + sndcnt;
     }
 
     /// The scoreboard.
@@ -40,6 +81,10 @@ impl Rfc6675 {
         if c.phase.in_recovery() {
             if a.seq() >= c.recover {
                 c.phase = c.phase.recovery_over();
+                if self.prr.take().is_some() {
+                    // tcp_end_cwnd_reduction.
+                    c.w.cwnd = c.w.ssthresh;
+                }
             }
         } else {
             // The header words carry the SACK option, not router feedback.
@@ -48,8 +93,10 @@ impl Rfc6675 {
         true
     }
 
-    /// RFC 6675 section 5 step (4).
-    fn enter_recovery(&mut self, c: &mut Core, now: Time, out: &mut Vec<Packet>) {
+    /// RFC 6675 section 5 step (4); with PRR, RFC 6937's initialisation
+    /// and its window for the ACK (`delivered` segments) that starts recovery.
+    fn enter_recovery(&mut self, c: &mut Core, delivered: u64, now: Time, out: &mut Vec<Packet>) {
+        let prior_cwnd = c.w.cwnd;
         // (4.2) ssthresh = cwnd = max(FlightSize / 2, 2) (RFC 5681 eq. 4), but
         // not decreased twice in a window already reduced for ECE (RFC 3168 6.1.2).
         c.reduce_for_loss(c.outstanding());
@@ -57,19 +104,33 @@ impl Rfc6675 {
         // (4.1) RecoveryPoint = HighData.
         c.recover = c.high_data;
         c.phase = c.phase.recovery_from();
-        // (4.3) Retransmit HighACK + 1; HighRxt = RescueRxt = it. The timer
-        // restarts, as for the other schemes' fast retransmit.
+        if c.opts().prr {
+            // Before the head counts as retransmitted (Linux: the head is
+            // marked lost and not yet resent when tcp_cwnd_reduction runs).
+            self.prr = Some(Prr {
+                delivered: 0,
+                out: 0,
+                recover_fs: prior_cwnd,
+            });
+            self.prr_window(c, delivered);
+        }
         let una = c.snd_una;
         self.sb.start_recovery(una);
+        // (4.3) Retransmit HighACK + 1; HighRxt = RescueRxt = it. The timer
+        // restarts, as for the other schemes' fast retransmit.
         c.send_seq(now, una, out);
         c.arm_rto_on_fast_retransmit(now);
         // (4.4) SetPipe and (4.5) step (C).
-        self.transmit(c, now, out);
+        let sent = 1 + self.transmit(c, now, out);
+        if let Some(p) = self.prr.as_mut() {
+            p.out += sent;
+        }
     }
 
     /// RFC 6675 section 5 steps (B.2) and (C): SetPipe, then while cwnd -
-    /// pipe >= 1 send what NextSeg picks.
-    fn transmit(&mut self, c: &mut Core, now: Time, out: &mut Vec<Packet>) {
+    /// pipe >= 1 send what NextSeg picks. Returns the segments sent.
+    fn transmit(&mut self, c: &mut Core, now: Time, out: &mut Vec<Packet>) -> u64 {
+        let mut sent = 0;
         let cwnd = c.wnd();
         let mut pipe = self.sb.pipe(c.snd_una, c.high_data);
         while cwnd - pipe as f64 >= 1.0 - 1e-9 {
@@ -87,7 +148,9 @@ impl Rfc6675 {
             }
             // (C.4)
             pipe += 1;
+            sent += 1;
         }
+        sent
     }
 }
 
@@ -99,15 +162,22 @@ impl LossRecovery for Rfc6675 {
             return; // an old ACK (paths are FIFO: it cannot happen)
         }
         // Update (): the scoreboard takes the cumulative ACK and the blocks.
+        let sacked_before = self.sb.sacked();
         let newly_sacked = self
             .sb
             .update(ack, a.pkt.hdr.get::<SackBlocks>().blocks(ack), c.high_data);
+        // RFC 6937's DeliveredData: the change in snd_una and in SACKed.
+        let delivered = (ack - c.snd_una + self.sb.sacked()).saturating_sub(sacked_before);
         if ack > c.snd_una && !self.on_new_ack(c, a) {
             return;
         }
         if c.phase.in_recovery() {
-            // (B) and (C).
-            self.transmit(c, a.now, out);
+            // (B) and (C); with PRR, its window first.
+            self.prr_window(c, delivered);
+            let sent = self.transmit(c, a.now, out);
+            if let Some(p) = self.prr.as_mut() {
+                p.out += sent;
+            }
             return;
         }
         if newly_sacked > 0 {
@@ -119,7 +189,7 @@ impl LossRecovery for Rfc6675 {
             c.dupacks += 1;
             let lost = c.dupacks >= c.p.dupack_threshold || self.sb.is_lost(c.snd_una);
             if lost && c.snd_una >= c.recover {
-                self.enter_recovery(c, a.now, out);
+                self.enter_recovery(c, delivered, a.now, out);
                 return;
             }
         }
@@ -131,6 +201,7 @@ impl LossRecovery for Rfc6675 {
     fn on_timeout(&mut self, c: &mut Core) {
         c.timeout_ssthresh();
         self.sb.clear();
+        self.prr = None;
     }
 
     /// Outside recovery: send while the window allows (RFC 5681, FlightSize
