@@ -58,6 +58,7 @@ PAGES = (
     "gavaletz2010.fig3",
     "gavaletz2010.fig4",
     "gavaletz2010.fig5",
+    "checks.rtt_fairness_modern",
 )
 
 for _module in PAGES:
