@@ -103,7 +103,7 @@ def rtt_fairness_modern(out, scale: str) -> list:
         + f"Retransmissions beyond the drops: {_spurious(runs)}. They follow RFC 6298 timeouts that fire without "
         "a loss (on this constant-delay path RTTVAR shrinks towards zero, then a queue that builds within one "
         "round trip delays the ACKs past the timer; see the Linux TCP page of the docs), each followed by "
-        "go-back-N; with the linux preset (RTTVAR floored at 200 ms, F-RTO) they are gone: "
+        "go-back-N; with the linux preset (RTTVAR floored at 200 ms, F-RTO): "
         + ", ".join(
             f"{n} {int(r.flows['retransmits'].sum())} retransmissions for {int(r.flows['drops'].sum())} drops"
             for (n, b), (c, r) in runs.items()
