@@ -53,6 +53,7 @@ PAGES = (
     "checks.fabric_websearch",
     "checks.fabric_ecmp",
     "checks.dctcp_queue",
+    "checks.modern_tcp_fct",
     "gavaletz2010.fig1",
     "gavaletz2010.fig2",
     "gavaletz2010.fig3",
