@@ -40,12 +40,12 @@ def test_specs_are_the_registry_in_report_order():
     specs = experiments.specs()
     assert [s.name for s in specs] == list(experiments.REGISTRY)
     assert all(experiments.REGISTRY[s.name] is s.func for s in specs)
-    assert len({s.name for s in specs}) == len(specs) == 39
+    assert len({s.name for s in specs}) == len(specs) == 42
     # Each source's pages in the order of its figures, the sources as the report shows them.
     names = [s.name for s in specs]
     assert names[:6] == [f"dukkipati2006-fig{i}" for i in range(1, 7)]
     assert names.index("kanakia1991-table4-10") + 1 == names.index("kanakia1991")
-    assert names[-5:] == [f"gavaletz2010-fig{i}" for i in range(1, 6)]
+    assert names[-6:] == [f"gavaletz2010-fig{i}" for i in range(1, 6)] + ["rtt-fairness-modern"]
     for s in specs:
         assert s.title and "\n" not in s.title
         assert s.source in ("dukkipati2006", "kanakia1991", "mussmann2012", "gavaletz2010", "zhuang2016", "fctlab")
@@ -57,6 +57,9 @@ def test_specs_are_the_registry_in_report_order():
         "crossval-ns3",
         "fabric-websearch",
         "fabric-ecmp",
+        "dctcp-queue",
+        "modern-tcp-fct",
+        "rtt-fairness-modern",
     }
 
 
