@@ -4,11 +4,12 @@
 //! of new data, growing the window, closing).
 
 use super::options::{FastRetransmitTimer, RecoveryExit, RtoEstimator, RttSampling, TcpOptions, TimeoutExitGrowth};
+use super::pacing::Pacer;
 use super::phase::{Frto, PartialAckTimer, Phase, Recovering, Timer};
 use crate::net::packet::flags;
 use crate::net::{Packet, PacketKind};
 use crate::sim::{ms_to_ns, Time};
-use crate::transport::cc::{AckSample, AckSeq, CongestionControl, Window};
+use crate::transport::cc::{AckSample, AckSeq, CaState, CongestionControl, Delivery, TxEvent, Window};
 use crate::transport::rtt::RttEstimator;
 use crate::transport::{FlowSize, TransportParams};
 use std::collections::VecDeque;
@@ -53,6 +54,49 @@ pub struct NewAck {
     pub rtt: Time,
 }
 
+/// What the controller asked for, once per flow: one bit each, so that the
+/// sender's state does not grow with the hooks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Asks(u8);
+
+impl Asks {
+    const ACK_SEQ: u8 = 1;
+    const PATH_DELAY: u8 = 2;
+    const DELIVERY: u8 = 4;
+
+    pub fn of(cc: &dyn CongestionControl) -> Self {
+        let bit = |b: bool, v: u8| if b { v } else { 0 };
+        Asks(
+            bit(cc.wants_ack_seq(), Self::ACK_SEQ)
+                | bit(cc.wants_path_delay(), Self::PATH_DELAY)
+                | bit(cc.wants_delivery(), Self::DELIVERY),
+        )
+    }
+
+    /// `wants_ack_seq`.
+    #[inline]
+    pub fn ack_seq(self) -> bool {
+        self.0 & Self::ACK_SEQ != 0
+    }
+
+    /// `wants_path_delay` (and a header with room for the delay).
+    #[inline]
+    pub fn path_delay(self) -> bool {
+        self.0 & Self::PATH_DELAY != 0
+    }
+
+    /// `wants_delivery`: the controller owns the window.
+    #[inline]
+    pub fn delivery(self) -> bool {
+        self.0 & Self::DELIVERY != 0
+    }
+
+    /// No path delay (the ACK's header words hold SACK blocks).
+    pub fn without_path_delay(self) -> Self {
+        Asks(self.0 & !Self::PATH_DELAY)
+    }
+}
+
 /// The sender's shared state.
 pub struct Core {
     pub flow: u32,
@@ -63,10 +107,10 @@ pub struct Core {
     /// instead of one per flow keeps the flows in progress smaller).
     pub p: Arc<TransportParams>,
     pub cc: Box<dyn CongestionControl>,
-    /// The controller's `wants_ack_seq`, asked once.
-    pub ack_seq: bool,
-    /// The controller's `wants_path_delay`, asked once.
-    pub path_delay: bool,
+    /// What the controller asked for, once per flow.
+    pub asks: Asks,
+    /// The pacing state, when the sender paces (`pacing`).
+    pub pacer: Option<Box<Pacer>>,
     pub w: Window,
     pub rtt: RttEstimator,
     pub phase: Phase,
@@ -112,8 +156,8 @@ impl Core {
                 cwnd: p.init_cwnd_pkts,
                 ssthresh: p.tcp.init_ssthresh(),
             },
-            ack_seq: cc.wants_ack_seq(),
-            path_delay: cc.wants_path_delay(),
+            asks: Asks::of(cc.as_ref()),
+            pacer: p.tcp.pacing.unwrap_or(cc.needs_pacing()).then(Box::default),
             rtt: {
                 let e = RttEstimator::new(p.initial_rto_ns, p.min_rto_ns, p.max_rto_ns);
                 match p.tcp.rto_estimator {
@@ -246,6 +290,22 @@ impl Core {
     pub fn send_seq(&mut self, now: Time, seq: u64, out: &mut Vec<Packet>) {
         let mut pkt = self.data_packet(now, seq);
         let karn = self.opts().rtt_sampling == RttSampling::Karn;
+        if self.asks.delivery() {
+            let e = TxEvent {
+                now,
+                seq,
+                retransmit: seq < self.high_data,
+                packets_out: self.high_data - self.snd_una,
+            };
+            self.cc.on_send(&e);
+        }
+        if self.pacer.is_some() {
+            let rate = self.pacing_rate();
+            let payload = self.size.payload_of(seq, self.p.mss_bytes);
+            if let Some(p) = self.pacer.as_deref_mut() {
+                p.sent(now, payload, rate);
+            }
+        }
         if seq < self.high_data {
             self.retransmits += 1;
             pkt.flags |= flags::RETX;
@@ -275,9 +335,77 @@ impl Core {
     /// fits the window (RFC 5681).
     pub fn send_window(&mut self, now: Time, out: &mut Vec<Packet>) {
         let wnd = self.wnd();
-        while self.snd_nxt < self.end_seq && (self.outstanding() as f64) + 1.0 <= wnd + 1e-9 {
+        while self.snd_nxt < self.end_seq && (self.outstanding() as f64) + 1.0 <= wnd + 1e-9 && self.pace_ok(now) {
             self.send_next(now, out);
         }
+    }
+
+    // ---- pacing ----
+
+    /// Whether pacing lets a segment leave at `now` (always, unpaced); the
+    /// last test of a send loop, so that a held sender is one that had
+    /// something to send.
+    #[inline]
+    pub fn pace_ok(&mut self, now: Time) -> bool {
+        match self.pacer.as_deref_mut() {
+            None => true,
+            Some(p) => p.allows(now),
+        }
+    }
+
+    /// The pacing rate, payload bytes per second: the controller's, else
+    /// Linux's `tcp_update_pacing_rate` (infinite before an RTT sample).
+    pub fn pacing_rate(&self) -> f64 {
+        if let Some(r) = self.cc.pacing_rate() {
+            return r;
+        }
+        let Some(srtt) = self.rtt.srtt().filter(|&s| s > 0) else {
+            return f64::INFINITY;
+        };
+        let o = self.opts();
+        let ratio = if self.w.cwnd < self.w.ssthresh / 2.0 {
+            o.pacing_ss_ratio
+        } else {
+            o.pacing_ca_ratio
+        };
+        let pkts = self.w.cwnd.max((self.high_data - self.snd_una) as f64);
+        ratio / 100.0 * pkts * self.p.mss_bytes as f64 * 1e9 / srtt as f64
+    }
+
+    // ---- a controller that owns the window ----
+
+    /// The congestion-control state as Linux names it.
+    pub fn ca_state(&self) -> CaState {
+        if self.phase.in_recovery() {
+            CaState::Recovery
+        } else if self.snd_una < self.recover {
+            CaState::Loss
+        } else {
+            CaState::Open
+        }
+    }
+
+    /// Tell a controller that owns the window what ACK `a` delivered
+    /// (`delivered` segments, `losses` newly taken for lost; `prior_in_flight`
+    /// and `in_flight`: the pipe before and after); no-op for the others.
+    pub fn deliver(&mut self, a: &Ack, delivered: u64, losses: u64, prior_in_flight: u64, in_flight: u64) {
+        if !self.asks.delivery() {
+            return;
+        }
+        let rtt = a.now.saturating_sub(a.pkt.ts);
+        let d = Delivery {
+            now: a.now,
+            echoed_ts: a.pkt.ts,
+            delivered,
+            losses,
+            prior_in_flight,
+            in_flight,
+            rtt_ns: rtt,
+            min_rtt_ns: self.rtt.min_rtt().unwrap_or(rtt),
+            state: self.ca_state(),
+            edt_ns: self.pacer.as_deref().map_or(a.now, |p| p.next_at.max(a.now)),
+        };
+        self.cc.on_delivery(&mut self.w, &d);
     }
 
     // ---- ACKs ----
@@ -302,10 +430,11 @@ impl Core {
 
     /// RFC 3168 6.1.2: the answer to an ACK carrying ECE (cumulative ACK
     /// `ack`): ssthresh as for a loss, cwnd = ssthresh, once per window of
-    /// data, not in fast recovery (the loss already reduced the window).
+    /// data, not in fast recovery (the loss already reduced the window),
+    /// nor for a controller that owns the window (BBR v1 ignores ECE).
     /// Returns whether the window was reduced.
     pub fn on_ece(&mut self, ack: u64) -> bool {
-        if !self.p.ecn || self.phase.in_recovery() || ack <= self.ecn_recover {
+        if !self.p.ecn || self.asks.delivery() || self.phase.in_recovery() || ack <= self.ecn_recover {
             return false;
         }
         let flight = self.outstanding();
@@ -336,7 +465,7 @@ impl Core {
             }
             None => self.rtt.srtt().unwrap_or(0),
         };
-        if self.ack_seq {
+        if self.asks.ack_seq() {
             let s = AckSeq {
                 now: a.now,
                 ack,
