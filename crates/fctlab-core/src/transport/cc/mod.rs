@@ -21,7 +21,7 @@ macro_rules! controllers {
     };
 }
 
-controllers!(newreno, reno, tahoe, hstcp, scalable, decbit, tri_s, dual, tarheel, srf, libra, dctcp, cubic, vegas);
+controllers!(newreno, reno, tahoe, hstcp, scalable, decbit, tri_s, dual, tarheel, srf, libra, dctcp, cubic, vegas, bbr);
 
 pub use hstcp::{Hstcp, HstcpParams};
 pub use newreno::NewReno;
@@ -122,6 +122,8 @@ pub struct Delivery {
     pub rtt_ns: Time,
     /// The least RTT sample of the connection (Linux's `tcp_min_rtt`).
     pub min_rtt_ns: Time,
+    /// The smoothed RTT, once there is a sample.
+    pub srtt_ns: Option<Time>,
     pub state: CaState,
     /// The earliest time the next segment may leave (Linux's
     /// `tcp_wstamp_ns`; `now` without pacing).
@@ -216,6 +218,12 @@ pub trait CongestionControl: Send {
     fn pacing_rate(&self) -> Option<f64> {
         None
     }
+    /// The controller's estimates by name, for the per-flow series: BBR's
+    /// bottleneck bandwidth (`model_bw_pps`, segments per second), minimum
+    /// RTT (`model_min_rtt_ms`), packet-timed rounds (`model_rounds`) and
+    /// mode (`model_mode`: 0 startup, 1 drain, 2 probe-bw, 3 probe-rtt),
+    /// DCTCP's alpha (`model_alpha`).
+    fn model(&self, _put: &mut dyn FnMut(&'static str, f64)) {}
 }
 
 /// The largest window the RTT-scaling controllers (`tcp-tarheel`,

@@ -402,6 +402,7 @@ impl Core {
             in_flight,
             rtt_ns: rtt,
             min_rtt_ns: self.rtt.min_rtt().unwrap_or(rtt),
+            srtt_ns: self.rtt.srtt(),
             state: self.ca_state(),
             edt_ns: self.pacer.as_deref().map_or(a.now, |p| p.next_at.max(a.now)),
         };

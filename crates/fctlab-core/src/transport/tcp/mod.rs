@@ -304,4 +304,8 @@ impl Sender for TcpSender {
     fn wants_path_delay(&self) -> bool {
         self.core.asks.path_delay()
     }
+
+    fn model(&self, put: &mut dyn FnMut(&'static str, f64)) {
+        self.core.cc.model(put)
+    }
 }

@@ -507,7 +507,10 @@ impl TcpOptions {
                 );
             }
         }
-        for (k, v) in [("pacing_ss_ratio", self.pacing_ss_ratio), ("pacing_ca_ratio", self.pacing_ca_ratio)] {
+        for (k, v) in [
+            ("pacing_ss_ratio", self.pacing_ss_ratio),
+            ("pacing_ca_ratio", self.pacing_ca_ratio),
+        ] {
             if !(v.is_finite() && v > 0.0) {
                 return err(format!("{field}.{k}"), format!("must be a percentage > 0, got {v}"));
             }

@@ -187,7 +187,11 @@ impl LossRecovery for Rfc6675 {
             return; // an old ACK (paths are FIFO: it cannot happen)
         }
         // A controller that owns the window hears of the ACK before sending.
-        let prior_pipe = if c.asks.delivery() { self.sb.pipe(c.snd_una, c.high_data) } else { 0 };
+        let prior_pipe = if c.asks.delivery() {
+            self.sb.pipe(c.snd_una, c.high_data)
+        } else {
+            0
+        };
         // Update (): the scoreboard takes the cumulative ACK and the blocks.
         let sacked_before = self.sb.sacked();
         let newly_sacked = self
@@ -227,10 +231,15 @@ impl LossRecovery for Rfc6675 {
     }
 
     /// RFC 2018 sections 5 and 5.1: SACKs from before the timeout no longer
-    /// decide what is resent (see [`crate::transport::sack`]).
+    /// decide what is resent (see [`crate::transport::sack`]). A controller
+    /// that owns the window (BBR) keeps them, as Linux does
+    /// (`tcp_timeout_mark_lost` marks only the segments not SACKed): what
+    /// they delivered is then not resent and not counted again.
     fn on_timeout(&mut self, c: &mut Core) {
         c.timeout_ssthresh();
-        self.sb.clear();
+        if !c.asks.delivery() {
+            self.sb.clear();
+        }
         self.prr = None;
     }
 
