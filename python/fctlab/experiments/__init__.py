@@ -52,6 +52,7 @@ PAGES = (
     "checks.crossval_ns3",
     "checks.fabric_websearch",
     "checks.fabric_ecmp",
+    "checks.modern_tcp",
     "gavaletz2010.fig1",
     "gavaletz2010.fig2",
     "gavaletz2010.fig3",
