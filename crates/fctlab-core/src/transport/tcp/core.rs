@@ -302,8 +302,9 @@ impl Core {
         if self.pacer.is_some() {
             let rate = self.pacing_rate();
             let payload = self.size.payload_of(seq, self.p.mss_bytes);
+            let mss = self.p.mss_bytes as f64;
             if let Some(p) = self.pacer.as_deref_mut() {
-                p.sent(now, payload, rate);
+                p.sent(now, payload, rate, mss);
             }
         }
         if seq < self.high_data {

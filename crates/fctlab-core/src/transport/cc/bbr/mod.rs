@@ -47,6 +47,7 @@ pub use rate::{MaxFilter, RateSample, RateSampler};
 use super::{CaState, CongestionControl, Delivery, TxEvent, Window};
 use crate::config::{documented, err, Entry, NoParams};
 use crate::sim::Time;
+use crate::transport::tcp::pacing::burst_segs;
 use crate::transport::{tcp, SchemeEntry};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -224,9 +225,7 @@ impl Bbr {
     /// `bbr_tso_segs_goal`: about 1 ms of data at the pacing rate, within
     /// 64 KB less headers (Linux's `GSO_MAX_SIZE` before BIG TCP).
     pub fn tso_segs_goal(&self) -> f64 {
-        let min_segs = if self.pacing_rate < 1.2e6 / 8.0 { 1.0 } else { 2.0 };
-        let bytes = (self.pacing_rate / 1024.0).floor().min(65_536.0 - 1.0 - 320.0);
-        (bytes / self.mss).floor().max(min_segs).min(127.0)
+        burst_segs(self.pacing_rate, self.mss)
     }
 
     /// `bbr_bdp`: ceil(bw x min RTT x gain); the initial window before any
