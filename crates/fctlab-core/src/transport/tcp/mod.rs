@@ -15,6 +15,9 @@
 //! - [`receiver`]: the receiver, with or without SACK blocks.
 //! - [`options`]: the TCP model options (`[transport]` keys and presets).
 //! - [`pacing`]: the earliest departure of the next segment (`pacing`).
+//! - [`hooks`]: what the sender does for a controller beyond the ACK sample
+//!   (pacing's rate, the delivery picture of a controller that owns the
+//!   window).
 //!
 //! Sequence numbers count packets (segments), starting at 0. An ACK carries the
 //! cumulative acknowledgement: the next sequence number the receiver expects.
@@ -30,6 +33,7 @@
 //! for ECE keeps ssthresh (6.1.2: not decreased twice within a round trip).
 
 pub mod core;
+pub mod hooks;
 #[cfg(test)]
 mod linux_tests;
 pub mod options;
