@@ -232,7 +232,7 @@ def _add_bench(sub) -> None:
     b.add_argument(
         "--shape",
         default="tcp",
-        help="all, or shapes separated by commas: tcp, rcp, fq, red, graph, fattree, ps (default tcp)",
+        help="all, or shapes separated by commas: tcp, cubic, bbr, rcp, fq, red, graph, fattree, ps (default tcp)",
     )
     b.add_argument(
         "--packets",

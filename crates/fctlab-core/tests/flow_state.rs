@@ -25,15 +25,17 @@ fn the_per_flow_state_stays_within_its_budget_and_the_docs_state_it() {
             "TCP sender (`TcpSender`; the NewReno controller is zero-sized)",
             size_of::<TcpSender>() + size_of::<NewReno>(),
             // Linux's RTO estimator and F-RTO's state (one boxed word each)
-            // and the count of timeouts and of those undone.
-            304,
+            // and the count of timeouts and of those undone; the pacing
+            // state (one boxed word, empty when the sender does not pace).
+            312,
         ),
         // Linux's delayed ACKs: one boxed word.
         ("TCP receiver (`TcpReceiver`)", size_of::<TcpReceiver>(), 144),
         (
             "TCP SACK sender with its scoreboard",
             size_of::<TcpSender>() + size_of::<Scoreboard>(),
-            368,
+            // The TCP sender's pacing word.
+            376,
         ),
         ("TCP SACK receiver", size_of::<TcpSackReceiver>(), 200),
         ("RCP sender (`RcpSender`)", size_of::<RcpSender>(), 296),
@@ -41,7 +43,8 @@ fn the_per_flow_state_stays_within_its_budget_and_the_docs_state_it() {
         (
             "a TCP NewReno flow in all (slot, record, endpoints)",
             FLOW_SLOT_BYTES + size_of::<FlowRecord>() + tcp,
-            720,
+            // The TCP sender's pacing word.
+            728,
         ),
     ];
     let mut table = String::from("| per flow | bytes |\n| --- | --- |\n");

@@ -162,3 +162,106 @@ fn vegas_keeps_alpha_to_beta_packets_queued_per_flow() {
         );
     }
 }
+
+/// One long-lived flow of `scheme` over 100 Mb/s with 10 ms of delay each
+/// way (5 ms access, 5 ms bottleneck), 10 Gb/s access links, 1000-byte
+/// segments in 1040-byte packets and a 1000-packet buffer.
+fn empty_path(scheme: &str, stop_s: f64) -> Value {
+    json!({
+        "seed": 1,
+        "stop_s": stop_s,
+        "network": {"topology": "dumbbell", "senders": 1, "bottleneck_bps": 100e6, "access_bps": 10e9,
+            "bottleneck_delay_ms": 5.0, "access_delay_ms": 5.0, "buffer_pkts": 1000},
+        "transport": {"scheme": scheme, "mss_bytes": 1000, "header_bytes": 40},
+        "traffic": [{"arrivals": "long-lived"}],
+        "metrics": {"interval_ms": 1.0, "links": ["bottleneck"], "cwnd_flows": [0]}
+    })
+}
+
+/// The sampled values of a per-flow metric, with their times.
+fn flow_series(out: &fctlab_core::RunOutput, metric: &str) -> Vec<(u64, f64)> {
+    let s = &out.series;
+    let Some(m) = s.metric_names.iter().position(|n| n == metric) else {
+        return vec![];
+    };
+    (0..s.len())
+        .filter(|&i| s.metric[i] == m as u16)
+        .map(|i| (s.t_ns[i], s.value[i]))
+        .collect()
+}
+
+#[test]
+fn bbr_estimates_the_bottleneck_rate_and_the_propagation_rtt_on_an_empty_path() {
+    // The bottleneck carries 100e6 / (8 x 1040) = 12,019.2 packets/s. The
+    // least RTT is the handshake's (Linux's BBR starts from tcp_min_rtt,
+    // which the SYN-ACK sets): the propagation (20 ms) plus a 40-byte SYN's
+    // and SYN-ACK's serialisation on the access, bottleneck and egress links
+    // (2 x (0.032 + 3.2 + 0.032) us): 20.006528 ms. No data packet's RTT
+    // (83.2 us more at the bottleneck) is lower.
+    let out = run_json(&empty_path("tcp-bbr", 3.0));
+    let rate = 100e6 / (8.0 * 1040.0);
+    let rtt_ms = 20.0 + 2.0 * (0.032 + 3.2 + 0.032) / 1e3;
+    let bw = flow_series(&out, "model_bw_pps");
+    let rtt = flow_series(&out, "model_min_rtt_ms");
+    assert!(bw.len() > 2000 && rtt.len() == bw.len());
+    for &(t, v) in bw.iter().filter(|(t, _)| *t >= 500_000_000) {
+        assert!(
+            (v / rate - 1.0).abs() < 0.005,
+            "bandwidth {v} at {t} ns, the path's {rate}"
+        );
+    }
+    for &(t, v) in &rtt {
+        assert!(
+            (v - rtt_ms).abs() < 1e-5,
+            "min RTT {v} ms at {t} ns, the path's {rtt_ms}"
+        );
+    }
+    assert_eq!(out.counters.packets_dropped, 0);
+    // Pacing at the estimate keeps the queue to what the 5/4 phase adds: it
+    // ends once 5/4 of the BDP (241.5 packets) is in flight, with Linux's
+    // allowance of 3 x 14 segments (1 ms at the pacing rate of 1.25 x 0.99
+    // x 12,019 x 1000 B/s) and 2, rounded up to even: 346 packets, a queue
+    // of at most 105 (a window-limited NewReno would keep up to 1000).
+    let q = samples(&out, "queue_pkts", 1_000_000_000);
+    let max = q.iter().cloned().fold(0.0, f64::max);
+    assert!(max > 0.2 * 241.5 && max <= 105.0, "queue peaked at {max}");
+    let u = samples(&out, "utilization", 1_000_000_000);
+    let mean = u.iter().sum::<f64>() / u.len() as f64;
+    assert!(mean > 0.97, "utilisation {mean}");
+}
+
+#[test]
+fn bbr_without_pacing_is_refused_naming_the_key() {
+    let mut s = empty_path("tcp-bbr", 0.1);
+    s["transport"]["pacing"] = json!(false);
+    let Err(e) = from_json(&s.to_string()) else {
+        panic!("tcp-bbr without pacing was accepted")
+    };
+    assert_eq!(e.field, "transport.pacing");
+    s["transport"]["pacing"] = json!(true);
+    assert!(from_json(&s.to_string()).is_ok());
+}
+
+#[test]
+fn pacing_newreno_keeps_its_throughput_and_an_unpaced_run_is_unchanged() {
+    // Paced at 120 % of cwnd / SRTT in congestion avoidance (from an
+    // initial ssthresh of 200 packets, under the 241-packet BDP), NewReno
+    // fills the path once its window passes the BDP, a packet per RTT
+    // later: within 41 RTTs (0.9 s). The pacing keys at their defaults
+    // leave a run as it was.
+    let mut paced = empty_path("tcp-newreno", 3.0);
+    paced["transport"]["pacing"] = json!(true);
+    paced["transport"]["init_ssthresh_pkts"] = json!(200);
+    let p = run_json(&paced);
+    let u = samples(&p, "utilization", 1_500_000_000);
+    let mean = u.iter().sum::<f64>() / u.len() as f64;
+    assert!(mean > 0.99, "paced utilisation {mean}");
+    assert_eq!(p.counters.packets_dropped, 0);
+    let mut off = empty_path("tcp-newreno", 1.0);
+    let a = run_json(&off);
+    off["transport"]["pacing"] = json!(false);
+    off["transport"]["pacing_ca_ratio"] = json!(150);
+    let b = run_json(&off);
+    assert_eq!(a.counters.packets_dropped, b.counters.packets_dropped);
+    assert_eq!(samples(&a, "queue_pkts", 0), samples(&b, "queue_pkts", 0));
+}

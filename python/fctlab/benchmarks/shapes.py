@@ -5,6 +5,8 @@ should deliver, whose speed is unique delivered data packets per wall second
 * ``tcp``: the reference scenario (`fctlab.bench.reference_scenario`),
   TCP NewReno on a 10-sender dumbbell, 1 Gb/s, RTT 100 ms, 1 BDP, Pareto 25/1.2
   at load 0.8.
+* ``cubic``: the reference scenario with ``tcp-cubic`` (HyStart++ on).
+* ``bbr``: the reference scenario with ``tcp-bbr`` (paced, SACK recovery).
 * ``rcp``: RCP at 2.4 Gb/s, the set-up of Fig. 12 of Dukkipati & McKeown,
   "Why flow-completion time is the right metric for congestion control", CCR
   2006: one link, RTT 100 ms, load 0.9, Pareto mean 25 shape 1.2, a buffer that
@@ -34,10 +36,12 @@ import math
 from ..bench import MEAN_PKTS, SHAPE, reference_scenario
 
 #: Shapes in the order ``--shape all`` runs them.
-SHAPES = ("tcp", "rcp", "fq", "red", "graph", "fattree", "ps")
+SHAPES = ("tcp", "cubic", "bbr", "rcp", "fq", "red", "graph", "fattree", "ps")
 #: What each shape is, one line.
 DESCRIPTIONS = {
     "tcp": "TCP NewReno dumbbell (the reference scenario)",
+    "cubic": "the reference dumbbell with CUBIC",
+    "bbr": "the reference dumbbell with BBR (paced)",
     "rcp": "RCP at 2.4 Gb/s, load 0.9 (Dukkipati & McKeown 2006, Fig. 12 set-up)",
     "fq": "the reference dumbbell with fair queueing, 1000 queues (DRR)",
     "red": "the reference dumbbell with RED",
@@ -48,11 +52,31 @@ DESCRIPTIONS = {
 #: Default size of each shape under ``--shape all`` (data packets; ``ps``: flows),
 #: chosen so that one run takes about a second here and the five runs of every
 #: shape about a minute in all.
-QUICK = {"tcp": 1e6, "rcp": 1e6, "fq": 1e6, "red": 1e6, "graph": 5e5, "fattree": 5e5, "ps": 1e6}
+QUICK = {
+    "tcp": 1e6,
+    "cubic": 1e6,
+    "bbr": 1e6,
+    "rcp": 1e6,
+    "fq": 1e6,
+    "red": 1e6,
+    "graph": 5e5,
+    "fattree": 5e5,
+    "ps": 1e6,
+}
 #: Default size of a shape run alone (``--shape NAME``): the reference scenario
 #: at about 10^7 packets, as the bench has always measured it; the ps column on
 #: 10^7 flows.
-SINGLE = {"tcp": 1e7, "rcp": 2e6, "fq": 2e6, "red": 2e6, "graph": 1e6, "fattree": 2e6, "ps": 1e7}
+SINGLE = {
+    "tcp": 1e7,
+    "cubic": 2e6,
+    "bbr": 2e6,
+    "rcp": 2e6,
+    "fq": 2e6,
+    "red": 2e6,
+    "graph": 1e6,
+    "fattree": 2e6,
+    "ps": 1e7,
+}
 
 
 def _count(packets: float) -> int:
@@ -88,6 +112,13 @@ def fq_scenario(packets: float, seed: int = 1) -> dict:
     cfg = reference_scenario(packets, seed)
     cfg["network"]["queue"] = "fq"
     cfg["network"]["fq"] = {"buckets": 1000, "classify": "flow", "discipline": "drr"}
+    return cfg
+
+
+def scheme_scenario(scheme: str, packets: float, seed: int = 1) -> dict:
+    """The reference scenario with another TCP."""
+    cfg = reference_scenario(packets, seed)
+    cfg["transport"]["scheme"] = scheme
     return cfg
 
 
@@ -211,6 +242,8 @@ def scenario(shape: str, size: float, seed: int = 1) -> dict:
     """The scenario (for ``ps``: the fluid workload) of ``shape`` at ``size``."""
     if shape == "tcp":
         return reference_scenario(size, seed)
+    if shape in ("cubic", "bbr"):
+        return scheme_scenario(f"tcp-{shape}", size, seed)
     if shape == "rcp":
         return rcp_scenario(size, seed)
     if shape == "fq":

@@ -81,6 +81,13 @@ impl Engine {
         }
         self.series.push(now, m.drops, el, rec.drops as f64);
         self.series.push(now, m.retransmits, el, snd.retransmits() as f64);
+        // The scheme's own estimates, named on first use: runs of other
+        // schemes keep their metrics.
+        let series = &mut self.series;
+        snd.model(&mut |name, v| {
+            let m = series.metric_id(name);
+            series.push(now, m, el, v);
+        });
         self.flow_prev[i] = (delivered, sent, now);
     }
 }

@@ -47,6 +47,10 @@ pub trait Sender: Send {
     fn wants_path_delay(&self) -> bool {
         false
     }
+    /// The sender's model of its path, for a scheme that keeps one: each
+    /// estimate by name (`model_bw_pps`, `model_min_rtt_ms`, `model_alpha`),
+    /// sampled into the per-flow series.
+    fn model(&self, _put: &mut dyn FnMut(&'static str, f64)) {}
 }
 
 /// The receiving half of one flow.

@@ -144,6 +144,10 @@ impl CongestionControl for Dctcp {
         true
     }
 
+    fn model(&self, put: &mut dyn FnMut(&'static str, f64)) {
+        put("model_alpha", self.alpha);
+    }
+
     /// RFC 8257 3.3 steps 1-8: count, and once per window update alpha.
     fn on_ack_seq(&mut self, _w: &mut Window, s: &AckSeq) {
         self.acked += s.acked_pkts;

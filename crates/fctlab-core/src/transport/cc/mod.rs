@@ -21,7 +21,7 @@ macro_rules! controllers {
     };
 }
 
-controllers!(newreno, reno, tahoe, hstcp, scalable, decbit, tri_s, dual, tarheel, srf, libra, dctcp, cubic, vegas);
+controllers!(newreno, reno, tahoe, hstcp, scalable, decbit, tri_s, dual, tarheel, srf, libra, dctcp, cubic, vegas, bbr);
 
 pub use hstcp::{Hstcp, HstcpParams};
 pub use newreno::NewReno;
@@ -76,6 +76,58 @@ pub struct AckSeq {
     pub rtt_ns: Time,
     /// Whether the sender is in fast recovery.
     pub in_recovery: bool,
+}
+
+/// A segment leaving, told to a controller that takes the delivery picture
+/// ([`CongestionControl::wants_delivery`]; Linux `tcp_rate_skb_sent`).
+#[derive(Clone, Copy, Debug)]
+pub struct TxEvent {
+    pub now: Time,
+    pub seq: u64,
+    /// The segment was sent before.
+    pub retransmit: bool,
+    /// Segments sent and not yet acknowledged before this one (Linux's
+    /// `packets_out`: HighData - SND.UNA).
+    pub packets_out: u64,
+}
+
+/// The congestion-control state of the sender (Linux's `icsk_ca_state`,
+/// the part BBR reads).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaState {
+    Open,
+    /// Fast recovery.
+    Recovery,
+    /// After a retransmission timeout, until everything sent before it is
+    /// acknowledged.
+    Loss,
+}
+
+/// What one ACK delivered, for a controller that sets the window itself on
+/// every ACK ([`CongestionControl::wants_delivery`]; Linux's `cong_control`
+/// with its `rate_sample`).
+#[derive(Clone, Copy, Debug)]
+pub struct Delivery {
+    pub now: Time,
+    /// The send time the ACK echoes (the segment that triggered it).
+    pub echoed_ts: Time,
+    /// Segments newly acknowledged or SACKed by this ACK.
+    pub delivered: u64,
+    /// Segments newly taken for lost on this ACK.
+    pub losses: u64,
+    /// Segments in flight (RFC 6675's pipe) before and after the ACK.
+    pub prior_in_flight: u64,
+    pub in_flight: u64,
+    /// The ACK's RTT sample (now - echoed send time).
+    pub rtt_ns: Time,
+    /// The least RTT sample of the connection (Linux's `tcp_min_rtt`).
+    pub min_rtt_ns: Time,
+    /// The smoothed RTT, once there is a sample.
+    pub srtt_ns: Option<Time>,
+    pub state: CaState,
+    /// The earliest time the next segment may leave (Linux's
+    /// `tcp_wstamp_ns`; `now` without pacing).
+    pub edt_ns: Time,
 }
 
 /// How the sender recovers from a loss detected by duplicate ACKs.
@@ -141,6 +193,37 @@ pub trait CongestionControl: Send {
     /// other call for the same ACK; called only when
     /// [`Self::wants_path_delay`] says so.
     fn on_path_delay(&mut self, _q_ns: f64) {}
+    /// Whether the controller owns the window (asked once per flow): the
+    /// sender tells it of every segment it sends ([`Self::on_send`]) and of
+    /// what every ACK delivered ([`Self::on_delivery`], before the sender
+    /// sends in answer), and leaves the window to it in recovery (no
+    /// inflation, no PRR, no cwnd = ssthresh; ECE is ignored). Linux's
+    /// `cong_control` hook, which BBR uses. Needs SACK recovery.
+    fn wants_delivery(&self) -> bool {
+        false
+    }
+    /// A segment leaves; called only when [`Self::wants_delivery`] says so.
+    fn on_send(&mut self, _e: &TxEvent) {}
+    /// Every ACK, after the sender's own bookkeeping and before it sends;
+    /// called only when [`Self::wants_delivery`] says so.
+    fn on_delivery(&mut self, _w: &mut Window, _d: &Delivery) {}
+    /// Whether the controller needs pacing (asked once; BBR does): the
+    /// sender paces unless `pacing = false`, which the scheme refuses.
+    fn needs_pacing(&self) -> bool {
+        false
+    }
+    /// The pacing rate the controller sets, payload bytes per second (Linux
+    /// `sk_pacing_rate`); None leaves it to the sender's default (Linux
+    /// `tcp_update_pacing_rate`). Read only when the sender paces.
+    fn pacing_rate(&self) -> Option<f64> {
+        None
+    }
+    /// The controller's estimates by name, for the per-flow series: BBR's
+    /// bottleneck bandwidth (`model_bw_pps`, segments per second), minimum
+    /// RTT (`model_min_rtt_ms`), packet-timed rounds (`model_rounds`) and
+    /// mode (`model_mode`: 0 startup, 1 drain, 2 probe-bw, 3 probe-rtt),
+    /// DCTCP's alpha (`model_alpha`).
+    fn model(&self, _put: &mut dyn FnMut(&'static str, f64)) {}
 }
 
 /// The largest window the RTT-scaling controllers (`tcp-tarheel`,

@@ -3,12 +3,14 @@
 //! steps each algorithm takes the same way (sending a segment, taking an ACK
 //! of new data, growing the window, closing).
 
+pub use super::hooks::Asks;
 use super::options::{FastRetransmitTimer, RecoveryExit, RtoEstimator, RttSampling, TcpOptions, TimeoutExitGrowth};
+use super::pacing::Pacer;
 use super::phase::{Frto, PartialAckTimer, Phase, Recovering, Timer};
 use crate::net::packet::flags;
 use crate::net::{Packet, PacketKind};
 use crate::sim::{ms_to_ns, Time};
-use crate::transport::cc::{AckSample, AckSeq, CongestionControl, Window};
+use crate::transport::cc::{AckSample, AckSeq, CongestionControl, TxEvent, Window};
 use crate::transport::rtt::RttEstimator;
 use crate::transport::{FlowSize, TransportParams};
 use std::collections::VecDeque;
@@ -63,10 +65,10 @@ pub struct Core {
     /// instead of one per flow keeps the flows in progress smaller).
     pub p: Arc<TransportParams>,
     pub cc: Box<dyn CongestionControl>,
-    /// The controller's `wants_ack_seq`, asked once.
-    pub ack_seq: bool,
-    /// The controller's `wants_path_delay`, asked once.
-    pub path_delay: bool,
+    /// What the controller asked for, once per flow.
+    pub asks: Asks,
+    /// The pacing state, when the sender paces (`pacing`).
+    pub pacer: Option<Box<Pacer>>,
     pub w: Window,
     pub rtt: RttEstimator,
     pub phase: Phase,
@@ -112,8 +114,8 @@ impl Core {
                 cwnd: p.init_cwnd_pkts,
                 ssthresh: p.tcp.init_ssthresh(),
             },
-            ack_seq: cc.wants_ack_seq(),
-            path_delay: cc.wants_path_delay(),
+            asks: Asks::of(cc.as_ref()),
+            pacer: p.tcp.pacing.unwrap_or(cc.needs_pacing()).then(Box::default),
             rtt: {
                 let e = RttEstimator::new(p.initial_rto_ns, p.min_rto_ns, p.max_rto_ns);
                 match p.tcp.rto_estimator {
@@ -246,6 +248,23 @@ impl Core {
     pub fn send_seq(&mut self, now: Time, seq: u64, out: &mut Vec<Packet>) {
         let mut pkt = self.data_packet(now, seq);
         let karn = self.opts().rtt_sampling == RttSampling::Karn;
+        if self.asks.delivery() {
+            let e = TxEvent {
+                now,
+                seq,
+                retransmit: seq < self.high_data,
+                packets_out: self.high_data - self.snd_una,
+            };
+            self.cc.on_send(&e);
+        }
+        if self.pacer.is_some() {
+            let rate = self.pacing_rate();
+            let payload = self.size.payload_of(seq, self.p.mss_bytes);
+            let mss = self.p.mss_bytes as f64;
+            if let Some(p) = self.pacer.as_deref_mut() {
+                p.sent(now, payload, rate, mss);
+            }
+        }
         if seq < self.high_data {
             self.retransmits += 1;
             pkt.flags |= flags::RETX;
@@ -275,7 +294,7 @@ impl Core {
     /// fits the window (RFC 5681).
     pub fn send_window(&mut self, now: Time, out: &mut Vec<Packet>) {
         let wnd = self.wnd();
-        while self.snd_nxt < self.end_seq && (self.outstanding() as f64) + 1.0 <= wnd + 1e-9 {
+        while self.snd_nxt < self.end_seq && (self.outstanding() as f64) + 1.0 <= wnd + 1e-9 && self.pace_ok(now) {
             self.send_next(now, out);
         }
     }
@@ -302,10 +321,11 @@ impl Core {
 
     /// RFC 3168 6.1.2: the answer to an ACK carrying ECE (cumulative ACK
     /// `ack`): ssthresh as for a loss, cwnd = ssthresh, once per window of
-    /// data, not in fast recovery (the loss already reduced the window).
+    /// data, not in fast recovery (the loss already reduced the window),
+    /// nor for a controller that owns the window (BBR v1 ignores ECE).
     /// Returns whether the window was reduced.
     pub fn on_ece(&mut self, ack: u64) -> bool {
-        if !self.p.ecn || self.phase.in_recovery() || ack <= self.ecn_recover {
+        if !self.p.ecn || self.asks.delivery() || self.phase.in_recovery() || ack <= self.ecn_recover {
             return false;
         }
         let flight = self.outstanding();
@@ -336,7 +356,7 @@ impl Core {
             }
             None => self.rtt.srtt().unwrap_or(0),
         };
-        if self.ack_seq {
+        if self.asks.ack_seq() {
             let s = AckSeq {
                 now: a.now,
                 ack,

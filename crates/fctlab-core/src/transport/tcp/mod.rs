@@ -14,6 +14,10 @@
 //!   RFC 5681/6582 after a timeout (`frto`).
 //! - [`receiver`]: the receiver, with or without SACK blocks.
 //! - [`options`]: the TCP model options (`[transport]` keys and presets).
+//! - [`pacing`]: the earliest departure of the next segment (`pacing`).
+//! - [`hooks`]: what the sender does for a controller beyond the ACK sample
+//!   (pacing's rate, the delivery picture of a controller that owns the
+//!   window).
 //!
 //! Sequence numbers count packets (segments), starting at 0. An ACK carries the
 //! cumulative acknowledgement: the next sequence number the receiver expects.
@@ -29,9 +33,11 @@
 //! for ECE keeps ssthresh (6.1.2: not decreased twice within a round trip).
 
 pub mod core;
+pub mod hooks;
 #[cfg(test)]
 mod linux_tests;
 pub mod options;
+pub mod pacing;
 pub mod phase;
 pub mod receiver;
 pub mod recovery;
@@ -124,7 +130,7 @@ impl TcpSender {
         let recovery = Recovery::Rfc6675(Box::new(Rfc6675::new(p.dupack_threshold, rescue)));
         let mut core = Core::new(flow, size, p, cc);
         // A SACK ACK's header words hold its blocks: no room for the path delay.
-        core.path_delay = false;
+        core.asks = core.asks.without_path_delay();
         TcpSender { core, recovery }
     }
 
@@ -176,6 +182,25 @@ impl TcpSender {
         }
     }
 
+    /// A paced sender's segment may leave: send what the window allows.
+    fn on_pacing_timer(&mut self, now: Time, out: &mut Vec<Packet>) {
+        let Some(p) = self.core.pacer.as_deref_mut() else {
+            return;
+        };
+        if p.wake().is_none_or(|t| now < t) {
+            return;
+        }
+        p.woken();
+        if matches!(self.core.phase, Phase::Open | Phase::Loss | Phase::Recovery(_)) {
+            self.recovery.send(&mut self.core, now, out);
+        }
+    }
+
+    /// The pacing state, when the sender paces.
+    pub fn pacer(&self) -> Option<&pacing::Pacer> {
+        self.core.pacer.as_deref()
+    }
+
     /// The SYN is lost: resend it with back-off.
     fn on_syn_timeout(&mut self, now: Time, out: &mut Vec<Packet>) {
         let c = &mut self.core;
@@ -221,7 +246,7 @@ impl Sender for TcpSender {
             Phase::FinWait | Phase::RstWait => return self.core.on_fin(now, pkt, out),
             _ => {}
         }
-        if self.core.path_delay {
+        if self.core.asks.path_delay() {
             // Before anything else is done with the ACK or SYN-ACK.
             self.core.cc.on_path_delay(pkt.hdr.path_queue_ns());
         }
@@ -249,10 +274,15 @@ impl Sender for TcpSender {
             }
             _ => {}
         }
+        self.on_pacing_timer(now, out);
     }
 
     fn next_timer(&self) -> Option<Time> {
-        self.core.timer.at()
+        let t = self.core.timer.at();
+        match self.core.pacer.as_deref().and_then(|p| p.wake()) {
+            None => t,
+            Some(w) => Some(t.map_or(w, |t| t.min(w))),
+        }
     }
 
     fn done(&self) -> bool {
@@ -276,6 +306,10 @@ impl Sender for TcpSender {
     }
 
     fn wants_path_delay(&self) -> bool {
-        self.core.path_delay
+        self.core.asks.path_delay()
+    }
+
+    fn model(&self, put: &mut dyn FnMut(&'static str, f64)) {
+        self.core.cc.model(put)
     }
 }

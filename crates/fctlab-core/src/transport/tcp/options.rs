@@ -419,6 +419,30 @@ tcp_options! {
     delack: Delack = Delack::Fixed, linux = Delack::Linux,
         meaning = "delayed ACKs as delayed_ack and delack_timeout_ms say, or as Linux sends them (quickack, adaptive 40-200 ms timeout)",
         source = "RFC 5681 4.2; Linux tcp_input.c tcp_event_data_recv, __tcp_ack_snd_check; tcp_output.c tcp_send_delayed_ack; tcp_timer.c tcp_delack_timer_handler";
+    /// Pacing, as Linux's TCP paces on its own or through the fq qdisc
+    /// (tcp_output.c `tcp_pacing_check`, `tcp_update_skb_after_send`): each
+    /// segment may leave only at the earliest departure time the last one
+    /// set, payload / rate after it; the first 10 segments leave back to
+    /// back. The rate is the controller's (`tcp-bbr` sets its own) or
+    /// Linux's `tcp_update_pacing_rate`: `pacing_ss_ratio` or
+    /// `pacing_ca_ratio` percent of max(cwnd, packets out) x MSS / SRTT,
+    /// none before the first RTT sample. Unset: the scheme's choice, on for
+    /// `tcp-bbr` (which refuses false) and off for the others. A paced
+    /// sender is woken only when a segment waits for its time.
+    pacing: Option<bool> = None, unset = "on for tcp-bbr, off otherwise",
+        meaning = "segments leave at a pacing rate: the controller's (BBR), else a ratio of cwnd / SRTT",
+        source = "Linux tcp_output.c tcp_pacing_check, tcp_update_skb_after_send; tcp_input.c tcp_update_pacing_rate; sch_fq.c";
+    /// The pacing rate in slow start (cwnd < ssthresh / 2), percent of
+    /// cwnd x MSS / SRTT, for a controller that sets none (Linux sysctl
+    /// `net.ipv4.tcp_pacing_ss_ratio`, default 200).
+    pacing_ss_ratio: f64 = 200.0,
+        meaning = "pacing rate in slow start, percent of cwnd / SRTT",
+        source = "Linux tcp_input.c tcp_update_pacing_rate; sysctl tcp_pacing_ss_ratio (200)";
+    /// The pacing rate otherwise, percent of cwnd x MSS / SRTT (Linux sysctl
+    /// `net.ipv4.tcp_pacing_ca_ratio`, default 120).
+    pacing_ca_ratio: f64 = 120.0,
+        meaning = "pacing rate in congestion avoidance, percent of cwnd / SRTT",
+        source = "Linux tcp_input.c tcp_update_pacing_rate; sysctl tcp_pacing_ca_ratio (120)";
 }
 
 impl TcpOptions {
@@ -481,6 +505,14 @@ impl TcpOptions {
                     format!("{field}.init_ssthresh_pkts"),
                     format!("must be a number of packets >= 1, got {x}"),
                 );
+            }
+        }
+        for (k, v) in [
+            ("pacing_ss_ratio", self.pacing_ss_ratio),
+            ("pacing_ca_ratio", self.pacing_ca_ratio),
+        ] {
+            if !(v.is_finite() && v > 0.0) {
+                return err(format!("{field}.{k}"), format!("must be a percentage > 0, got {v}"));
             }
         }
         if self.syn_option_bytes > 40 {

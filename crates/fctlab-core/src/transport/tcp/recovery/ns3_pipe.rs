@@ -161,14 +161,16 @@ impl LossRecovery for Ns3Pipe {
     fn send(&mut self, c: &mut Core, now: Time, out: &mut Vec<Packet>) {
         let wnd = c.wnd();
         while (self.pipe(c) as f64) + 1.0 <= wnd + 1e-9 {
-            if self.head == Head::Lost && c.snd_nxt > c.snd_una {
+            let lost_head = self.head == Head::Lost && c.snd_nxt > c.snd_una;
+            if !(lost_head || c.snd_nxt < c.end_seq) || !c.pace_ok(now) {
+                break;
+            }
+            if lost_head {
                 self.head = Head::Resent;
                 let una = c.snd_una;
                 c.send_seq(now, una, out);
-            } else if c.snd_nxt < c.end_seq {
-                c.send_next(now, out);
             } else {
-                break;
+                c.send_next(now, out);
             }
         }
     }

@@ -14,6 +14,14 @@ pub struct Rfc6675 {
     prr: Option<Prr>,
 }
 
+/// What an ACK delivered, for a controller that owns the window: the
+/// segments newly acknowledged or SACKed, and the pipe before the ACK.
+#[derive(Clone, Copy, Debug)]
+struct Told {
+    delivered: u64,
+    prior_pipe: u64,
+}
+
 /// Proportional Rate Reduction's state in one recovery (RFC 6937 3.1).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Prr {
@@ -61,6 +69,15 @@ impl Rfc6675 {
         c.w.cwnd = pipe + sndcnt;
     }
 
+    /// Tell a controller that owns the window what the ACK delivered, with
+    /// `losses` segments newly taken for lost (no-op for the others).
+    fn tell(&self, c: &mut Core, a: &Ack, t: Told, losses: u64) {
+        if c.asks.delivery() {
+            let pipe = self.sb.pipe(c.snd_una, c.high_data);
+            c.deliver(a, t.delivered, losses, t.prior_pipe, pipe);
+        }
+    }
+
     /// The scoreboard.
     pub fn scoreboard(&self) -> &Scoreboard {
         &self.sb
@@ -95,16 +112,19 @@ impl Rfc6675 {
 
     /// RFC 6675 section 5 step (4); with PRR, RFC 6937's initialisation
     /// and its window for the ACK (`delivered` segments) that starts recovery.
-    fn enter_recovery(&mut self, c: &mut Core, delivered: u64, now: Time, out: &mut Vec<Packet>) {
+    fn enter_recovery(&mut self, c: &mut Core, a: &Ack, told: Told, out: &mut Vec<Packet>) {
+        let (now, delivered) = (a.now, told.delivered);
         let prior_cwnd = c.w.cwnd;
         // (4.2) ssthresh = cwnd = max(FlightSize / 2, 2) (RFC 5681 eq. 4), but
         // not decreased twice in a window already reduced for ECE (RFC 3168 6.1.2).
         c.reduce_for_loss(c.outstanding());
-        c.w.cwnd = c.w.ssthresh.max(1.0);
+        if !c.asks.delivery() {
+            c.w.cwnd = c.w.ssthresh.max(1.0);
+        }
         // (4.1) RecoveryPoint = HighData.
         c.recover = c.high_data;
         c.phase = c.phase.recovery_from();
-        if c.opts().prr {
+        if c.opts().prr && !c.asks.delivery() {
             // Before the head counts as retransmitted (Linux: the head is
             // marked lost and not yet resent when tcp_cwnd_reduction runs).
             self.prr = Some(Prr {
@@ -116,6 +136,8 @@ impl Rfc6675 {
         }
         let una = c.snd_una;
         self.sb.start_recovery(una);
+        // The head is taken for lost (Linux marks it before cong_control).
+        self.tell(c, a, told, 1);
         // (4.3) Retransmit HighACK + 1; HighRxt = RescueRxt = it. The timer
         // restarts, as for the other schemes' fast retransmit.
         c.send_seq(now, una, out);
@@ -140,6 +162,9 @@ impl Rfc6675 {
             let Some((seq, rule)) = self.sb.next_seg(c.snd_una, c.high_data, new_data) else {
                 break;
             };
+            if !c.pace_ok(now) {
+                break;
+            }
             // (C.2) HighRxt, or rule 4's RescueRxt; (C.3) HighData in send_seq.
             self.sb.sent(seq, rule, c.recover);
             c.send_seq(now, seq, out);
@@ -161,6 +186,12 @@ impl LossRecovery for Rfc6675 {
         if ack < c.snd_una {
             return; // an old ACK (paths are FIFO: it cannot happen)
         }
+        // A controller that owns the window hears of the ACK before sending.
+        let prior_pipe = if c.asks.delivery() {
+            self.sb.pipe(c.snd_una, c.high_data)
+        } else {
+            0
+        };
         // Update (): the scoreboard takes the cumulative ACK and the blocks.
         let sacked_before = self.sb.sacked();
         let newly_sacked = self
@@ -171,8 +202,10 @@ impl LossRecovery for Rfc6675 {
         if ack > c.snd_una && !self.on_new_ack(c, a) {
             return;
         }
+        let told = Told { delivered, prior_pipe };
         if c.phase.in_recovery() {
             // (B) and (C); with PRR, its window first.
+            self.tell(c, a, told, 0);
             self.prr_window(c, delivered);
             let sent = self.transmit(c, a.now, out);
             if let Some(p) = self.prr.as_mut() {
@@ -189,29 +222,44 @@ impl LossRecovery for Rfc6675 {
             c.dupacks += 1;
             let lost = c.dupacks >= c.p.dupack_threshold || self.sb.is_lost(c.snd_una);
             if lost && c.snd_una >= c.recover {
-                self.enter_recovery(c, delivered, a.now, out);
+                self.enter_recovery(c, a, told, out);
                 return;
             }
         }
+        self.tell(c, a, told, 0);
         self.send(c, a.now, out);
     }
 
     /// RFC 2018 sections 5 and 5.1: SACKs from before the timeout no longer
-    /// decide what is resent (see [`crate::transport::sack`]).
+    /// decide what is resent (see [`crate::transport::sack`]). A controller
+    /// that owns the window (BBR) keeps them, as Linux does
+    /// (`tcp_timeout_mark_lost` marks only the segments not SACKed): what
+    /// they delivered is then not resent and not counted again.
     fn on_timeout(&mut self, c: &mut Core) {
         c.timeout_ssthresh();
-        self.sb.clear();
+        if !c.asks.delivery() {
+            self.sb.clear();
+        }
         self.prr = None;
     }
 
     /// Outside recovery: send while the window allows (RFC 5681, FlightSize
     /// against cwnd), skipping packets the receiver has SACKed (which, after
-    /// a timeout, go-back-N would otherwise resend).
+    /// a timeout, go-back-N would otherwise resend). In recovery (a paced
+    /// sender woken): step (C).
     fn send(&mut self, c: &mut Core, now: Time, out: &mut Vec<Packet>) {
+        if c.phase.in_recovery() {
+            // A paced sender woken in recovery: step (C) goes on.
+            let sent = self.transmit(c, now, out);
+            if let Some(p) = self.prr.as_mut() {
+                p.out += sent;
+            }
+            return;
+        }
         let wnd = c.wnd();
         loop {
             c.snd_nxt = self.sb.first_unsacked_from(c.snd_nxt);
-            if !(c.snd_nxt < c.end_seq && (c.outstanding() as f64) + 1.0 <= wnd + 1e-9) {
+            if !(c.snd_nxt < c.end_seq && (c.outstanding() as f64) + 1.0 <= wnd + 1e-9 && c.pace_ok(now)) {
                 break;
             }
             c.send_next(now, out);
