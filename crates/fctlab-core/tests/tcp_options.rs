@@ -51,11 +51,20 @@ fn given() -> Vec<(&'static str, Value, Set)> {
         ("prr", json!(true), |o| o.prr = true),
         ("delack", json!("linux"), |o| o.delack = Delack::Linux),
         ("rto_tick_ms", json!(500.0), |o| o.rto_tick_ms = Some(500.0)),
+        ("pacing", json!(true), |o| o.pacing = Some(true)),
+        ("pacing_ss_ratio", json!(150.0), |o| o.pacing_ss_ratio = 150.0),
+        ("pacing_ca_ratio", json!(110.0), |o| o.pacing_ca_ratio = 110.0),
     ]
 }
 
 /// The keys neither ns-3's preset nor Linux's sets.
-const NEITHER: [&str; 2] = ["init_ssthresh_pkts", "rto_tick_ms"];
+const NEITHER: [&str; 5] = [
+    "init_ssthresh_pkts",
+    "rto_tick_ms",
+    "pacing",
+    "pacing_ss_ratio",
+    "pacing_ca_ratio",
+];
 
 /// The keys the `linux` preset sets (and ns-3's leaves at the default).
 const LINUX: [&str; 4] = ["rto_estimator", "frto", "prr", "delack"];
