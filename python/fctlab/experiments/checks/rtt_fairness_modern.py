@@ -99,7 +99,11 @@ def rtt_fairness_modern(out, scale: str) -> list:
         )
         + ". NewReno's throughput falls with the RTT (its window grows one packet per RTT); CUBIC's window "
         "grows with time since the last loss, not with RTTs, and BBR's with its bandwidth estimate, so both "
-        "should narrow the gap; Vegas holds alpha..beta packets per flow in the queue whatever its RTT. "
+        "should narrow the gap; Vegas holds alpha..beta packets per flow in the queue whatever its RTT. BBR v1 "
+        "ignores loss and keeps about two of its estimated bandwidth-delay products in flight per flow, so ten "
+        "flows overfill the buffer and drop heavily (Hock, Bless & Zitterbart, ICNP 2017, report the same): "
+        + ", ".join(f"{b:g} BDP {int(r.flows['drops'].sum()):,} drops" for (n, b), (c, r) in runs.items() if n == "BBR")
+        + ". "
         + f"Retransmissions beyond the drops: {_spurious(runs)}. They follow RFC 6298 timeouts that fire without "
         "a loss (on this constant-delay path RTTVAR shrinks towards zero, then a queue that builds within one "
         "round trip delays the ACKs past the timer; see the Linux TCP page of the docs), each followed by "
