@@ -256,8 +256,8 @@ def _add_bench(sub) -> None:
     b.add_argument(
         "--build-htsim",
         action="store_true",
-        help="build htsim into $FCTLAB_CACHE/htsim from its sources ($FCTLAB_HTSIM_SRC, or "
-        "../shared/peers/htsim beside the repository) first; needs g++ and make",
+        help="build htsim into $FCTLAB_CACHE/htsim from its sources (Broadcom csg-htsim, in $FCTLAB_HTSIM_SRC) "
+        "first; needs g++ and make",
     )
     b.add_argument("--no-htsim", action="store_true", help="skip the htsim race")
     b.add_argument(

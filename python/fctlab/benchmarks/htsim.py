@@ -11,7 +11,8 @@ found at run time:
 2. otherwise ``$FCTLAB_CACHE/htsim`` (default ``~/.cache/fctlab/htsim``),
    where ``fctlab bench --build-htsim`` builds it with the sources' own
    ``build.sh`` (g++ and make, about a minute on two cores). The sources are
-   ``$FCTLAB_HTSIM_SRC``, or ``../shared/peers/htsim`` beside the repository.
+   ``$FCTLAB_HTSIM_SRC`` (a checkout of github.com/Broadcom/csg-htsim with its
+   fat-tree and dumbbell drivers), else a peers checkout beside the clone.
 
 The driver builds the reference dumbbell of `fctlab.bench.reference_scenario`
 in htsim (one queue and one pipe per link: 10 senders, 10 Gb/s access links, a
@@ -52,8 +53,8 @@ def cache_dir() -> Path:
 
 
 def source_dir() -> Path:
-    """htsim's sources with their ``build.sh``: ``$FCTLAB_HTSIM_SRC`` or
-    ``../shared/peers/htsim`` beside the repository."""
+    """htsim's sources (Broadcom csg-htsim) with their ``build.sh``:
+    ``$FCTLAB_HTSIM_SRC``, else a peers checkout beside the clone."""
     env = os.environ.get("FCTLAB_HTSIM_SRC")
     if env:
         return Path(env).expanduser()
