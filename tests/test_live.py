@@ -105,8 +105,23 @@ def test_refusals_name_the_key():
         check(cfg, "kernel", "user", None)
     assert e.value.field == "transport.scheme"
     with pytest.raises(fctlab.ConfigError) as e:
-        check(scenario([{"sender": 0, "size_pkts": 3}]), "kernel", "user", "vegas")
+        check(scenario([{"sender": 0, "size_pkts": 3}]), "kernel", "user", "westwood")
     assert e.value.field == "live.cc"
+
+
+def test_a_congestion_control_the_kernel_lacks_is_refused_with_the_reason(tmp_path, monkeypatch):
+    from fctlab.live import LiveError, plan
+
+    have = tmp_path / "tcp_available_congestion_control"
+    have.write_text("reno cubic\n")
+    monkeypatch.setattr(plan, "AVAILABLE_CC", str(have))
+    monkeypatch.setattr(shutil, "which", lambda _name: None)  # no modprobe here
+    plan.require_cc("cubic")  # loaded: nothing to do
+    with pytest.raises(LiveError) as e:
+        plan.require_cc("dctcp")
+    msg = str(e.value)
+    assert "no dctcp congestion control" in msg and "it has: reno cubic" in msg and "modprobe not found" in msg
+    assert "\n" not in msg
 
 
 def test_compare_bins_by_hand():

@@ -81,7 +81,11 @@ def _add_live(sub) -> None:
         default="fctlab",
         help="fctlab: the scenario's scheme over UDP (default); kernel: Linux TCP",
     )
-    lv.add_argument("--cc", choices=["reno", "cubic"], help="kernel TCP congestion control (default reno)")
+    lv.add_argument(
+        "--cc",
+        choices=["reno", "cubic", "bbr", "dctcp", "vegas"],
+        help="kernel TCP congestion control (default reno; bbr, dctcp and vegas are loaded with modprobe if missing)",
+    )
     lv.add_argument(
         "--sack",
         action=argparse.BooleanOptionalAction,

@@ -13,6 +13,7 @@
 
 use crate::wire;
 use crate::{stop_requested, Clock, Refused};
+use fctlab_core::net::packet::flags;
 use fctlab_core::net::queue::{DropTail, PortParams, Queue};
 use fctlab_core::net::{Packet, PacketKind};
 use fctlab_core::scenario::Plan;
@@ -260,7 +261,11 @@ fn classify(b: &[u8], cfg: &EmuCfg, fwd: bool) -> Result<Option<Frame>, &'static
         } else {
             PacketKind::Ack
         };
-        Packet::new(flow, kind, total as u32, 0, 0)
+        let mut p = Packet::new(flow, kind, total as u32, 0, 0);
+        if ip_ecn(b) != 0 {
+            p.flags |= flags::ECT; // ECT(0), ECT(1) or CE: the queue may mark it
+        }
+        p
     };
     Ok(Some(Frame {
         pkt,
@@ -271,7 +276,35 @@ fn classify(b: &[u8], cfg: &EmuCfg, fwd: bool) -> Result<Option<Frame>, &'static
     }))
 }
 
+/// The ECN field of a frame's IPv4 header (RFC 3168 5: 0 Not-ECT, 1 ECT(1),
+/// 2 ECT(0), 3 CE).
+fn ip_ecn(b: &[u8]) -> u8 {
+    b[ETH + 1] & 0x03
+}
+
+/// Mark an ECN-capable IPv4 frame CE (RFC 3168 5) and set its header
+/// checksum again (RFC 1624's incremental update, eqn. 3, for the one word
+/// that changed: TOS sits in the first word with the version and IHL).
+fn mark_ce(b: &mut [u8]) {
+    if ip_ecn(b) == 0 || ip_ecn(b) == 3 {
+        return;
+    }
+    let old = u16::from_be_bytes([b[ETH], b[ETH + 1]]);
+    b[ETH + 1] |= 0x03;
+    let new = u16::from_be_bytes([b[ETH], b[ETH + 1]]);
+    let hc = u16::from_be_bytes([b[ETH + 10], b[ETH + 11]]);
+    // HC' = ~(~HC + ~m + m'), in ones' complement arithmetic.
+    let mut sum = u32::from(!hc) + u32::from(!old) + u32::from(new);
+    while sum > 0xffff {
+        sum = (sum & 0xffff) + (sum >> 16);
+    }
+    b[ETH + 10..ETH + 12].copy_from_slice(&(!(sum as u16)).to_be_bytes());
+}
+
 fn rewrite(f: &mut Frame, p: &Packet) {
+    if f.wire_at.is_none() && p.flags & flags::CE != 0 {
+        mark_ce(&mut f.bytes); // a kernel TCP frame the queue marked
+    }
     if let Some(at) = f.wire_at {
         let mut w = wire::decode(&f.bytes[at..]).expect("checked on arrival");
         if w.hdr.words().map(f64::to_bits) != p.hdr.words().map(f64::to_bits) || w.flags != p.flags {
@@ -552,4 +585,65 @@ pub fn run(cfg: &EmuCfg) -> Result<EmuOut, String> {
         0.0
     };
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// RFC 1071: the ones' complement of the ones' complement sum of the
+    /// header's 16-bit words; 0 over a header whose checksum is right.
+    fn rfc1071(h: &[u8]) -> u16 {
+        let mut sum: u32 = h.chunks(2).map(|w| u32::from(u16::from_be_bytes([w[0], w[1]]))).sum();
+        while sum > 0xffff {
+            sum = (sum & 0xffff) + (sum >> 16);
+        }
+        !(sum as u16)
+    }
+
+    /// An Ethernet frame with a 20-byte IPv4 header (TOS `tos`, checksum set)
+    /// and 20 zero bytes of TCP.
+    fn frame(tos: u8) -> Vec<u8> {
+        let mut b = vec![0u8; ETH + 40];
+        b[12] = 0x08;
+        b[ETH] = 0x45;
+        b[ETH + 1] = tos;
+        b[ETH + 2..ETH + 4].copy_from_slice(&40u16.to_be_bytes());
+        b[ETH + 8] = 64;
+        b[ETH + 9] = 6;
+        b[ETH + 12..ETH + 16].copy_from_slice(&[10, 0, 0, 1]);
+        b[ETH + 16..ETH + 20].copy_from_slice(&[10, 1, 0, 1]);
+        let c = rfc1071(&b[ETH..ETH + 20]);
+        b[ETH + 10..ETH + 12].copy_from_slice(&c.to_be_bytes());
+        b
+    }
+
+    #[test]
+    fn marking_an_ect_frame_sets_ce_and_keeps_the_checksum_right() {
+        for tos in [0x01u8, 0x02, 0xb9, 0xba] {
+            let mut b = frame(tos);
+            mark_ce(&mut b);
+            assert_eq!(b[ETH + 1], tos | 0x03, "tos {tos:#x}: DSCP kept, ECN = CE");
+            assert_eq!(rfc1071(&b[ETH..ETH + 20]), 0, "tos {tos:#x}: header checksum");
+        }
+        for tos in [0x00u8, 0xb8, 0x03] {
+            let mut b = frame(tos);
+            let before = b.clone();
+            mark_ce(&mut b);
+            assert_eq!(b, before, "tos {tos:#x}: Not-ECT and CE frames are left alone");
+        }
+    }
+
+    #[test]
+    fn kernel_frames_carry_their_ect_to_the_queue() {
+        let cfg: EmuCfg = serde_json::from_value(serde_json::json!({
+            "scenario": {}, "epoch_ns": 0, "pairs": [], "stop_file": null, "deadline_ns": 0,
+            "sample_ns": 0, "fctlab_port": 7000, "tcp_port_base": 6000
+        }))
+        .unwrap_or_else(|e| panic!("EmuCfg: {e}"));
+        let ect = classify(&frame(0x02), &cfg, true).unwrap().unwrap();
+        assert_ne!(ect.pkt.flags & flags::ECT, 0);
+        let plain = classify(&frame(0x00), &cfg, true).unwrap().unwrap();
+        assert_eq!(plain.pkt.flags & flags::ECT, 0);
+    }
 }

@@ -136,6 +136,9 @@ async def tcp_main(cfg: dict) -> dict:
         sizes = {f["flow"]: f["size_bytes"] for f in cfg["recv"]}
         srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        # Accepted sockets inherit the listener's congestion control: DCTCP's
+        # receiver echoes CE per packet (tcp_dctcp.c dctcp_ece_ack_update).
+        srv.setsockopt(socket.IPPROTO_TCP, TCP_CONGESTION, cfg["cc"].encode())
         srv.bind(("0.0.0.0", cfg["port"]))
         srv.listen(4096)
         srv.setblocking(False)

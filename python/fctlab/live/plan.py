@@ -14,7 +14,37 @@ from .netns import LiveError
 HOST_PORT = 6000
 MAX_HOSTS = 250
 MAX_FLOWS = 5000
-KERNEL_CC = ("reno", "cubic")
+#: The kernel congestion controls live mode runs (reno and cubic are built in;
+#: the others are modules, loaded with modprobe when missing).
+KERNEL_CC = ("reno", "cubic", "bbr", "dctcp", "vegas")
+AVAILABLE_CC = "/proc/sys/net/ipv4/tcp_available_congestion_control"
+
+
+def available_cc() -> list:
+    """The congestion controls this kernel has loaded (empty when unreadable)."""
+    try:
+        with open(AVAILABLE_CC) as fh:
+            return fh.read().split()
+    except OSError:
+        return []
+
+
+def require_cc(cc: str) -> None:
+    """Make sure the kernel has ``cc``, loading ``tcp_<cc>`` with modprobe if it
+    must; LiveError with the reason otherwise."""
+    import shutil
+    import subprocess
+
+    if cc in available_cc():
+        return
+    tried = "modprobe not found"
+    if shutil.which("modprobe"):
+        r = subprocess.run(["modprobe", f"tcp_{cc}"], capture_output=True, text=True)
+        if cc in available_cc():
+            return
+        tried = f"modprobe tcp_{cc}: {(r.stderr or r.stdout).strip() or f'exit {r.returncode}'}"
+    have = " ".join(available_cc()) or "unknown"
+    raise LiveError(f"this kernel has no {cc} congestion control (it has: {have}; {tried})")
 
 
 class Layout:
@@ -159,6 +189,8 @@ def make_plan(config, stack: str, cc: str | None, sack: bool | None, bottleneck:
     check(cfg, stack, "kernel" if bottleneck == "tc" else "user", cc)
     lay = Layout(cfg)
     require_root()
+    if stack == "kernel":
+        require_cc(cc or "reno")
     swept = netns.sweep()
     if sim is None:
         sim = fctlab.run(cfg, warn=False)

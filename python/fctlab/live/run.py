@@ -104,7 +104,8 @@ def run(
     """Run ``config``'s flows live; returns a `fctlab.Result`.
 
     ``stack``: ``"fctlab"`` (the scenario's scheme over UDP) or ``"kernel"``
-    (Linux TCP; ``cc`` ``reno`` or ``cubic``, default ``reno``; ``sack`` default
+    (Linux TCP; ``cc`` one of ``reno`` (default), ``cubic``, ``bbr``, ``dctcp``, ``vegas``
+    (loaded with modprobe when the kernel lacks it); ``sack`` default
     on for ``tcp-sack`` only). ``bottleneck``: ``"fctlab"`` (default: the
     scenario's queue discipline, the simulator's own code, in the link emulator)
     or ``"tc"`` (the kernel's tbf rate limiter with a pfifo buffer at r0;

@@ -45,6 +45,7 @@ from ..bench import reference_scenario
 __all__ = [
     "PeerUnavailable",
     "NS3_REQUIREMENT",
+    "NS3_SCHEMES",
     "ensure_ns3",
     "run_ns3_bench",
     "run_ns3_flows",
@@ -212,6 +213,10 @@ def _tail(text: str, n: int = 3) -> str:
     return " | ".join(lines[-n:])
 
 
+#: The congestion controls the peer runs (``_worker.SCHEMES``: ns-3's TcpNewReno,
+#: TcpCubic, TcpDctcp, TcpBbr, TcpVegas).
+NS3_SCHEMES = ("newreno", "cubic", "dctcp", "bbr", "vegas")
+
 #: The peer's parameters and their types (see `run_ns3_bench`).
 PARAM_TYPES = {
     "senders": int,
@@ -330,8 +335,11 @@ def run_ns3_flows(params: dict, flows, *, progress: Callable[[str], None] | None
     ``params`` holds the keys `run_ns3_bench` takes (all of them: no
     defaults are filled in) plus ``sim_seconds`` and, optionally,
     ``buffer_pkts`` (every router port's device queue, in packets, instead of
-    ``buffer_bdp``) and ``limited_transmit`` (RFC 3042, ns-3's
-    ``TcpSocketBase::LimitedTransmit``; default off). ``flows`` is a sequence of
+    ``buffer_bdp``), ``limited_transmit`` (RFC 3042, ns-3's
+    ``TcpSocketBase::LimitedTransmit``; default off) and ``scheme`` (one of
+    `NS3_SCHEMES`, default ``"newreno"``: ns-3's TcpNewReno, TcpCubic without
+    HyStart, TcpDctcp, TcpBbr or TcpVegas, with the same segments, ACKs and
+    classic recovery). ``flows`` is a sequence of
     (start_s, sender, pkts) in non-decreasing start time. The result is
     `run_ns3_bench`'s, plus ``flow_fct_s``: each flow's completion time
     in seconds (from its start to the last byte read by the receiver,
@@ -359,7 +367,9 @@ def run_ns3_flows(params: dict, flows, *, progress: Callable[[str], None] | None
     ``LInterm`` = 1/``max_p``, ``QW`` = ``q_weight``, ``Gentle``, ``Wait``,
     ``MeanPktSize`` = ``IdlePktSize`` = ``mean_pktsize`` bytes, ``MaxSize`` =
     ``limit_pkts`` packets, ``LinkBandwidth`` = ``bottleneck_bps``, ``LinkDelay`` =
-    ``rtt_ms``/2, no ECN, no adaptive variant, ``Ns1Compat`` false, hard drops.
+    ``rtt_ms``/2, no adaptive variant, ``Ns1Compat`` false, hard drops; with
+    ``ecn`` true, ECN-capable packets are marked instead (``UseEcn`` on,
+    ``UseHardDrop`` off).
     Under the queue disc the port's device queue holds 1 packet (the fewest ns-3
     allows; it is flow-controlled: stopped when full, woken after a departure
     by an event of the same time), so up to ``limit_pkts`` + 1 packets wait
@@ -393,6 +403,11 @@ def run_ns3_flows(params: dict, flows, *, progress: Callable[[str], None] | None
             p["queue_sample_until_s"] = float(params["queue_sample_until_s"])
     if params.get("red") is not None:
         p["red"] = red_params(params["red"])
+    scheme = params.get("scheme", "newreno")
+    if scheme not in NS3_SCHEMES:
+        raise ValueError(f"scheme must be one of {', '.join(NS3_SCHEMES)}, got {scheme!r}")
+    if scheme != "newreno":
+        p["scheme"] = scheme
     p["flows"] = [[float(t), int(i), int(n)] for t, i, n in flows]
     _validate(p)
     starts = [f[0] for f in p["flows"]]
@@ -406,17 +421,20 @@ def run_ns3_flows(params: dict, flows, *, progress: Callable[[str], None] | None
     return result
 
 
-#: The keys of ``run_ns3_flows``'s ``params["red"]``.
+#: The keys of ``run_ns3_flows``'s ``params["red"]`` (all required), and the optional one:
+#: ``ecn`` (default false) marks ECN-capable packets instead of dropping them.
 RED_KEYS = ("min_th", "max_th", "max_p", "q_weight", "gentle", "wait", "mean_pktsize", "limit_pkts")
+RED_OPTIONAL = ("ecn",)
 
 
 def red_params(red) -> dict:
     """Check ``params["red"]`` and return it normalised; ``ValueError`` naming the key otherwise."""
     if not isinstance(red, dict):
         raise ValueError(f"red must be a dict of {', '.join(RED_KEYS)}, got {type(red).__name__}")
-    unknown = sorted(set(red) - set(RED_KEYS))
+    unknown = sorted(set(red) - set(RED_KEYS) - set(RED_OPTIONAL))
     if unknown:
-        raise ValueError(f"red.{unknown[0]} is not a RED parameter (allowed: {', '.join(RED_KEYS)})")
+        allowed = ", ".join(RED_KEYS + RED_OPTIONAL)
+        raise ValueError(f"red.{unknown[0]} is not a RED parameter (allowed: {allowed})")
     missing = [k for k in RED_KEYS if k not in red]
     if missing:
         raise ValueError(f"red.{missing[0]} is required (the peer sets every RED parameter explicitly)")
@@ -444,7 +462,9 @@ def red_params(red) -> dict:
         raise ValueError(f"red.max_p must be in (0, 1], got {red['max_p']!r}")
     if not 0 < out["q_weight"] <= 1:
         raise ValueError(f"red.q_weight must be in (0, 1], got {red['q_weight']!r}")
-    for key in ("gentle", "wait"):
+    for key in ("gentle", "wait", "ecn"):
+        if key == "ecn" and key not in red:
+            continue
         if not isinstance(red[key], bool):
             raise ValueError(f"red.{key} must be true or false, got {red[key]!r}")
         out[key] = red[key]

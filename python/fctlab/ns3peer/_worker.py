@@ -43,17 +43,36 @@ def peak_rss_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
-def configure_tcp(ns, mss_bytes, init_cwnd_pkts, limited_transmit=False):
-    """Set ns-3's TCP defaults to classic NewReno as fctlab models it.
+#: ns-3's congestion control for each scheme the peer runs (src/internet/model/tcp-*.cc).
+SCHEMES = {
+    "newreno": "TcpNewReno",
+    "cubic": "TcpCubic",
+    "dctcp": "TcpDctcp",
+    "bbr": "TcpBbr",
+    "vegas": "TcpVegas",
+}
+
+
+def configure_tcp(ns, mss_bytes, init_cwnd_pkts, limited_transmit=False, scheme="newreno"):
+    """Set ns-3's TCP defaults to classic NewReno as fctlab models it, or to
+    ``scheme`` (a key of `SCHEMES`) with the same segments, ACKs and recovery.
 
     ns-3's own defaults differ (Cubic, PRR, SACK, timestamps, 536-byte segments,
     delayed ACKs every 2 segments, 128 KiB buffers, 240 s TIME_WAIT).
     ``limited_transmit``: RFC 3042 limited transmit (ns-3's default is on; the
-    benchmark turns it off).
+    benchmark turns it off). TcpCubic runs without its HyStart (ns-3's is
+    Linux's 2008 HyStart, fctlab's RFC 9406 HyStart++: the two are switched
+    off so that the cubic law itself is compared); TcpDctcp turns ECN on itself
+    (TcpDctcp::Init: ECT on data segments; SYNs and pure ACKs go without); TcpBbr
+    turns pacing on itself (TcpBbr::Init).
     """
     cfg = ns.Config.SetDefault
-    # Congestion control: NewReno (RFC 5681/6582), not ns-3's default Cubic.
-    cfg("ns3::TcpL4Protocol::SocketType", ns.TypeIdValue(ns.TcpNewReno.GetTypeId()))
+    if scheme not in SCHEMES:
+        raise ValueError(f"scheme {scheme!r} is not one of {', '.join(SCHEMES)}")
+    # Congestion control: NewReno (RFC 5681/6582) unless another scheme is asked for.
+    cfg("ns3::TcpL4Protocol::SocketType", ns.TypeIdValue(getattr(ns, SCHEMES[scheme]).GetTypeId()))
+    if scheme == "cubic":
+        cfg("ns3::TcpCubic::HyStart", ns.BooleanValue(False))
     # Loss recovery: classic fast recovery (window inflation), not Proportional Rate Reduction.
     cfg("ns3::TcpL4Protocol::RecoveryType", ns.TypeIdValue(ns.TcpClassicRecovery.GetTypeId()))
     # No SACK, no timestamp option (so segments carry a bare 20-byte TCP header).
@@ -190,6 +209,7 @@ def install_red(fct, p, bottleneck):
         int(red["limit_pkts"]),
         float(p["bottleneck_bps"]),
         p["rtt_ms"] / 2000.0,
+        bool(red.get("ecn", False)),
     )
 
 
@@ -306,7 +326,7 @@ def build_and_run(ns, cppyy, p, timings, state):
     t_setup = time.perf_counter()
     # ns-3's own random streams (this scenario's TCP draws none; set for completeness).
     ns.RngSeedManager.SetSeed(max(1, int(p["seed"])))
-    configure_tcp(ns, p["mss_bytes"], p["init_cwnd_pkts"], p.get("limited_transmit", False))
+    configure_tcp(ns, p["mss_bytes"], p["init_cwnd_pkts"], p.get("limited_transmit", False), p.get("scheme", "newreno"))
     fct = cppyy.gbl.fctlab
     net = build_network(ns, fct, p)
     red_qd = install_red(fct, p, net["bottleneck"])
@@ -361,14 +381,18 @@ inline void StartBottleneckSampling(Workload& w, ns3::Ptr<ns3::NetDevice> dev, d
 /// set (src/traffic-control/model/red-queue-disc.cc). Thresholds and the limit
 /// count packets; LInterm is 1/max_p (the drop probability at max_th). No
 /// adaptive variant (ARED, AdaptMaxP, FengAdaptive, NLRED off: their own
-/// attributes are set to ns-3's defaults and unused), no ECN, hard drops above
-/// the gentle region. IdlePktSize is used only by the `cautious == 3` idle rule,
+/// attributes are set to ns-3's defaults and unused), hard drops above the
+/// gentle region; with `useEcn`, ECN-capable packets are marked instead of
+/// dropped, early and forced (UseEcn on, UseHardDrop off: DCTCP's switch with
+/// QW 1 and MinTh just below MaxTh = K, so every arrival that finds K packets
+/// or more is marked). IdlePktSize is used only by the `cautious == 3` idle rule,
 /// which RedQueueDisc::InitializeParams never enables (m_cautious = 0): the idle
 /// decay takes ptc = LinkBandwidth / (8 MeanPktSize). Ns1Compat false (ns-3's
 /// default): a forced drop leaves the count since the last drop running.
 inline ns3::Ptr<ns3::QueueDisc> InstallRed(ns3::Ptr<ns3::NetDevice> dev, double minTh, double maxTh, double maxP,
                                            double qW, bool gentle, bool wait, uint32_t meanPktSize,
-                                           uint32_t limitPkts, double linkBps, double linkDelayS)
+                                           uint32_t limitPkts, double linkBps, double linkDelayS,
+                                           bool useEcn)
 {
     using namespace ns3;
     TrafficControlHelper tch;
@@ -399,8 +423,8 @@ inline ns3::Ptr<ns3::QueueDisc> InstallRed(ns3::Ptr<ns3::NetDevice> dev, double 
                          "Ns1Compat", BooleanValue(false),
                          "LinkBandwidth", DataRateValue(DataRate(static_cast<uint64_t>(linkBps))),
                          "LinkDelay", TimeValue(Seconds(linkDelayS)),
-                         "UseEcn", BooleanValue(false),
-                         "UseHardDrop", BooleanValue(true));
+                         "UseEcn", BooleanValue(useEcn),
+                         "UseHardDrop", BooleanValue(!useEcn));
     QueueDiscContainer c = tch.Install(dev);
     return c.Get(0);
 }

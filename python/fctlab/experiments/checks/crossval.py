@@ -167,10 +167,21 @@ def scenario(flows: list, buffer_pkts: int, tp: dict, seed: int = 1, full_wake: 
     }
 
 
-def run_fctlab(flows: list, buffer_pkts: int, tp: dict, full_wake: str | None = None, red: dict | None = None) -> dict:
+def run_fctlab(
+    flows: list,
+    buffer_pkts: int,
+    tp: dict,
+    full_wake: str | None = None,
+    red: dict | None = None,
+    network: dict | None = None,
+) -> dict:
     """Per-flow FCT (s, NaN where incomplete), sizes and the bottleneck's drops.
-    ``red``: RED's parameters (`red_scenario`; ``buffer_pkts`` is then unused)."""
+    ``red``: RED's parameters (`red_scenario`; ``buffer_pkts`` is then unused);
+    ``network``: keys replacing the scenario's (another queue, say)."""
     cfg = red_scenario(flows, tp, red) if red else scenario(flows, buffer_pkts, tp, full_wake=full_wake)
+    if network:
+        cfg["network"].pop("droptail", None)
+        cfg["network"].update(network)
     res = fctlab.run(cfg, warn=False)
     f = res.flows.sort_values("flow_id")
     fct = np.where(f["completed"].to_numpy(), f["fct_ns"].to_numpy() / 1e9, np.nan)
@@ -221,16 +232,25 @@ def ns3_cache_path(params: dict, flows: list) -> Path:
 
 
 def ns3_run_params(
-    flows: list, buffer_pkts: int, iw: int, limited_transmit: bool = True, red: dict | None = None
+    flows: list,
+    buffer_pkts: int,
+    iw: int,
+    limited_transmit: bool = True,
+    red: dict | None = None,
+    scheme: str = "newreno",
 ) -> dict:
     """`run_ns3`'s parameters for the ns-3 peer: `ns3_params`, and
     for a RED cell ``params["red"]`` with every other router port holding RED's
-    limit plus the device queue's packet."""
+    limit plus the device queue's packet; ``scheme`` other than NewReno as
+    ``params["scheme"]`` (so NewReno's cached results keep their names)."""
     if red:
         params = ns3_params(red["limit_pkts"] + RED_DEVICE_PKTS, iw, flows, limited_transmit)
         params["red"] = dict(red)
-        return params
-    return ns3_params(buffer_pkts, iw, flows, limited_transmit)
+    else:
+        params = ns3_params(buffer_pkts, iw, flows, limited_transmit)
+    if scheme != "newreno":
+        params["scheme"] = scheme
+    return params
 
 
 def run_ns3(
@@ -241,20 +261,22 @@ def run_ns3(
     *,
     cache: bool = True,
     red: dict | None = None,
+    scheme: str = "newreno",
 ) -> dict:
     """The same under ns-3 (raises ns3peer.PeerUnavailable when ns-3 cannot run).
 
     ``red``: RED's parameters (`RED`'s keys): ns-3's RedQueueDisc on the
     bottleneck port over a one-packet device queue; every other router port
     keeps a DropTail device queue of RED's limit plus that packet
-    (``buffer_pkts`` is then unused).
+    (``buffer_pkts`` is then unused). ``scheme``: the ns-3 peer's congestion
+    control (`fctlab.ns3peer.NS3_SCHEMES`).
 
     ns-3 takes one to five minutes per 3000-flow cell, so results are kept in
     `ns3_cache_path` (``cache=False``, or ``FCTLAB_NS3_CACHE=0``, runs
     ns-3 again); a full grid interrupted part way resumes where it stopped."""
     from ... import ns3peer
 
-    params = ns3_run_params(flows, buffer_pkts, iw, limited_transmit, red)
+    params = ns3_run_params(flows, buffer_pkts, iw, limited_transmit, red, scheme)
     path = ns3_cache_path(params, flows)
     cache = cache and os.environ.get("FCTLAB_NS3_CACHE", "1") != "0"
     if cache and path.exists():

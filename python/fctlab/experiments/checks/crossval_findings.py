@@ -113,3 +113,14 @@ RED_FINDINGS = "\n\n".join(
         "reset.",
     )
 )
+
+#: What the scheme cells (CUBIC, DCTCP, BBR, Vegas) found, shown after the RED findings.
+SCHEME_FINDINGS = "\n\n".join(
+    (
+        "Other schemes. The same flow lists with CUBIC, DCTCP, BBR v1 and Vegas in both simulators (the set-up "
+        "in the parameters). The ns3 preset sets only the options that model ns-3's TCP machinery (recovery, "
+        "timers, handshake); the congestion controls are fctlab's own, written from RFC 9438, RFC 8257, Linux's "
+        "tcp_bbr.c and tcp_vegas.c, not from ns-3's, so these cells check two independent implementations "
+        "against each other.",
+    )
+)

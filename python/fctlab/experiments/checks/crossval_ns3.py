@@ -45,7 +45,9 @@ from .crossval import (
     scenario,
     transport,
 )
-from .crossval_findings import FINDINGS, RED_FINDINGS
+from .crossval_findings import FINDINGS, RED_FINDINGS, SCHEME_FINDINGS
+from .crossval_schemes import SCHEME_GRID, run_scheme_cell, scheme_cells
+from .crossval_schemes import caption as schemes_caption
 from .crossval_stats import bin_stats, compare, ensemble_stats, scipy_t_ppf, verdict, within_noise, worst
 from .crossval_tables import bins_table, cells_table, pooled_table
 
@@ -94,8 +96,9 @@ def _bin_row(cell: str, name: str, d, e, rm, vm, rp, vp) -> list:
     ]
 
 
-def compare_cell(t: Tally, cell: str, red, sizes: np.ndarray, dflt: dict, ens: list, ref: dict) -> None:
-    """One cell against ns-3: its bins' rows, its summary row and its points."""
+def compare_cell(t: Tally, cell: str, pooled: bool, sizes: np.ndarray, dflt: dict, ens: list, ref: dict) -> None:
+    """One cell against ns-3: its bins' rows, its summary row and its points
+    (``pooled``: a NewReno DropTail cell, which the pooled summary counts)."""
     cd, es = compare(dflt, ref, sizes), ensemble_stats(ens, ref, sizes)
     worst_m = worst_p = noise_m = 0.0
     verdicts = []
@@ -105,11 +108,11 @@ def compare_cell(t: Tally, cell: str, red, sizes: np.ndarray, dflt: dict, ens: l
         verdicts += [vm, vp]
         worst_m, worst_p = max(worst_m, abs(rm - 1)), max(worst_p, abs(rp - 1))
         noise_m = max(noise_m, within_noise(e["mean"], e["ref_mean"])[1])
-        if red is None:  # the pooled summary is the DropTail cells'
+        if pooled:  # the pooled summary is the DropTail cells'
             t.pooled["mean"][b].append(math.log(rm))
             t.pooled["p99"][b].append(math.log(rp))
         t.rows.append(_bin_row(cell, name, d, e, rm, vm, rp, vp))
-    if red is None:
+    if pooled:
         t.add_tails(sizes, dflt, ens, ref)
     wd = worst(cd)
     t.plot["default"].append(wd)
@@ -157,8 +160,23 @@ def run_cell(t: Tally, g: dict, where: tuple, ns3_reason: str | None) -> str | N
     if ref is None:
         t.preset_only(cell, pre, sizes)
     else:
-        compare_cell(t, cell, red, sizes, dflt, ens, ref)
+        compare_cell(t, cell, red is None, sizes, dflt, ens, ref)
     return ns3_reason
+
+
+def run_schemes(scale: str, ns3_reason: str | None) -> tuple:
+    """The scheme cells (`.crossval_schemes`): their tally and why ns-3 did not run."""
+    g = SCHEME_GRID[scale]
+    t = Tally()
+    cells = list(scheme_cells(g))
+    for ci, cell in enumerate(cells):
+        print(f"  scheme cell {ci + 1}/{len(cells)}: {cell[0]}", flush=True)
+        sizes, dflt, ens, ref, ns3_reason = run_scheme_cell(g, cell, ns3_reason)
+        if ref is None:
+            t.preset_only(cell[0], ens[0], sizes)
+        else:
+            compare_cell(t, cell[0], False, sizes, dflt, ens, ref)
+    return t, ns3_reason
 
 
 def red_caption(g: dict) -> str:
@@ -180,7 +198,7 @@ def red_caption(g: dict) -> str:
     )
 
 
-def _params(g: dict) -> dict:
+def _params(g: dict, scale: str) -> dict:
     ens_n = g["ensemble"]
     return {
         "bottleneck": f"{captions.rate(C_BPS)}, one-way delay {RTT_MS / 2:g} ms (base RTT {RTT_MS:g} ms), DropTail",
@@ -195,6 +213,7 @@ def _params(g: dict) -> dict:
         "grid": f"buffers {', '.join(map(str, g['buffers']))} packets (1 BDP = {BDP_PKTS}), loads "
         f"{', '.join(f'{x:g}' for x in g['loads'])}, IW {', '.join(map(str, g['iws']))}",
         "RED cells": red_caption(g),
+        "other schemes": schemes_caption(SCHEME_GRID[scale]),
         "noise": f"the ns3 preset run {ens_n} times per cell, on the cell's flows and on {ens_n - 1} copies with every "
         "start moved later by a uniform 0-100 us (chosen)",
     }
@@ -238,14 +257,18 @@ def crossval_ns3(out: Path, scale: str) -> list:
     cells = list(grid_cells(g))
     for ci, cell in enumerate(cells):
         ns3_reason = run_cell(t, g, ((ci, len(cells)), cell), ns3_reason)
+    ts, ns3_reason = run_schemes(scale, ns3_reason)
     cfg = scenario(flow_list(g["loads"][0], 3, 1), g["buffers"][0], transport(g["iws"][0], "ns3"))
-    figures = [_figure(p, t.plot, _params(g))] if t.plot["ns3"] else []
-    notes = FINDINGS + ("\n\n" + RED_FINDINGS if g.get("red") else "")
+    figures = [_figure(p, t.plot, _params(g, scale))] if t.plot["ns3"] else []
+    notes = FINDINGS + ("\n\n" + RED_FINDINGS if g.get("red") else "") + "\n\n" + SCHEME_FINDINGS
     if ns3_reason is not None:
-        notes = f"ns-3 did not run here ({ns3_reason}); the table shows fctlab's ns3 preset alone.\n\n" + notes
+        notes = f"ns-3 did not run here ({ns3_reason}); the tables show fctlab's ns3 preset alone.\n\n" + notes
     tables = [bins_table(t.rows)]
     if t.summary:
         tables = [cells_table(t.summary), pooled_table(t.pooled, t.tails, scipy_t_ppf)] + tables
+    if ts.summary:
+        tables.append(cells_table(ts.summary, "Other schemes (CUBIC, DCTCP, BBR, Vegas)"))
+    tables.append(bins_table(ts.rows, "Other schemes (CUBIC, DCTCP, BBR, Vegas)"))
     return p.record(
         source=SOURCE,
         figures=figures,

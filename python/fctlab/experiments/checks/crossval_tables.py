@@ -52,10 +52,10 @@ POOLED_COLUMNS = [
 ]
 
 
-def bins_table(rows: list) -> Table:
+def bins_table(rows: list, what: str = "TCP NewReno") -> Table:
     return Table(
-        title="FCT per size bin (ms): fctlab with its defaults, with the ns3 preset (mean of its runs, and their "
-        "range), and ns-3; ratios are preset / ns-3. Verdict: goal (within "
+        title=f"{what}: FCT per size bin (ms): fctlab with its defaults, with the ns3 preset (mean of its runs, "
+        "and their range), and ns-3; ratios are preset / ns-3. Verdict: goal (within "
         f"{GOAL_MEAN:.0%} for the mean, {GOAL_P99:.0%} for the p99), noise (outside the goal, but ns-3 falls in the "
         "95% prediction interval of the preset's runs: the difference is what one model gives run to run), differs "
         "(neither)",
@@ -65,9 +65,9 @@ def bins_table(rows: list) -> Table:
     )
 
 
-def cells_table(summary: list) -> Table:
+def cells_table(summary: list, what: str = "TCP NewReno") -> Table:
     return Table(
-        title="Per cell: bottleneck drops, the worst bin (|ratio - 1| against ns-3), and the count of bin "
+        title=f"{what}, per cell: bottleneck drops, the worst bin (|ratio - 1| against ns-3), and the count of bin "
         "statistics (of 8: mean and p99 of four bins) outside the goal but within noise, and outside both",
         columns=CELL_COLUMNS,
         rows=summary,

@@ -10,8 +10,11 @@
 //!   (`k_bytes`, the bytes waiting).
 //! - A packet that is not ECN-capable (no ECT) is neither marked nor dropped
 //!   early: it queues like any other and is dropped only by a full buffer, as
-//!   at the paper's switch. (Linux RED with `ecn harddrop` would drop it
-//!   above K; that is not modelled.)
+//!   at the paper's switch. With `not_ect = "drop"` it is dropped where an
+//!   ECN-capable one would be marked, as a RED queue configured as DCTCP's
+//!   switch does (ns-3 RedQueueDisc with MinTh = MaxTh = K, UseEcn, no hard
+//!   drop: a forced mark that cannot be made is a drop, `DoEnqueue`; Linux
+//!   `sch_red` without ECN for that packet).
 //! - A marked packet still needs room: a full buffer drops the arrival,
 //!   marked or not.
 //!
@@ -34,6 +37,19 @@ pub struct EcnThresholdCfg {
     pub k_pkts: Option<u64>,
     /// The marking threshold K in bytes waiting (instead of `k_pkts`).
     pub k_bytes: Option<u64>,
+    /// What happens to a packet without ECT that finds more than K waiting.
+    pub not_ect: NotEct,
+}
+
+/// `not_ect`: a packet that cannot be marked, above K.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum NotEct {
+    /// It queues (the DCTCP paper's switch).
+    #[default]
+    Queue,
+    /// It is dropped (RED as DCTCP's switch: ns-3 RedQueueDisc, Linux sch_red).
+    Drop,
 }
 
 /// K when neither key is given: 20 packets, the DCTCP paper's value for
@@ -63,6 +79,10 @@ impl Params for EcnThresholdCfg {
             "k_bytes",
             "unset: K counts packets",
             "K in bytes waiting, as switches configure it (e.g. Linux RED min = max = K bytes)",
+        ),
+        ParamDoc::new(
+            "not_ect",
+            "a packet without ECT above K: \"queue\" (the DCTCP paper's switch) or \"drop\" (RED as DCTCP's switch: ns-3 RedQueueDisc UseEcn without hard drop, Linux sch_red)",
         ),
     ];
     fn validate(&self, field: &str) -> Result<(), ConfigError> {
@@ -111,9 +131,11 @@ pub const ENTRY: QueueEntry = Entry {
     requires: None,
     factory: |t| {
         let c: EcnThresholdCfg = t.parse()?;
-        let k = c.threshold();
+        let (k, not_ect) = (c.threshold(), c.not_ect);
         Ok(Arc::new(move |p: PortParams| {
-            Box::new(EcnThreshold::new(p.limit_pkts, k)) as Box<dyn Queue>
+            let mut q = EcnThreshold::new(p.limit_pkts, k);
+            q.not_ect = not_ect;
+            Box::new(q) as Box<dyn Queue>
         }))
     },
 };
@@ -122,6 +144,7 @@ pub const ENTRY: QueueEntry = Entry {
 pub struct EcnThreshold {
     fifo: DropTail,
     k: Threshold,
+    not_ect: NotEct,
     /// Packets marked CE.
     pub marks: u64,
 }
@@ -131,6 +154,7 @@ impl EcnThreshold {
         EcnThreshold {
             fifo: DropTail::new(limit_pkts),
             k,
+            not_ect: NotEct::Queue,
             marks: 0,
         }
     }
@@ -146,7 +170,11 @@ impl EcnThreshold {
 
 impl Queue for EcnThreshold {
     fn enqueue(&mut self, now: Time, mut pkt: Packet) -> Option<Packet> {
-        let mark = pkt.flags & flags::ECT != 0 && self.above_k();
+        let ect = pkt.flags & flags::ECT != 0;
+        if !ect && self.not_ect == NotEct::Drop && self.above_k() {
+            return Some(pkt);
+        }
+        let mark = ect && self.above_k();
         if mark {
             pkt.flags |= flags::CE;
         }
@@ -217,6 +245,21 @@ mod tests {
     }
 
     #[test]
+    fn not_ect_drop_drops_where_an_ect_packet_would_be_marked() {
+        // K = 2, buffer 6, not_ect = "drop": arrivals find 0, 1, 2, 3 waiting;
+        // a non-ECT packet passes while at most 2 wait, and is dropped at 3,
+        // where an ECT one is marked and queued.
+        let mut q = EcnThreshold::new(6, Threshold::Pkts(2));
+        q.not_ect = NotEct::Drop;
+        for s in 0..3 {
+            assert!(q.enqueue(0, pkt(s, false)).is_none(), "arrival {s}");
+        }
+        assert_eq!(q.enqueue(0, pkt(3, false)).map(|p| p.seq), Some(3));
+        assert!(q.enqueue(0, pkt(4, true)).is_none());
+        assert_eq!((q.len_pkts(), q.marks), (4, 1));
+    }
+
+    #[test]
     fn k_in_bytes_counts_the_bytes_waiting() {
         // K = 1500 B with 1000 B packets: the arrival finding 2000 B is marked.
         let mut q = EcnThreshold::new(10, Threshold::Bytes(1500));
@@ -236,6 +279,11 @@ mod tests {
         assert_eq!(
             parse(json!({"k_bytes": 30000})).unwrap().threshold(),
             Threshold::Bytes(30000)
+        );
+        assert_eq!(parse(json!({"not_ect": "drop"})).unwrap().not_ect, NotEct::Drop);
+        assert_eq!(
+            parse(json!({"not_ect": "mark"})).unwrap_err().field,
+            "network.ecn-threshold.not_ect"
         );
         let e = parse(json!({"k_pkts": 5, "k_bytes": 30000})).unwrap_err();
         assert_eq!(e.field, "network.ecn-threshold.k_bytes");

@@ -384,11 +384,15 @@ impl Core {
     }
 
     /// The controller grows the window by `pkts` acknowledged segments
-    /// (none on an ACK that carried ECE, RFC 3168 6.1.2); with `feedback`
+    /// (none on an ACK that carried ECE, RFC 3168 6.1.2, nor, with
+    /// `ecn_cwr_hold`, before the reduced window is acknowledged); with `feedback`
     /// it then reads the ACK's router feedback.
     pub fn grow(&mut self, a: &Ack, n: &NewAck, pkts: u64, feedback: bool) {
         if a.ece_reduced || pkts == 0 {
             return;
+        }
+        if self.opts().ecn_cwr_hold && self.snd_una < self.ecn_recover {
+            return; // in CWR: the reduction's window is not yet acknowledged
         }
         let s = AckSample {
             now: a.now,

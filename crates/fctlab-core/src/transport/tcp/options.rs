@@ -419,6 +419,18 @@ tcp_options! {
     delack: Delack = Delack::Fixed, linux = Delack::Linux,
         meaning = "delayed ACKs as delayed_ack and delack_timeout_ms say, or as Linux sends them (quickack, adaptive 40-200 ms timeout)",
         source = "RFC 5681 4.2; Linux tcp_input.c tcp_event_data_recv, __tcp_ack_snd_check; tcp_output.c tcp_send_delayed_ack; tcp_timer.c tcp_delack_timer_handler";
+    /// After a window reduction for ECE (RFC 3168 6.1.2), whether the window
+    /// may grow before the reduction's window of data is acknowledged. Off:
+    /// RFC 3168 and RFC 8257 say only that the window is reduced once per
+    /// window; it grows on the next ACK. On: the sender is in Linux's
+    /// `TCP_CA_CWR` state (tcp_input.c `tcp_enter_cwr`; `tcp_cong_control`
+    /// raises cwnd only outside `tcp_in_cwnd_reduction`) and ns-3's
+    /// `CA_CWR` (tcp-socket-base.cc `EnterCwrState`) until snd_una reaches
+    /// high_data at the reduction: no growth, and the ACK that ends it grows
+    /// the window again.
+    ecn_cwr_hold: bool = false, ns3 = true, linux = true,
+        meaning = "after an ECE reduction, no window growth until that window of data is acknowledged (the CWR state)",
+        source = "RFC 3168 6.1.2; Linux tcp_input.c tcp_enter_cwr, tcp_cong_control; ns-3 tcp-socket-base.cc EnterCwrState";
     /// Pacing, as Linux's TCP paces on its own or through the fq qdisc
     /// (tcp_output.c `tcp_pacing_check`, `tcp_update_skb_after_send`): each
     /// segment may leave only at the earliest departure time the last one

@@ -27,13 +27,17 @@ mod ecn {
     }
 
     fn sender(ecn: bool) -> (TcpSender, Vec<Packet>) {
+        sender_with(params(ecn))
+    }
+
+    fn sender_with(p: TransportParams) -> (TcpSender, Vec<Packet>) {
         let mut s = TcpSender::new(
             0,
             FlowSize::Finite {
                 bytes: 1_000_000,
                 pkts: 1000,
             },
-            params(ecn),
+            p,
             Box::new(NewReno),
         );
         let mut out = Vec::new();
@@ -88,6 +92,28 @@ mod ecn {
         assert_eq!(s.core.w.ssthresh, (flight as f64 / 2.0).max(2.0));
         assert_eq!(s.core.w.cwnd, s.core.w.ssthresh);
         assert_eq!(s.retransmits(), 0);
+    }
+
+    #[test]
+    fn cwr_hold_keeps_the_window_until_the_reduced_window_is_acknowledged() {
+        // As above with ecn_cwr_hold (Linux's and ns-3's CWR state). ACK 1
+        // with ECE: ssthresh = cwnd = 5, high_data 10 at the reduction. ACKs
+        // 2..=9 leave snd_una below 10: cwnd stays 5 (RFC 3168 alone would
+        // grow it by 1/cwnd per ACK). ACK 10 brings snd_una to 10: CWR ends and
+        // that ACK grows cwnd by 1/5 in congestion avoidance.
+        let mut p = params(true);
+        p.tcp.ecn_cwr_hold = true;
+        let (mut s, _) = sender_with(p);
+        let mut out = Vec::new();
+        s.on_packet(1, &ack(1, true), &mut out);
+        assert_eq!((s.core.w.ssthresh, s.core.w.cwnd), (5.0, 5.0));
+        for a in 2..=9 {
+            s.on_packet(a, &ack(a, true), &mut out);
+            assert_eq!(s.core.w.cwnd, 5.0, "ACK {a} in CWR");
+        }
+        s.on_packet(10, &ack(10, false), &mut out);
+        assert!((s.core.w.cwnd - 5.2).abs() < 1e-12, "{}", s.core.w.cwnd);
+        assert_eq!(s.ecn_reductions(), 1);
     }
 
     #[test]
