@@ -339,7 +339,7 @@ def run_ns3_flows(params: dict, flows, *, progress: Callable[[str], None] | None
     ``TcpSocketBase::LimitedTransmit``; default off) and ``scheme`` (one of
     `NS3_SCHEMES`, default ``"newreno"``: ns-3's TcpNewReno, TcpCubic without
     HyStart, TcpDctcp, TcpBbr or TcpVegas, with the same segments, ACKs and
-    classic recovery). ``flows`` is a sequence of
+    classic recovery) and ``sack`` (SACK on; default off). ``flows`` is a sequence of
     (start_s, sender, pkts) in non-decreasing start time. The result is
     `run_ns3_bench`'s, plus ``flow_fct_s``: each flow's completion time
     in seconds (from its start to the last byte read by the receiver,
@@ -408,6 +408,8 @@ def run_ns3_flows(params: dict, flows, *, progress: Callable[[str], None] | None
         raise ValueError(f"scheme must be one of {', '.join(NS3_SCHEMES)}, got {scheme!r}")
     if scheme != "newreno":
         p["scheme"] = scheme
+    if params.get("sack"):
+        p["sack"] = True
     p["flows"] = [[float(t), int(i), int(n)] for t, i, n in flows]
     _validate(p)
     starts = [f[0] for f in p["flows"]]

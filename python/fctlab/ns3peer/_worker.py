@@ -53,7 +53,7 @@ SCHEMES = {
 }
 
 
-def configure_tcp(ns, mss_bytes, init_cwnd_pkts, limited_transmit=False, scheme="newreno"):
+def configure_tcp(ns, mss_bytes, init_cwnd_pkts, limited_transmit=False, scheme="newreno", sack=False):
     """Set ns-3's TCP defaults to classic NewReno as fctlab models it, or to
     ``scheme`` (a key of `SCHEMES`) with the same segments, ACKs and recovery.
 
@@ -64,7 +64,7 @@ def configure_tcp(ns, mss_bytes, init_cwnd_pkts, limited_transmit=False, scheme=
     Linux's 2008 HyStart, fctlab's RFC 9406 HyStart++: the two are switched
     off so that the cubic law itself is compared); TcpDctcp turns ECN on itself
     (TcpDctcp::Init: ECT on data segments; SYNs and pure ACKs go without); TcpBbr
-    turns pacing on itself (TcpBbr::Init).
+    turns pacing on itself (TcpBbr::Init). ``sack``: SACK (RFC 2018) on.
     """
     cfg = ns.Config.SetDefault
     if scheme not in SCHEMES:
@@ -75,8 +75,9 @@ def configure_tcp(ns, mss_bytes, init_cwnd_pkts, limited_transmit=False, scheme=
         cfg("ns3::TcpCubic::HyStart", ns.BooleanValue(False))
     # Loss recovery: classic fast recovery (window inflation), not Proportional Rate Reduction.
     cfg("ns3::TcpL4Protocol::RecoveryType", ns.TypeIdValue(ns.TcpClassicRecovery.GetTypeId()))
-    # No SACK, no timestamp option (so segments carry a bare 20-byte TCP header).
-    cfg("ns3::TcpSocketBase::Sack", ns.BooleanValue(False))
+    # No SACK unless asked for, no timestamp option (so segments carry a bare
+    # 20-byte TCP header).
+    cfg("ns3::TcpSocketBase::Sack", ns.BooleanValue(bool(sack)))
     cfg("ns3::TcpSocketBase::Timestamp", ns.BooleanValue(False))
     # RFC 3042 limited transmit (off: fast retransmit on the third duplicate ACK only).
     cfg("ns3::TcpSocketBase::LimitedTransmit", ns.BooleanValue(bool(limited_transmit)))
@@ -326,7 +327,14 @@ def build_and_run(ns, cppyy, p, timings, state):
     t_setup = time.perf_counter()
     # ns-3's own random streams (this scenario's TCP draws none; set for completeness).
     ns.RngSeedManager.SetSeed(max(1, int(p["seed"])))
-    configure_tcp(ns, p["mss_bytes"], p["init_cwnd_pkts"], p.get("limited_transmit", False), p.get("scheme", "newreno"))
+    configure_tcp(
+        ns,
+        p["mss_bytes"],
+        p["init_cwnd_pkts"],
+        p.get("limited_transmit", False),
+        p.get("scheme", "newreno"),
+        p.get("sack", False),
+    )
     fct = cppyy.gbl.fctlab
     net = build_network(ns, fct, p)
     red_qd = install_red(fct, p, net["bottleneck"])

@@ -250,6 +250,8 @@ def ns3_run_params(
         params = ns3_params(buffer_pkts, iw, flows, limited_transmit)
     if scheme != "newreno":
         params["scheme"] = scheme
+    if scheme == "bbr":
+        params["sack"] = True  # fctlab's tcp-bbr runs on its SACK scoreboard, as Linux's does
     return params
 
 
