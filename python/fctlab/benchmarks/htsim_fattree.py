@@ -134,6 +134,18 @@ def websearch_flows(packets: float, fabric: Fabric = FABRIC, seed: int = 1) -> l
     return flows
 
 
+def jittered(flows: list, max_ns: float, seed: int) -> list:
+    """The same flows, each start moved later by a uniform 0 .. ``max_ns`` ns
+    (``random.Random(seed)``), held at or after the previous start so every
+    flow keeps its line (and so its ECMP path)."""
+    rng = random.Random(seed)
+    out, last = [], 0.0
+    for t, n, s, d in flows:
+        last = max(last, round(t + rng.random() * max_ns * 1e-9, 9))
+        out.append((last, n, s, d))
+    return out
+
+
 def write_flows(path: Path, flows: list) -> None:
     """htsim's flow list: ``start_s size_pkts src dst`` per line (start to the ns)."""
     Path(path).write_text("".join(f"{t:.9f} {n} {s} {d}\n" for t, n, s, d in flows))
@@ -255,14 +267,16 @@ def race(
     seed: int = 1,
     fabric: Fabric = FABRIC,
     handshake: bool = True,
+    flows: list | None = None,
     progress: Callable[[str], None] = print,
 ) -> dict:
     """``repeat`` runs of each, alternating, on the same flow list of about
-    ``packets`` packets: both sides' counts, rates and per-flow FCTs, the mean
-    FCT per size bin and the ratio of the medians of the rates."""
+    ``packets`` packets (or on ``flows``): both sides' counts, rates and
+    per-flow FCTs, the mean FCT per size bin and the ratio of the medians of
+    the rates."""
     work_dir = Path(work_dir)
     work_dir.mkdir(parents=True, exist_ok=True)
-    flows = websearch_flows(packets, fabric, seed)
+    flows = flows if flows is not None else websearch_flows(packets, fabric, seed)
     flows_path = work_dir / "fattree-flows.htsim"
     write_flows(flows_path, flows)
     cfg = fctlab_cfg(fabric, flows_path, seed, handshake=handshake)

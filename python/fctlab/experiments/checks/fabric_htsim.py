@@ -22,6 +22,8 @@ from ..registry import reproduction
 SCALE = {"quick": {"packets": 3e5, "repeat": 3}, "full": {"packets": 3e6, "repeat": 3}}
 #: The goal: every bin's mean FCT within 10% of htsim's.
 GOAL = 0.10
+#: The noise runs: every start moved later by a uniform 0 .. 100 ns.
+JITTER_NS = 100.0
 #: Each chosen parameter varied once (one run of each side).
 VARIANTS = {
     "1460-B payloads": {"fabric": {"payload": 1460}},
@@ -59,11 +61,23 @@ def _variant(exe: Path, packets: float, work: Path, spec: dict) -> dict:
     return htsim_fattree.race(exe, packets, 1, work, seed=spec.get("seed", 1), fabric=fab, progress=lambda _m: None)
 
 
+def _noise(exe: Path, base: dict, packets: float, work: Path) -> dict:
+    """Each simulator against itself on the same flows with every start moved
+    later by up to `JITTER_NS`: the ratio per size bin, jittered over as set up."""
+    flows = htsim_fattree.jittered(htsim_fattree.websearch_flows(packets), JITTER_NS, seed=1)
+    r = htsim_fattree.race(exe, packets, 1, work, flows=flows, progress=lambda _m: None)
+    size = base["fct"]["size_pkts"]
+    return {
+        name: htsim_fattree.bins(size, r["fct"][f"{name}_ns"], base["fct"][f"{name}_ns"])
+        for name in ("fctlab", "htsim")
+    }
+
+
 def _worst(r: dict) -> float:
     return max(abs(b["ratio"] - 1) for b in r["bins"])
 
 
-def _figure(p: Page, base: dict, variants: dict) -> str:
+def _figure(p: Page, base: dict, variants: dict, noise: dict) -> str:
     fig, ax = p.subplots(1, 3, figsize=(13, 4))
     labels = [b["bin"] for b in base["bins"]]
     x = np.arange(len(labels))
@@ -79,6 +93,10 @@ def _figure(p: Page, base: dict, variants: dict) -> str:
         for (name, r), m in zip(lossless.items(), "^vD"):
             ratio = {b["bin"]: b["ratio"] for b in r["bins"]}
             ax[1].plot(x, [ratio.get(label, np.nan) for label in labels], m + "--", ms=5, label=name)
+        for (name, rows), m in zip(noise.items(), ("x", "+")):
+            ax[1].plot(
+                x, [b["ratio"] for b in rows], m, color="0.4", ms=7, label=f"{name} against itself, starts +0-100 ns"
+            )
         ax[1].set_xticks(x, labels)
         style(
             ax[1],
@@ -100,7 +118,7 @@ def _figure(p: Page, base: dict, variants: dict) -> str:
     return p.save(fig)
 
 
-def _tables(base: dict, variants: dict) -> list:
+def _tables(base: dict, variants: dict, noise: dict) -> list:
     both = "htsim" in base
     cols = ["size bin (packets)", "flows", "fctlab mean FCT (us)"]
     cols += ["htsim mean FCT (us)", "fctlab / htsim", "within 10%"] if both else []
@@ -139,6 +157,13 @@ def _tables(base: dict, variants: dict) -> list:
         "M pkts / CPU s (median)",
     ]
     out.append(Table("Speed: unique delivered data packets per second of the event loop", cols, speed))
+    if noise:
+        rows = [
+            [b["bin"], b["flows"], f"{b['ratio']:.3f}", f"{noise['fctlab'][i]['ratio']:.3f}"]
+            for i, b in enumerate(noise["htsim"])
+        ]
+        cols = ["size bin (packets)", "flows", "htsim: jittered / as set up", "fctlab: jittered / as set up"]
+        out.append(Table("Noise: each simulator against itself, every start moved later by 0-100 ns", cols, rows))
     if variants:
         rows = []
         for name, r in variants.items():
@@ -153,7 +178,7 @@ def _tables(base: dict, variants: dict) -> list:
     return out
 
 
-def _caption(base: dict, variants: dict, scale: dict, why: str | None) -> str:
+def _caption(base: dict, variants: dict, noise: dict, scale: dict, why: str | None) -> str:
     fab = htsim_fattree.FABRIC
     f = base["fctlab"]
     who = "fctlab (htsim did not run: see the note)" if why else "fctlab and in htsim"
@@ -187,6 +212,13 @@ def _caption(base: dict, variants: dict, scale: dict, why: str | None) -> str:
         f"{statistics.median(f['rates']) / 1e6:.3g} M, htsim {statistics.median(h['rates']) / 1e6:.3g} M unique "
         f"packets per wall s: fctlab {base['ratio']:.2f} times as fast (goal: 2)."
     )
+    if noise:
+        worst = {k: max(abs(b["ratio"] - 1) for b in rows) for k, rows in noise.items()}
+        text += (
+            f" Noise (grey): the same flows with every start moved later by a uniform 0-{JITTER_NS:g} ns (chosen; "
+            f"each flow keeps its line and path), one run of each: htsim against itself, worst bin "
+            f"{worst['htsim']:.1%}; fctlab against itself, {worst['fctlab']:.1%}."
+        )
     if variants:
         text += " Each chosen parameter varied once (one run of each): " + "; ".join(
             f"{name}: worst bin {_worst(r):.1%} off ({r['fctlab']['drops']:,} and {r['htsim']['drops']:,} drops)"
@@ -209,23 +241,25 @@ def fabric_htsim(out, scale: str) -> list:
         exe = htsim_fattree.find()
     except htsim.PeerUnavailable as e:
         why = str(e)
-    variants = {}
+    variants, noise = {}, {}
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         if why is None:
             print(f"  race: {sc['packets']:.3g} packets, {sc['repeat']} runs each", flush=True)
             base = htsim_fattree.race(exe, sc["packets"], sc["repeat"], work, progress=lambda m: print("  " + m))
+            print("  noise: starts moved by 0-100 ns", flush=True)
+            noise = _noise(exe, base, sc["packets"], work / "n")
             for name, spec in VARIANTS.items():
                 print(f"  varied: {name}", flush=True)
                 variants[name] = _variant(exe, sc["packets"], work / "v", spec)
         else:
             base = _fctlab_alone(sc["packets"], sc["repeat"], work)
-    png = _figure(p, base, variants)
+    png = _figure(p, base, variants, noise)
     notes = "" if why is None else f"htsim did not run here ({why}); the page shows fctlab's side alone."
     return p.record(
         source="fctlab against htsim (csg-htsim, Broadcom and UCL) on the same flows",
-        figures=[Figure(png, _caption(base, variants, sc, why))],
-        tables=_tables(base, variants),
+        figures=[Figure(png, _caption(base, variants, noise, sc, why))],
+        tables=_tables(base, variants, noise),
         params={"fabric": dict(vars(htsim_fattree.FABRIC)), **sc},
         seed=1,
         notes=notes,
