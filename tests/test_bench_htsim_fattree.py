@@ -151,8 +151,8 @@ def test_flow_i_takes_htsims_path(tmp_path, index, src, dst):
         expect = [f"e{src // HALF}-a{pod_s * HALF + p}", f"e{dst // HALF}-a{pod_s * HALF + p}"]
     else:
         p = splitmix64(index) % (HALF * HALF)
-        a, l = divmod(p, HALF)
-        core = a + HALF * l
+        a, step = divmod(p, HALF)
+        core = a + HALF * step
         expect = [
             f"e{src // HALF}-a{pod_s * HALF + a}",
             f"a{pod_s * HALF + a}-c{core}",
