@@ -40,7 +40,7 @@ def test_specs_are_the_registry_in_report_order():
     specs = experiments.specs()
     assert [s.name for s in specs] == list(experiments.REGISTRY)
     assert all(experiments.REGISTRY[s.name] is s.func for s in specs)
-    assert len({s.name for s in specs}) == len(specs) == 43
+    assert len({s.name for s in specs}) == len(specs) == 44
     # Each source's pages in the order of its figures, the sources as the report shows them.
     names = [s.name for s in specs]
     assert names[:6] == [f"dukkipati2006-fig{i}" for i in range(1, 7)]
@@ -57,6 +57,7 @@ def test_specs_are_the_registry_in_report_order():
         "crossval-ns3",
         "fabric-websearch",
         "fabric-ecmp",
+        "fabric-htsim",
         "modern-tcp",
         "dctcp-queue",
         "modern-tcp-fct",

@@ -204,18 +204,73 @@ def _htsim_race(args, size: float, out) -> dict | None:
 
     from .benchmarks import htsim
 
-    try:
-        if getattr(args, "build_htsim", False):
-            exe = htsim.build(progress=lambda m: print("  " + m, flush=True))
-        else:
-            exe = htsim.find(getattr(args, "htsim", None))
-    except htsim.PeerUnavailable as e:
-        print(f"htsim: skipped: {e}")
+    exe = _find_htsim(args, htsim.DRIVER)
+    if exe is None:
         return None
     print(f"running the htsim race ({size:.3g} data packets, {args.repeat} runs each, alternating)...", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         r = htsim.race(exe, size, args.repeat, Path(out or tmp), progress=lambda m: print("  " + m, flush=True))
     print_htsim(r)
+    return r
+
+
+def print_htsim_fattree(r: dict) -> None:
+    f, h, fab = r["fctlab"], r["htsim"], r["fabric"]
+    print(
+        f"htsim beside fctlab on a k = {fab['k']} fat-tree: the same {r['flows']:,} web-search flows "
+        f"({r['sum_pkts']:,} packets, load {fab['load']:g} per host link, {fab['buffer_pkts']:,}-packet ports) to "
+        "completion, htsim's ECMP hash and TCP, runs alternating"
+    )
+    for name, x in (("fctlab", f), ("htsim", h)):
+        lo, med, hi = spread(x["rates"])
+        print(
+            _row(
+                f"{name}: unique pkts delivered",
+                f"{x['unique_delivered']:,} ({x['flows_completed']:,} flows completed, {x['drops']:,} drops)",
+            )
+        )
+        print(_row(f"{name}: per wall s ({len(x['rates'])} runs)", f"min {_m(lo)} / median {_m(med)} / max {_m(hi)}"))
+        print(_row(f"{name}: per CPU s (median)", _m(spread(x["cpu_rates"])[1])))
+    print(_row("fctlab / htsim, wall (medians)", f"{r['ratio']:.2f}x"))
+    print(_row("fctlab / htsim, CPU (medians)", f"{r['cpu_ratio']:.2f}x"))
+    print("  mean FCT per size bin (packets), fctlab / htsim:")
+    for b in r["bins"]:
+        print(
+            _row(
+                f"  {b['bin']} ({b['flows']:,} flows)",
+                f"{b['fctlab_ns'] / 1e3:,.1f} us / {b['htsim_ns'] / 1e3:,.1f} us = {b['ratio']:.3f}",
+            )
+        )
+
+
+def _find_htsim(args, driver: str):
+    """htsim's ``driver`` when built (or ``--build-htsim`` builds it); None, saying why, if not."""
+    from .benchmarks import htsim
+
+    try:
+        if getattr(args, "build_htsim", False):
+            return htsim.build(progress=lambda m: print("  " + m, flush=True), driver=driver)
+        return htsim.find(getattr(args, "htsim", None), driver=driver)
+    except htsim.PeerUnavailable as e:
+        print(f"htsim: skipped: {e}")
+        return None
+
+
+def _htsim_fattree_race(args, size: float, out) -> dict | None:
+    """The fat-tree race (`fctlab.benchmarks.htsim_fattree`) when htsim is built."""
+    import tempfile
+    from pathlib import Path
+
+    from .benchmarks import htsim_fattree
+
+    exe = _find_htsim(args, htsim_fattree.DRIVER)
+    if exe is None:
+        return None
+    print(f"running the htsim fat-tree race ({size:.3g} data packets, {args.repeat} runs each, alternating)...")
+    with tempfile.TemporaryDirectory() as tmp:
+        r = htsim_fattree.race(exe, size, args.repeat, Path(out or tmp), progress=lambda m: print("  " + m, flush=True))
+    print_htsim_fattree(r)
+    r.pop("fct")  # per-flow arrays: not for bench.json
     return r
 
 
@@ -299,6 +354,11 @@ def main(args) -> int:
         r = _htsim_race(args, size, out)
         if r is not None:
             report["htsim_race"] = r
+    if "fattree" in shapes and not getattr(args, "no_htsim", False):
+        size = args.packets if args.packets else defaults["fattree"]
+        r = _htsim_fattree_race(args, size, out)
+        if r is not None:
+            report["htsim_fattree_race"] = r
     if out:
         (out / "bench.json").write_text(json.dumps(report, indent=1))
         print(f"wrote {out / 'bench.json'} and {_figure(results, out)}")

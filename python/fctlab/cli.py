@@ -230,7 +230,8 @@ def _add_bench(sub) -> None:
         "a process of its own, and print unique delivered data packets per wall second "
         "(min/median/max); with tcp, also the reference scenario's first --ns3-seconds in "
         "fctlab and in ns-3 on the same flow list, and the ratio; and, when htsim is built, "
-        "the whole reference run in fctlab and htsim alternately on the same flows. --scaling and --memory "
+        "the whole reference run in fctlab and htsim alternately on the same flows (with fattree, the "
+        "same web-search flows on htsim's fat-tree, with the mean FCT per size bin of each). --scaling and --memory "
         "measure how cost and memory grow instead.",
     )
     b.add_argument(
@@ -254,7 +255,7 @@ def _add_bench(sub) -> None:
     b.add_argument(
         "--htsim",
         metavar="DIR",
-        help="directory with htsim's htsim_dumbbell driver for the htsim race "
+        help="directory with htsim's drivers (htsim_dumbbell, htsim_fattree) for the htsim races "
         "(default: $FCTLAB_HTSIM, else $FCTLAB_CACHE/htsim; skipped when there is none)",
     )
     b.add_argument(

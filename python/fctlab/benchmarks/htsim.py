@@ -4,7 +4,8 @@ htsim is the packet-level simulator of UCL and Broadcom (csg-htsim,
 BSD-2-Clause), the one the NDP, EQDS and Ultra Ethernet papers use. It is a
 peer to measure against, as ns-3 is, and no part of fctlab: its driver
 ``htsim_dumbbell`` is built from its own sources, outside this package, and
-found at run time:
+found at run time (as is its fat-tree driver ``htsim_fattree``, raced in
+`fctlab.benchmarks.htsim_fattree`):
 
 1. ``--htsim DIR`` (``fctlab bench``) or the environment variable
    ``FCTLAB_HTSIM``: a directory holding ``htsim_dumbbell``;
@@ -62,20 +63,22 @@ def source_dir() -> Path:
     return repo.parent / "shared" / "peers" / "htsim"
 
 
-def find(directory: str | None = None) -> Path:
-    """The ``htsim_dumbbell`` executable: in ``directory``, ``$FCTLAB_HTSIM`` or
+def find(directory: str | None = None, driver: str = DRIVER) -> Path:
+    """The ``driver`` executable (``htsim_dumbbell``, or ``htsim_fattree``:
+    `fctlab.benchmarks.htsim_fattree`): in ``directory``, ``$FCTLAB_HTSIM`` or
     the cache. Raises `PeerUnavailable` saying what is missing."""
     where = directory or os.environ.get("FCTLAB_HTSIM")
     d = Path(where).expanduser() if where else cache_dir()
-    exe = d / DRIVER
+    exe = d / driver
     if exe.is_file() and os.access(exe, os.X_OK):
         return exe
     how = "fctlab bench --build-htsim builds it there" if not where else "build it with htsim's build.sh DIR"
-    raise PeerUnavailable(f"no {DRIVER} in {d} ({how})")
+    raise PeerUnavailable(f"no {driver} in {d} ({how})")
 
 
-def build(progress: Callable[[str], None] = print) -> Path:
-    """Build htsim and its drivers into the cache with the sources' ``build.sh``."""
+def build(progress: Callable[[str], None] = print, driver: str = DRIVER) -> Path:
+    """Build htsim and its two drivers into the cache with the sources'
+    ``build.sh``; return ``driver``'s path."""
     src = source_dir()
     script = src / "build.sh"
     if not script.is_file():
@@ -92,7 +95,7 @@ def build(progress: Callable[[str], None] = print) -> Path:
     if done.returncode != 0:
         tail = (log.read_text().strip().splitlines() or ["no output"])[-1]
         raise PeerUnavailable(f"htsim's build failed ({tail}); see {log}")
-    return find(str(out))
+    return find(str(out), driver)
 
 
 def flow_list(cfg: dict) -> list:

@@ -51,7 +51,12 @@ print(json.dumps({"wall_s": st["wall_s"], "total_s": total, "cpu_s": cpu, "event
                   "data_delivered": st["data_delivered"], "unique_delivered": unique, "flows_table": flows_table,
                   "packet_hops": st["packet_hops"], "sim_s": st["end_ns"] / 1e9, "flows": res.meta["flows_total"],
                   "flows_completed": res.meta["flows_completed"], "drops": st["packets_dropped"],
-                  "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+                  "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}), flush=True)
+if len(sys.argv) > 1 and len(res.flows):
+    import numpy as np
+    f = res.flows
+    np.savez(sys.argv[1], flow_id=f["flow_id"].to_numpy("int64"), fct_ns=f["fct_ns"].to_numpy("float64"),
+             path=f["path"].to_numpy("float64"), size_pkts=f["size_pkts"].to_numpy("int64"))
 """
 
 _CHILD_PS = r"""
@@ -80,11 +85,15 @@ print(json.dumps({"wall_s": wall, "total_s": wall, "cpu_s": cpu, "flows": n, "fl
 """
 
 
-def run_child(cfg: dict, *, kind: str = "sim") -> dict:
+def run_child(cfg: dict, *, kind: str = "sim", flows_out: str | None = None) -> dict:
     """Run ``cfg`` (a scenario; for ``kind="ps"`` the fluid workload's
-    parameters) in a fresh Python process and return its measurements."""
+    parameters) in a fresh Python process and return its measurements. With
+    ``flows_out`` (``kind="sim"``), the child also writes each flow's
+    ``flow_id``, ``fct_ns``, ``path`` and ``size_pkts`` there (numpy ``.npz``),
+    after the run and outside its clocks."""
     code = {"sim": _CHILD, "ps": _CHILD_PS}[kind]
-    out = subprocess.run([sys.executable, "-c", code], input=json.dumps(cfg), capture_output=True, text=True)
+    argv = [sys.executable, "-c", code] + ([str(flows_out)] if flows_out else [])
+    out = subprocess.run(argv, input=json.dumps(cfg), capture_output=True, text=True)
     if out.returncode != 0:
         tail = (out.stderr.strip().splitlines() or ["no output"])[-1]
         raise RuntimeError(f"benchmark run failed: {tail}")

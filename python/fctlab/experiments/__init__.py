@@ -52,6 +52,7 @@ PAGES = (
     "checks.crossval_ns3",
     "checks.fabric_websearch",
     "checks.fabric_ecmp",
+    "checks.fabric_htsim",
     "checks.modern_tcp",
     "checks.dctcp_queue",
     "checks.modern_tcp_fct",

@@ -44,6 +44,18 @@ fn entry<F>(e: &Entry<F>, table: Option<String>) -> Value {
     v
 }
 
+/// A size law's entry; a built-in table's rows too (`cdf`: bytes and
+/// cumulative probability, `interpolate`: piecewise linear or steps), so that
+/// a flow list drawn outside the engine can follow the same law.
+fn size_entry(e: &crate::workload::sizes::SizeEntry) -> Value {
+    let mut v = entry(e, Some("traffic[i].sizes".into()));
+    if let Some(law) = crate::workload::builtin::LAWS.iter().find(|l| l.name == e.name) {
+        v["cdf"] = json!(law.rows().iter().map(|&(x, p)| [x, p]).collect::<Vec<_>>());
+        v["interpolate"] = json!(law.interpolate);
+    }
+    v
+}
+
 /// A section of scenario keys: its name (what `fctlab list` filters by), a
 /// title, the dotted prefix of its keys, its documentation and its table's
 /// defaults as serde gives them.
@@ -227,7 +239,7 @@ pub fn catalog_with(reg: &Registries) -> Value {
         "schemes": reg.schemes.iter().map(|e| entry(e, e.table.map(|t| format!("transport.{t}")))).collect::<Vec<_>>(),
         "queues": reg.queues.iter().map(|e| entry(e, e.table.map(|t| format!("network.{t}")))).collect::<Vec<_>>(),
         "topologies": reg.topologies.iter().map(|e| entry(e, e.table.map(|t| format!("network.{t}")))).collect::<Vec<_>>(),
-        "distributions": reg.sizes.iter().map(|e| entry(e, Some("traffic[i].sizes".into()))).collect::<Vec<_>>(),
+        "distributions": reg.sizes.iter().map(size_entry).collect::<Vec<_>>(),
         "arrivals": reg.arrivals.iter().map(|e| entry(e, None)).collect::<Vec<_>>(),
         "sections": sections,
         "parameters": parameters,

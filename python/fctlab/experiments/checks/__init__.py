@@ -4,4 +4,4 @@ against ns-3 (`.crossval_ns3`), against real packets on this machine
 (`.baselines`), a workload replicated in parallel with confidence
 intervals (`.replicated`), and TCP on datacenter fabrics against their
 fluid ideal and ECMP against spraying (`.fabric_websearch`,
-`.fabric_ecmp`)."""
+`.fabric_ecmp`), and fctlab against htsim on a fat-tree (`.fabric_htsim`)."""
