@@ -9,6 +9,12 @@ same at 10^5 and 10^6 flows with the flows table, and a 100-flow run (the
 interpreter, numpy, pandas and the extension alone), are measured beside them.
 If memory is bounded by the flows in progress, the streaming runs' peak
 resident memory stays flat as the flow count grows tenfold.
+
+Fat-trees too (`fattree_memory`): the bench's ``fattree`` shape (web-search
+flows at load 0.5 per host, ECMP) with its flows table and without the
+fluid-PS column, at k = 8 with 10^4 flows (quick), and at k = 32 (8,192 hosts,
+24,576 links) with 10^4, 10^5 and 10^6 flows (``--full``; 10^6 web-search
+flows are 1.7 x 10^9 data packets, hours of simulation).
 """
 
 from __future__ import annotations
@@ -20,6 +26,8 @@ from ..bench import MEAN_PKTS, reference_scenario
 from .runner import run_child
 
 FLOWS = {"quick": (100_000, 1_000_000), "full": (100_000, 1_000_000, 10_000_000)}
+#: (k, flows) of the fat-tree runs per scale.
+FATTREE = {"quick": ((8, 10_000),), "full": ((32, 10_000), (32, 100_000), (32, 1_000_000))}
 WITH_TABLE = (100_000, 1_000_000)
 
 
@@ -28,6 +36,33 @@ def streaming_scenario(flows: int, seed: int = 1, *, table: bool = False) -> dic
     cfg["traffic"][0]["count"] = int(flows)
     cfg["metrics"] = {"series": False, "ps_fct": False, "flows": bool(table), "size_stats": not table}
     return cfg
+
+
+def fattree_scenario(k: int, flows: int, seed: int = 1) -> dict:
+    """The bench's fat-tree shape at ``k`` with ``flows`` web-search flows, its flows table, no PS column."""
+    from .shapes import WEBSEARCH_MEAN_PKTS
+    from .shapes import fattree_scenario as shape
+
+    cfg = shape(flows * WEBSEARCH_MEAN_PKTS, k, seed)
+    cfg["traffic"][0]["count"] = int(flows)
+    cfg["metrics"] = {"series": False, "ps_fct": False}
+    return cfg
+
+
+def fattree_memory(scale: str, base_mb: float, progress=print) -> list:
+    """Peak memory of the fat-tree runs of ``scale`` (`FATTREE`)."""
+    rows = []
+    for k, n in FATTREE[scale]:
+        r = run_child(fattree_scenario(k, n))
+        row = {"k": k, "hosts": k**3 // 4, "flows": n, "peak_rss_mb": r["peak_rss_mb"]}
+        row.update({key: r[key] for key in ("unique_delivered", "flows_completed", "sim_s", "wall_s")})
+        rows.append(row)
+        progress(
+            f"  fat-tree k = {k} ({k**3 // 4:,} hosts), {n:>9,} web-search flows with the flows table: peak "
+            f"{row['peak_rss_mb']:.0f} MB ({row['peak_rss_mb'] - base_mb:+.0f} MB over the 100-flow run; "
+            f"{row['unique_delivered']:,} packets, {row['wall_s']:.1f} s wall)"
+        )
+    return rows
 
 
 def measure(scale: str = "quick", progress=print) -> dict:
@@ -53,6 +88,7 @@ def measure(scale: str = "quick", progress=print) -> dict:
                 f"100-flow run; {p['unique_delivered']:,} packets, {p['sim_s']:.0f} simulated s, "
                 f"{p['wall_s']:.1f} s wall)"
             )
+    out["fattree"] = fattree_memory(scale, base["peak_rss_mb"], progress)
     return out
 
 
