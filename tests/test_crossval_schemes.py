@@ -24,8 +24,8 @@ TWO = [(0.0, 0, 1000), (0.0, 1, 300)]
 def test_every_scheme_cell_runs_and_completes_in_fctlab():
     g = {"cells": tuple((k, 50, 0.8, 10) for k in cs.SCHEMES), "flows": 40, "ensemble": 2}
     for cell in cs.scheme_cells(g):
-        sizes, dflt, ens, ref, why = cs.run_scheme_cell(g, cell, "not asked")
-        assert ref is None and why == "not asked"
+        sizes, dflt, ens, ref, why, failed = cs.run_scheme_cell(g, cell, "not asked")
+        assert ref is None and why == "not asked" and failed is None
         assert len(sizes) == 40 and len(ens) == 2
         for r in (dflt, *ens):
             assert not np.isnan(r["fct"]).any(), cell[0]

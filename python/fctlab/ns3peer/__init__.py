@@ -213,6 +213,20 @@ def _tail(text: str, n: int = 3) -> str:
     return " | ".join(lines[-n:])
 
 
+#: What ns-3 prints when it stops itself (NS_ASSERT_MSG, NS_ABORT_MSG, NS_FATAL_ERROR).
+_NS3_STOPS = ("assert failed", "aborted.", "msg=", "NS_FATAL", "terminate called")
+
+
+def _why_stopped(text: str) -> str:
+    """ns-3's own message when it stopped on an assertion or a fatal error
+    (the first such line and the one after it), else the output's last lines."""
+    lines = [ln.strip() for ln in (text or "").splitlines() if ln.strip()]
+    for i, ln in enumerate(lines):
+        if any(k in ln for k in _NS3_STOPS):
+            return " | ".join(lines[i : i + 2])[:400]
+    return _tail(text)
+
+
 #: The congestion controls the peer runs (``_worker.SCHEMES``: ns-3's TcpNewReno,
 #: TcpCubic, TcpDctcp, TcpBbr, TcpVegas).
 NS3_SCHEMES = ("newreno", "cubic", "dctcp", "bbr", "vegas")
@@ -507,7 +521,8 @@ def _run_worker(params: dict, progress) -> dict:
             if proc.returncode < 0:
                 why = f"killed by signal {-proc.returncode}"
             raise PeerUnavailable(
-                f"ns-3 run ended without a result ({why}): {_tail(proc.stderr) or _tail(proc.stdout) or 'no output'}"
+                f"ns-3 run ended without a result ({why}): "
+                f"{_why_stopped(proc.stderr) or _tail(proc.stdout) or 'no output'}"
             ) from None
     finally:
         for path in (out_path, in_path):

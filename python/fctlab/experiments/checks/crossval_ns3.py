@@ -59,6 +59,7 @@ class Tally:
 
     def __init__(self):
         self.rows, self.summary = [], []
+        self.failed = {}  # cell -> why its ns-3 run failed
         self.plot = {"default": [], "ns3": [], "noise": []}
         self.pooled = {"mean": [[] for _ in BINS], "p99": [[] for _ in BINS]}
         self.tails = {"ns3": np.zeros(len(BINS)), "preset": np.zeros(len(BINS)), "default": np.zeros(len(BINS))}
@@ -171,7 +172,9 @@ def run_schemes(scale: str, ns3_reason: str | None) -> tuple:
     cells = list(scheme_cells(g))
     for ci, cell in enumerate(cells):
         print(f"  scheme cell {ci + 1}/{len(cells)}: {cell[0]}", flush=True)
-        sizes, dflt, ens, ref, ns3_reason = run_scheme_cell(g, cell, ns3_reason)
+        sizes, dflt, ens, ref, ns3_reason, failed = run_scheme_cell(g, cell, ns3_reason)
+        if failed:
+            t.failed[cell[0]] = failed
         if ref is None:
             t.preset_only(cell[0], ens[0], sizes)
         else:
@@ -263,6 +266,8 @@ def crossval_ns3(out: Path, scale: str) -> list:
     notes = FINDINGS + ("\n\n" + RED_FINDINGS if g.get("red") else "") + "\n\n" + SCHEME_FINDINGS
     if ns3_reason is not None:
         notes = f"ns-3 did not run here ({ns3_reason}); the tables show fctlab's ns3 preset alone.\n\n" + notes
+    for cell, why in ts.failed.items():
+        notes += f"\n\nns-3 failed in the cell {cell} (its rows show fctlab alone): {why}"
     tables = [bins_table(t.rows)]
     if t.summary:
         tables = [cells_table(t.summary), pooled_table(t.pooled, t.tails, scipy_t_ppf)] + tables

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ... import ns3peer
 from .crossval import BDP_PKTS, PKT_BYTES, RED_DEVICE_PKTS, flow_list, jittered, run_fctlab, run_ns3, transport
 
 #: DCTCP's marking threshold at the bottleneck, packets (chosen: the DCTCP
@@ -125,20 +126,22 @@ def scheme_cells(g: dict):
 def run_scheme_cell(g: dict, cell: tuple, ns3_reason: str | None) -> tuple:
     """One scheme cell: fctlab's defaults, the ns3 preset on the cell's flows and
     jittered copies, and ns-3 unless ``ns3_reason``. Returns (sizes, default,
-    ensemble, ns-3 result or None, reason ns-3 did not run or None)."""
+    ensemble, ns-3 result or None, reason ns-3 does not run or None, why this
+    cell's ns-3 run failed or None: a failed run, an assertion in ns-3 say,
+    leaves the other cells to run)."""
     _name, key, buf, load, iw = cell
     flows = flow_list(load, g["flows"], 1)
     sizes = np.array([n for _, _, n in flows])
     dflt = run_scheme_fctlab(key, flows, buf, iw, None)
     ens = [run_scheme_fctlab(key, flows, buf, iw, "ns3")]
     ens += [run_scheme_fctlab(key, jittered(flows, k), buf, iw, "ns3") for k in range(1, g["ensemble"])]
-    ref = None
+    ref = failed = None
     if ns3_reason is None:
         try:
             ref = run_scheme_ns3(key, flows, buf, iw)
-        except Exception as exc:  # PeerUnavailable, or a broken install
-            ns3_reason = str(exc) or type(exc).__name__
-    return sizes, dflt, ens, ref, ns3_reason
+        except ns3peer.PeerUnavailable as exc:
+            failed = str(exc)
+    return sizes, dflt, ens, ref, ns3_reason, failed
 
 
 def caption(g: dict) -> str:
