@@ -21,8 +21,10 @@
 //!   delayed ACKs a change of that bit first sends the ACK held for the
 //!   packets before it, with the old bit (RFC 8257 3.2).
 //!
-//! DCTCP is ECN-based: its data packets are always ECN-capable (ECT), whatever
-//! `transport.ecn` says. It needs a queue that marks CE, such as
+//! DCTCP is ECN-based: its data packets and its SYN are always ECN-capable
+//! (ECT), whatever `transport.ecn` says (Linux `tcp_ecn_send_syn` with
+//! `tcp_ca_needs_ecn`; ns-3 `DctcpEcn`); its pure ACKs are not (ns-3's are
+//! not; Linux's are). It needs a queue that marks CE, such as
 //! `ecn-threshold` (DCTCP's own) or `red-ecn`; on any other the run is
 //! warned of, and DCTCP behaves as NewReno.
 
@@ -136,6 +138,11 @@ impl CongestionControl for Dctcp {
     }
 
     /// RFC 8257 3.3: cwnd (1 - alpha/2), at least 2 (Linux `dctcp_ssthresh`).
+    /// Linux (`tcp_ca_needs_ecn`) and ns-3 (`DctcpEcn`) send DCTCP's SYN ECT.
+    fn ect_syn(&self) -> bool {
+        true
+    }
+
     fn ssthresh_after_ece(&mut self, w: &Window, _flight_pkts: u64) -> f64 {
         (w.cwnd * (1.0 - self.alpha / 2.0)).max(2.0)
     }

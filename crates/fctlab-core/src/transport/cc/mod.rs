@@ -168,6 +168,13 @@ pub trait CongestionControl: Send {
     fn data_header(&self, _w: &Window, _srtt_ns: Option<Time>) -> Option<Header> {
         None
     }
+    /// Whether the SYN is ECN-capable too (ECT), as for a controller that
+    /// needs ECN (Linux `tcp_ca_needs_ecn`: `tcp_ecn_send_syn` sets ECT on the
+    /// socket before the SYN leaves; ns-3's `DctcpEcn` mode). RFC 3168 6.1.1
+    /// keeps the SYN Not-ECT otherwise.
+    fn ect_syn(&self) -> bool {
+        false
+    }
     /// Whether the sender calls [`Self::on_ack_seq`] (asked once per flow).
     fn wants_ack_seq(&self) -> bool {
         false

@@ -221,7 +221,11 @@ impl Core {
 
     pub fn syn(&self, now: Time) -> Packet {
         let bytes = self.p.header_bytes + self.opts().syn_option_bytes;
-        Packet::new(self.flow, PacketKind::Syn, bytes, 0, now)
+        let mut syn = Packet::new(self.flow, PacketKind::Syn, bytes, 0, now);
+        if self.p.ecn && self.cc.ect_syn() {
+            syn.flags |= flags::ECT;
+        }
+        syn
     }
 
     /// A forward segment with neither SYN nor data (the handshake's last

@@ -95,6 +95,28 @@ mod ecn {
     }
 
     #[test]
+    fn the_syn_is_ect_only_for_a_controller_that_needs_ecn() {
+        // RFC 3168 6.1.1: a classic ECN sender's SYN is Not-ECT; DCTCP's is ECT
+        // (Linux tcp_ecn_send_syn with tcp_ca_needs_ecn; ns-3 DctcpEcn).
+        use crate::transport::cc::dctcp::{Dctcp, DctcpParams};
+        let mut p = params(true);
+        p.handshake = true;
+        let size = FlowSize::Finite {
+            bytes: 10_000,
+            pkts: 10,
+        };
+        let syn = |cc: Box<dyn crate::transport::cc::CongestionControl>| {
+            let mut s = TcpSender::new(0, size, p.clone(), cc);
+            let mut out = Vec::new();
+            s.start(0, &mut out);
+            assert_eq!((out.len(), out[0].kind), (1, PacketKind::Syn));
+            out[0].flags & flags::ECT != 0
+        };
+        assert!(!syn(Box::new(NewReno)));
+        assert!(syn(Box::new(Dctcp::new(&DctcpParams::default()))));
+    }
+
+    #[test]
     fn cwr_hold_keeps_the_window_until_the_reduced_window_is_acknowledged() {
         // As above with ecn_cwr_hold (Linux's and ns-3's CWR state). ACK 1
         // with ECE: ssthresh = cwnd = 5, high_data 10 at the reduction. ACKs
