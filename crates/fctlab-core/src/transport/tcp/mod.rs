@@ -79,6 +79,10 @@ pub fn endpoints(
     })
 }
 
+/// The schemes whose senders keep a SACK scoreboard (built by
+/// [`sack_endpoints`]): the only ones where `rack` acts.
+pub const SACK_SCHEMES: [&str; 2] = ["tcp-sack", "tcp-bbr"];
+
 /// The endpoints of a window-based TCP with SACK: the receiver reports up to
 /// `blocks` SACK blocks per ACK, the sender recovers by RFC 6675 (`rescue`:
 /// with NextSeg rule 4); `cc` gives the window policy.
@@ -127,7 +131,7 @@ impl TcpSender {
         cc: Box<dyn CongestionControl>,
         rescue: bool,
     ) -> Self {
-        let recovery = Recovery::Rfc6675(Box::new(Rfc6675::new(p.dupack_threshold, rescue)));
+        let recovery = Recovery::Rfc6675(Box::new(Rfc6675::new(p.dupack_threshold, rescue, p.tcp.rack)));
         let mut core = Core::new(flow, size, p, cc);
         // A SACK ACK's header words hold its blocks: no room for the path delay.
         core.asks = core.asks.without_path_delay();
@@ -271,6 +275,9 @@ impl Sender for TcpSender {
             Timer::Close(at) if now >= at => {
                 self.core.phase = Phase::Done;
                 self.core.timer = Timer::Off;
+            }
+            Timer::Reorder(at) | Timer::Probe(at) if now >= at => {
+                self.recovery.on_rack_timer(&mut self.core, now, out);
             }
             _ => {}
         }

@@ -1,0 +1,410 @@
+//! RACK-TLP (RFC 8985) on the SACK scoreboard (`rack`), as Linux runs it
+//! (net/ipv4/tcp_recovery.c `tcp_rack_advance`, `tcp_rack_detect_loss`,
+//! `tcp_rack_mark_lost`, `tcp_rack_reo_timeout`; tcp_output.c
+//! `tcp_schedule_loss_probe`, `tcp_send_loss_probe`; tcp_input.c
+//! `tcp_process_tlp_ack`).
+//!
+//! - Each outstanding segment keeps the time of its latest (re)transmission
+//!   and whether it was ever retransmitted, is marked lost, or has a
+//!   retransmission in flight.
+//! - Every ACK (RFC 8985 6.2): step 2 takes, among the segments it newly
+//!   delivers (cumulatively or by SACK), the one sent last, leaving out a
+//!   retransmission whose delivery is ambiguous (the ACK echoes an earlier
+//!   send time, or the RTT is below the minimum RTT): RACK.xmit_ts and
+//!   RACK.end_seq become its own if it was sent after them, RACK.rtt its RTT.
+//!   Step 3: a segment never retransmitted delivered below the highest
+//!   delivered one (RACK.fack) is reordering (Linux's
+//!   `tcp_check_sack_reordering`). Step 4: reo_wnd = min(min_RTT / 4, SRTT),
+//!   or 0 while no reordering has been seen and the sender is in recovery
+//!   or has DupThresh segments SACKed. Step 5: a segment not delivered that
+//!   was sent before RACK's is lost once now >= its xmit_ts + RACK.rtt +
+//!   reo_wnd; otherwise the reordering timer is armed for the latest such
+//!   deadline.
+//! - Segments are found in the order they were sent: first transmissions
+//!   leave in sequence order, so those are walked along the unSACKed
+//!   segments from the cumulative ACK and the walk stops at the first one
+//!   sent after RACK's; retransmissions are kept in the order sent.
+//! - TLP (RFC 8985 7): the probe timeout, PTO = 2 SRTT (plus WCDelAckT,
+//!   200 ms, when one segment is outstanding; 1 s before an RTT sample),
+//!   not later than the RTO would fire.
+//!
+//! Not modelled: DSACK (fctlab's receiver sends none), so RACK.reo_wnd_mult
+//! stays 1 (RFC 8985 6.2 step 4 without its DSACK adaptation, Linux's
+//! `reo_wnd_steps`), and a probe that proves unneeded is not told apart
+//! from one that repaired a loss (RFC 8985 7.4.1; Linux's
+//! `FLAG_DSACK_TLP`).
+
+use crate::sim::Time;
+use crate::transport::sack::Scoreboard;
+use std::collections::{BTreeSet, VecDeque};
+
+/// RFC 8985 7.2: the worst-case delayed-ACK timer, WCDelAckT (200 ms).
+pub const WC_DEL_ACK_T: Time = 200_000_000;
+/// RFC 8985 7.2: the PTO before any RTT sample (1 s).
+pub const PTO_NO_RTT: Time = 1_000_000_000;
+
+/// Ever retransmitted (RFC 8985's Segment.retransmitted).
+const RETX: u8 = 1;
+/// Marked lost (Segment.lost), until delivered.
+const LOST: u8 = 2;
+/// A retransmission in flight, not (yet) taken for lost (Linux's
+/// `TCPCB_SACKED_RETRANS`): it counts in the pipe.
+const RTX_OUT: u8 = 4;
+/// Delivered by a SACK.
+const SACKED: u8 = 8;
+
+#[derive(Clone, Copy, Debug)]
+struct Seg {
+    /// The latest (re)transmission (Segment.xmit_ts).
+    ts: Time,
+    flags: u8,
+}
+
+/// RFC 8985 6.2 step 5's order: segment 1 (sent at `t1`, ending at `end1`)
+/// was sent after segment 2 (RACK_sent_after).
+#[inline]
+pub fn sent_after(t1: Time, end1: u64, t2: Time, end2: u64) -> bool {
+    t1 > t2 || (t1 == t2 && end1 > end2)
+}
+
+/// RFC 8985 7.2 TLP_calc_PTO: 2 SRTT, plus WCDelAckT with one segment
+/// outstanding (`flight`), 1 s without an RTT sample; capped so that it
+/// fires no later than the RTO (`rto_left`: the time until it would).
+pub fn pto(srtt: Option<Time>, flight: u64, rto_left: Time) -> Time {
+    let p = match srtt {
+        Some(s) => 2 * s + if flight == 1 { WC_DEL_ACK_T } else { 0 },
+        None => PTO_NO_RTT,
+    };
+    p.min(rto_left)
+}
+
+/// RFC 8985 6.2 step 4 (RACK.reo_wnd_mult 1): `recovering` in fast or RTO
+/// recovery, `sacked` segments SACKed, `min_rtt` (None: no sample yet).
+pub fn reo_wnd(
+    reordering_seen: bool,
+    recovering: bool,
+    sacked: u64,
+    dupthresh: u64,
+    min_rtt: Option<Time>,
+    srtt: Option<Time>,
+) -> Time {
+    if !reordering_seen && (recovering || sacked >= dupthresh) {
+        return 0;
+    }
+    let w = min_rtt.map_or(0, |m| m / 4);
+    srtt.map_or(w, |s| w.min(s))
+}
+
+/// A probe in flight (RFC 8985 7.3: TLP.end_seq; Linux's `tlp_high_seq`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Probe {
+    /// One past the highest segment sent when the probe left.
+    pub end: u64,
+    /// The probe was a retransmission (Linux's `tlp_retrans`).
+    pub retrans: bool,
+}
+
+/// RACK-TLP's state for one sender (boxed, behind the SACK recovery).
+#[derive(Clone, Debug)]
+pub struct Rack {
+    /// The sequence number of `segs[0]`: the cumulative ACK.
+    base: u64,
+    /// Every segment from `base` up to HighData.
+    segs: VecDeque<Seg>,
+    /// Retransmissions in the order sent: (segment, when).
+    rtx: VecDeque<(u64, Time)>,
+    /// RACK.xmit_ts and RACK.end_seq (0: no segment delivered yet).
+    pub xmit_ts: Time,
+    pub end_seq: u64,
+    /// RACK.rtt.
+    pub rtt: Time,
+    /// RACK.min_RTT (Time::MAX: none yet).
+    min_rtt: Time,
+    /// RACK.fack: one past the highest segment delivered.
+    pub fack: u64,
+    pub reordering_seen: bool,
+    /// Lost and not retransmitted since, in sequence order: what recovery
+    /// sends first.
+    need: BTreeSet<u64>,
+    /// Segments outstanding, not SACKed, marked lost (Linux's `lost_out`).
+    pub lost_out: u64,
+    /// Retransmissions in flight (Linux's `retrans_out`).
+    pub retrans_out: u64,
+    /// When the retransmission timer would fire while the reordering or the
+    /// probe timer stands in for it (the sender's one timer, as Linux's
+    /// `icsk_retransmit_timer` serves all three).
+    pub rto_at: Time,
+    /// The probe in flight.
+    pub tlp: Option<Probe>,
+    /// Segments marked lost (lost retransmissions included), probes sent,
+    /// and probes whose ACK showed they repaired a loss.
+    pub marked: u64,
+    pub probes: u32,
+    pub probe_recoveries: u32,
+}
+
+impl Default for Rack {
+    fn default() -> Self {
+        Rack {
+            base: 0,
+            segs: VecDeque::new(),
+            rtx: VecDeque::new(),
+            xmit_ts: 0,
+            end_seq: 0,
+            rtt: 0,
+            min_rtt: Time::MAX,
+            fack: 0,
+            reordering_seen: false,
+            need: BTreeSet::new(),
+            lost_out: 0,
+            retrans_out: 0,
+            rto_at: 0,
+            tlp: None,
+            marked: 0,
+            probes: 0,
+            probe_recoveries: 0,
+        }
+    }
+}
+
+/// What one ACK newly delivered, for RFC 8985 6.2 steps 2 and 3.
+#[derive(Default)]
+struct Best {
+    /// The segment sent last among those that may advance RACK: (xmit_ts, end_seq).
+    seg: Option<(Time, u64)>,
+    /// The highest end among the newly delivered.
+    fack: u64,
+    /// A segment never retransmitted delivered below the prior RACK.fack.
+    reordered: bool,
+}
+
+impl Rack {
+    /// RACK.min_RTT.
+    pub fn min_rtt(&self) -> Option<Time> {
+        (self.min_rtt != Time::MAX).then_some(self.min_rtt)
+    }
+
+    /// Segment `seq` left at `now`: new data at HighData, else a retransmission.
+    pub fn sent(&mut self, seq: u64, now: Time) {
+        let i = (seq - self.base) as usize;
+        if i == self.segs.len() {
+            self.segs.push_back(Seg { ts: now, flags: 0 });
+            return;
+        }
+        let s = &mut self.segs[i];
+        s.ts = now;
+        s.flags |= RETX;
+        if s.flags & (RTX_OUT | SACKED) == 0 {
+            s.flags |= RTX_OUT;
+            self.retrans_out += 1;
+        }
+        self.need.remove(&seq);
+        self.rtx.push_back((seq, now));
+    }
+
+    /// The part of an ACK RACK takes before the scoreboard does (`sb`: the
+    /// scoreboard before it, `blocks`: the SACK blocks, `echo`: the send time
+    /// the ACK echoes; `min_rtt`: the RTT estimator's). RFC 8985 6.2 steps
+    /// 1 to 3, and the segments' delivery.
+    pub fn on_ack(&mut self, now: Time, ack: u64, echo: Time, blocks: &[(u64, u64)], sb: &Scoreboard, min_rtt: Option<Time>) {
+        if let Some(m) = min_rtt {
+            self.min_rtt = self.min_rtt.min(m);
+        }
+        let high = self.base + self.segs.len() as u64;
+        let prior_fack = self.fack;
+        let mut best = Best::default();
+        // Newly SACKed: the parts of each block the scoreboard did not hold.
+        for &(s, e) in blocks {
+            let (mut x, e) = (s.max(ack).max(self.base), e.min(high));
+            while x < e {
+                x = sb.first_unsacked_from(x);
+                if x >= e {
+                    break;
+                }
+                let y = sb.next_sacked_after(x).unwrap_or(e).min(e);
+                for seq in x..y {
+                    let i = (seq - self.base) as usize;
+                    if self.segs[i].flags & SACKED == 0 {
+                        let g = self.clear_marks(i);
+                        self.need.remove(&seq);
+                        self.segs[i].flags |= SACKED;
+                        self.delivered(now, echo, seq, g, prior_fack, &mut best);
+                    }
+                }
+                x = y;
+            }
+        }
+        // Newly acknowledged cumulatively.
+        while self.base < ack.min(high) {
+            let seq = self.base;
+            let g = self.clear_marks(0);
+            self.segs.pop_front();
+            self.base += 1;
+            if g.flags & SACKED == 0 {
+                self.delivered(now, echo, seq, g, prior_fack, &mut best);
+            }
+        }
+        self.need = self.need.split_off(&self.base);
+        // Step 2's outcome; step 3.
+        if let Some((ts, end)) = best.seg {
+            self.rtt = now.saturating_sub(ts);
+            if sent_after(ts, end, self.xmit_ts, self.end_seq) {
+                self.xmit_ts = ts;
+                self.end_seq = end;
+            }
+        }
+        self.fack = self.fack.max(best.fack);
+        self.reordering_seen |= best.reordered;
+    }
+
+    /// Segment `i` is delivered: off the lost and retransmitted counts
+    /// (only segments not SACKed carry those marks). Returns it as it was.
+    fn clear_marks(&mut self, i: usize) -> Seg {
+        let s = self.segs[i];
+        if s.flags & LOST != 0 {
+            self.lost_out -= 1;
+        }
+        if s.flags & RTX_OUT != 0 {
+            self.retrans_out -= 1;
+        }
+        self.segs[i].flags &= !(LOST | RTX_OUT);
+        s
+    }
+
+    /// RFC 8985 6.2 steps 1 to 3 for one newly delivered segment.
+    fn delivered(&mut self, now: Time, echo: Time, seq: u64, s: Seg, prior_fack: u64, best: &mut Best) {
+        let rtt = now.saturating_sub(s.ts);
+        let end = seq + 1;
+        best.fack = best.fack.max(end);
+        if s.flags & RETX == 0 {
+            self.min_rtt = self.min_rtt.min(rtt);
+            best.reordered |= end < prior_fack;
+        } else if echo < s.ts || rtt < self.min_rtt {
+            // Step 2: possibly the delivery of an earlier transmission.
+            return;
+        }
+        if best.seg.is_none_or(|(t, e)| sent_after(s.ts, end, t, e)) {
+            best.seg = Some((s.ts, end));
+        }
+    }
+
+    /// RFC 8985 6.2 step 5 (RACK_detect_loss) with reordering window `reo`,
+    /// on the scoreboard after the ACK: marks the segments lost and returns
+    /// when the reordering timer should fire (the latest deadline of a
+    /// segment sent before RACK's that is not yet lost), if any.
+    pub fn detect(&mut self, now: Time, reo: Time, sb: &Scoreboard) -> Option<Time> {
+        if self.end_seq == 0 {
+            return None;
+        }
+        let (rack_ts, rack_end) = (self.xmit_ts, self.end_seq);
+        let high = self.base + self.segs.len() as u64;
+        let wait = self.rtt.saturating_add(reo);
+        let due = |ts: Time| ts.saturating_add(wait);
+        let mut timer: Option<Time> = None;
+        // First transmissions, in sequence (and so sending) order.
+        let mut x = self.base;
+        loop {
+            x = sb.first_unsacked_from(x);
+            if x >= high {
+                break;
+            }
+            let i = (x - self.base) as usize;
+            let s = self.segs[i];
+            if s.flags & (RETX | LOST | SACKED) == 0 {
+                if !sent_after(rack_ts, rack_end, s.ts, x + 1) {
+                    break;
+                }
+                let at = due(s.ts);
+                if at <= now {
+                    self.mark_lost(x, i);
+                } else {
+                    timer = Some(timer.map_or(at, |t| t.max(at)));
+                }
+            }
+            x += 1;
+        }
+        // Retransmissions, in the order sent: the stale ones at the front go.
+        while let Some(&(seq, ts)) = self.rtx.front() {
+            if self.live(seq, ts) {
+                break;
+            }
+            self.rtx.pop_front();
+        }
+        let mut k = 0;
+        while k < self.rtx.len() {
+            let (seq, ts) = self.rtx[k];
+            k += 1;
+            if !self.live(seq, ts) {
+                continue;
+            }
+            if !sent_after(rack_ts, rack_end, ts, seq + 1) {
+                break;
+            }
+            let at = due(ts);
+            if at <= now {
+                self.mark_lost(seq, (seq - self.base) as usize);
+            } else {
+                timer = Some(timer.map_or(at, |t| t.max(at)));
+            }
+        }
+        timer
+    }
+
+    /// Whether the retransmission of `seq` at `ts` is still in flight and
+    /// awaited: the segment is outstanding, not delivered, this is its
+    /// latest transmission, and it is not waiting to be resent.
+    fn live(&self, seq: u64, ts: Time) -> bool {
+        if seq < self.base {
+            return false;
+        }
+        let s = self.segs[(seq - self.base) as usize];
+        s.ts == ts && s.flags & SACKED == 0 && (s.flags & LOST == 0 || s.flags & RTX_OUT != 0)
+    }
+
+    fn mark_lost(&mut self, seq: u64, i: usize) {
+        self.marked += 1;
+        let s = &mut self.segs[i];
+        if s.flags & RTX_OUT != 0 {
+            // A lost retransmission.
+            s.flags &= !RTX_OUT;
+            self.retrans_out -= 1;
+        }
+        if s.flags & LOST == 0 {
+            s.flags |= LOST;
+            self.lost_out += 1;
+        }
+        self.need.insert(seq);
+    }
+
+    /// The first segment marked lost and not resent since.
+    pub fn next_lost(&self) -> Option<u64> {
+        self.need.first().copied()
+    }
+
+    /// Whether segment `seq` (outstanding) is marked lost.
+    pub fn is_lost(&self, seq: u64) -> bool {
+        seq >= self.base && self.segs.get((seq - self.base) as usize).is_some_and(|s| s.flags & LOST != 0)
+    }
+
+    /// The segments in the network (Linux's `tcp_packets_in_flight`):
+    /// outstanding, less SACKed and lost, plus retransmissions in flight.
+    pub fn pipe(&self, una: u64, high_data: u64, sacked: u64) -> u64 {
+        (high_data - una - sacked - self.lost_out) + self.retrans_out
+    }
+
+    /// A retransmission timeout: the marks go (go-back-N resends what is
+    /// not SACKed), and so does the probe.
+    pub fn on_timeout(&mut self) {
+        for s in self.segs.iter_mut() {
+            s.flags &= !(LOST | RTX_OUT);
+        }
+        self.lost_out = 0;
+        self.retrans_out = 0;
+        self.need.clear();
+        self.tlp = None;
+    }
+}
+
+#[cfg(test)]
+#[path = "rack_tests.rs"]
+mod tests;
