@@ -166,3 +166,33 @@ fn a_flow_alone_without_losses_is_unchanged() {
         }
     }
 }
+
+#[test]
+fn a_lost_retransmission_is_resent_when_a_later_one_arrives() {
+    // tests/sack.rs `a_lost_first_retransmission_needs_the_timeout` with
+    // RACK: 12 packets, the first copies of 1, 3, 5 and the first
+    // retransmission of 1 lost. Without RACK the timer (3D after recovery
+    // began at D+6T) resends 1 (see that test).
+    //   D       ACK 1 (from 0): RTT D, SRTT D, min RTT D; 10, 11 sent at D.
+    //   D+2T    SACK 2: reo_wnd = D/4 (one SACKed): 1 due at D+2T + D/4.
+    //   D+4T    SACK 4, 2: 1 and 3 due at D+4T + D/4.
+    //   D+6T    SACK 6, 4, 2: three SACKed, no reordering: reo_wnd = 0, so 1,
+    //           3 and 5 (sent at 0, before 6) are lost now. Recovery:
+    //           ssthresh = cwnd = 11/2; resend 1 (idle link). pipe = 11
+    //           outstanding - 3 SACKed - 3 lost + 1 resent = 6: no more.
+    //   D+8T    SACK up to 8: pipe 4: resend 3. D+9T: pipe 4: resend 5.
+    //   2D, 2D+T  SACKs of 10, 11 (sent at D): nothing left to send.
+    //   2D+8T   3's retransmission (sent D+8T) is SACKed: RACK.xmit_ts =
+    //           D+8T, RACK.rtt = D (not below the min RTT: not ambiguous).
+    //           1's retransmission, sent at D+6T, before it, was due at
+    //           D+6T + D + 0 (in recovery, reo_wnd 0): lost. pipe = 11 - 9
+    //           SACKed - 2 lost (1, 5) + 1 (5's retransmission) = 1: resend
+    //           1, which arrives T + d later and completes the flow.
+    let (t, d, dd) = times();
+    let lost = [(1, 1), (1, 2), (3, 1), (5, 1)];
+    let f = &flows(&scenario(12, &lost, json!({"rack": true})))[0];
+    assert_eq!((f.retransmits, f.drops), (4, 4));
+    assert_eq!(f.fct_ns(), Some(2 * dd + 8 * t + t + d));
+    let without = &flows(&scenario(12, &lost, json!({})))[0];
+    assert_eq!(without.fct_ns(), Some(dd + 6 * t + 3 * dd + t + d));
+}

@@ -10,8 +10,9 @@
 //! - [`recovery`]: the loss-recovery algorithm, one per sender, chosen when
 //!   it is built: RFC 5681/6582 (Tahoe, Reno, NewReno by the controller's
 //!   style), ns-3's pipe rule (`dupack_window = "pipe"`), or with SACK RFC
-//!   6675 on a scoreboard (see [`super::sack`]); F-RTO (RFC 5682) beside
-//!   RFC 5681/6582 after a timeout (`frto`).
+//!   6675 on a scoreboard (see [`super::sack`]), with RACK-TLP (RFC 8985)
+//!   when `rack` is on; F-RTO (RFC 5682) beside RFC 5681/6582 after a
+//!   timeout (`frto`).
 //! - [`receiver`]: the receiver, with or without SACK blocks.
 //! - [`options`]: the TCP model options (`[transport]` keys and presets).
 //! - [`pacing`]: the earliest departure of the next segment (`pacing`).
