@@ -20,10 +20,12 @@
 //!   was sent before RACK's is lost once now >= its xmit_ts + RACK.rtt +
 //!   reo_wnd; otherwise the reordering timer is armed for the latest such
 //!   deadline.
-//! - Segments are found in the order they were sent: first transmissions
-//!   leave in sequence order, so those are walked along the unSACKed
-//!   segments from the cumulative ACK and the walk stops at the first one
-//!   sent after RACK's; retransmissions are kept in the order sent.
+//! - The segments step 5 looks at (not delivered, and not marked lost
+//!   unless resent since: Linux's `tsorted_sent_queue` less the skipped
+//!   ones) are kept ordered by (xmit_ts, sequence), RACK_sent_after's
+//!   order: the lost ones are a prefix, and the timer's deadline is that of
+//!   the last one sent before RACK's, so an ACK costs a logarithm, not a
+//!   walk over the window.
 //! - TLP (RFC 8985 7): the probe timeout, PTO = 2 SRTT (plus WCDelAckT,
 //!   200 ms, when one segment is outstanding; 1 s before an RTT sample),
 //!   not later than the RTO would fire.
@@ -58,6 +60,14 @@ struct Seg {
     /// The latest (re)transmission (Segment.xmit_ts).
     ts: Time,
     flags: u8,
+}
+
+/// Whether a segment with these flags is one step 5 looks at: not SACKed,
+/// and not marked lost unless resent since (Linux's `tcp_rack_detect_loss`
+/// skips those).
+#[inline]
+fn watched(flags: u8) -> bool {
+    flags & SACKED == 0 && (flags & LOST == 0 || flags & RTX_OUT != 0)
 }
 
 /// RFC 8985 6.2 step 5's order: segment 1 (sent at `t1`, ending at `end1`)
@@ -111,8 +121,9 @@ pub struct Rack {
     base: u64,
     /// Every segment from `base` up to HighData.
     segs: VecDeque<Seg>,
-    /// Retransmissions in the order sent: (segment, when).
-    rtx: VecDeque<(u64, Time)>,
+    /// The segments step 5 looks at, as (xmit_ts, sequence): outstanding,
+    /// not SACKed, and not marked lost unless resent since.
+    watched: BTreeSet<(Time, u64)>,
     /// RACK.xmit_ts and RACK.end_seq (0: no segment delivered yet).
     pub xmit_ts: Time,
     pub end_seq: u64,
@@ -148,7 +159,7 @@ impl Default for Rack {
         Rack {
             base: 0,
             segs: VecDeque::new(),
-            rtx: VecDeque::new(),
+            watched: BTreeSet::new(),
             xmit_ts: 0,
             end_seq: 0,
             rtt: 0,
@@ -189,7 +200,12 @@ impl Rack {
         let i = (seq - self.base) as usize;
         if i == self.segs.len() {
             self.segs.push_back(Seg { ts: now, flags: 0 });
+            self.watched.insert((now, seq));
             return;
+        }
+        let old = self.segs[i];
+        if watched(old.flags) {
+            self.watched.remove(&(old.ts, seq));
         }
         let s = &mut self.segs[i];
         s.ts = now;
@@ -198,8 +214,10 @@ impl Rack {
             s.flags |= RTX_OUT;
             self.retrans_out += 1;
         }
+        if watched(s.flags) {
+            self.watched.insert((now, seq));
+        }
         self.need.remove(&seq);
-        self.rtx.push_back((seq, now));
     }
 
     /// The part of an ACK RACK takes before the scoreboard does (`sb`: the
@@ -225,7 +243,7 @@ impl Rack {
                 for seq in x..y {
                     let i = (seq - self.base) as usize;
                     if self.segs[i].flags & SACKED == 0 {
-                        let g = self.clear_marks(i);
+                        let g = self.clear_marks(seq, i);
                         self.need.remove(&seq);
                         self.segs[i].flags |= SACKED;
                         self.delivered(now, echo, seq, g, prior_fack, &mut best);
@@ -237,7 +255,7 @@ impl Rack {
         // Newly acknowledged cumulatively.
         while self.base < ack.min(high) {
             let seq = self.base;
-            let g = self.clear_marks(0);
+            let g = self.clear_marks(seq, 0);
             self.segs.pop_front();
             self.base += 1;
             if g.flags & SACKED == 0 {
@@ -257,10 +275,14 @@ impl Rack {
         self.reordering_seen |= best.reordered;
     }
 
-    /// Segment `i` is delivered: off the lost and retransmitted counts
-    /// (only segments not SACKed carry those marks). Returns it as it was.
-    fn clear_marks(&mut self, i: usize) -> Seg {
+    /// Segment `seq` (at `i`) is delivered: off the lost and retransmitted
+    /// counts (only segments not SACKed carry those marks) and no longer
+    /// watched. Returns it as it was.
+    fn clear_marks(&mut self, seq: u64, i: usize) -> Seg {
         let s = self.segs[i];
+        if watched(s.flags) {
+            self.watched.remove(&(s.ts, seq));
+        }
         if s.flags & LOST != 0 {
             self.lost_out -= 1;
         }
@@ -288,79 +310,32 @@ impl Rack {
         }
     }
 
-    /// RFC 8985 6.2 step 5 (RACK_detect_loss) with reordering window `reo`,
-    /// on the scoreboard after the ACK: marks the segments lost and returns
-    /// when the reordering timer should fire (the latest deadline of a
-    /// segment sent before RACK's that is not yet lost), if any.
-    pub fn detect(&mut self, now: Time, reo: Time, sb: &Scoreboard) -> Option<Time> {
+    /// RFC 8985 6.2 step 5 (RACK_detect_loss) with reordering window `reo`:
+    /// marks the segments lost and returns when the reordering timer should
+    /// fire (the latest deadline of a segment sent before RACK's that is
+    /// not yet lost), if any.
+    pub fn detect(&mut self, now: Time, reo: Time) -> Option<Time> {
         if self.end_seq == 0 {
             return None;
         }
-        let (rack_ts, rack_end) = (self.xmit_ts, self.end_seq);
-        let high = self.base + self.segs.len() as u64;
         let wait = self.rtt.saturating_add(reo);
-        let due = |ts: Time| ts.saturating_add(wait);
-        let mut timer: Option<Time> = None;
-        // First transmissions, in sequence (and so sending) order.
-        let mut x = self.base;
-        loop {
-            x = sb.first_unsacked_from(x);
-            if x >= high {
+        // Watched segments sent before RACK's: (ts, seq) below (xmit_ts,
+        // end_seq - 1), as RACK_sent_after orders them.
+        let bound = (self.xmit_ts, self.end_seq - 1);
+        while let Some(&(ts, seq)) = self.watched.first() {
+            if (ts, seq) >= bound || ts.saturating_add(wait) > now {
                 break;
             }
-            let i = (x - self.base) as usize;
-            let s = self.segs[i];
-            if s.flags & (RETX | LOST | SACKED) == 0 {
-                if !sent_after(rack_ts, rack_end, s.ts, x + 1) {
-                    break;
-                }
-                let at = due(s.ts);
-                if at <= now {
-                    self.mark_lost(x, i);
-                } else {
-                    timer = Some(timer.map_or(at, |t| t.max(at)));
-                }
-            }
-            x += 1;
+            self.watched.pop_first();
+            self.mark_lost(seq, (seq - self.base) as usize);
         }
-        // Retransmissions, in the order sent: the stale ones at the front go.
-        while let Some(&(seq, ts)) = self.rtx.front() {
-            if self.live(seq, ts) {
-                break;
-            }
-            self.rtx.pop_front();
-        }
-        let mut k = 0;
-        while k < self.rtx.len() {
-            let (seq, ts) = self.rtx[k];
-            k += 1;
-            if !self.live(seq, ts) {
-                continue;
-            }
-            if !sent_after(rack_ts, rack_end, ts, seq + 1) {
-                break;
-            }
-            let at = due(ts);
-            if at <= now {
-                self.mark_lost(seq, (seq - self.base) as usize);
-            } else {
-                timer = Some(timer.map_or(at, |t| t.max(at)));
-            }
-        }
-        timer
+        self.watched
+            .range(..bound)
+            .next_back()
+            .map(|&(ts, _)| ts.saturating_add(wait))
     }
 
-    /// Whether the retransmission of `seq` at `ts` is still in flight and
-    /// awaited: the segment is outstanding, not delivered, this is its
-    /// latest transmission, and it is not waiting to be resent.
-    fn live(&self, seq: u64, ts: Time) -> bool {
-        if seq < self.base {
-            return false;
-        }
-        let s = self.segs[(seq - self.base) as usize];
-        s.ts == ts && s.flags & SACKED == 0 && (s.flags & LOST == 0 || s.flags & RTX_OUT != 0)
-    }
-
+    /// Segment `seq` (at `i`, taken off the watched set) is lost.
     fn mark_lost(&mut self, seq: u64, i: usize) {
         self.marked += 1;
         let s = &mut self.segs[i];
@@ -395,8 +370,12 @@ impl Rack {
     /// A retransmission timeout: the marks go (go-back-N resends what is
     /// not SACKed), and so does the probe.
     pub fn on_timeout(&mut self) {
-        for s in self.segs.iter_mut() {
+        self.watched.clear();
+        for (k, s) in self.segs.iter_mut().enumerate() {
             s.flags &= !(LOST | RTX_OUT);
+            if watched(s.flags) {
+                self.watched.insert((s.ts, self.base + k as u64));
+            }
         }
         self.lost_out = 0;
         self.retrans_out = 0;

@@ -57,7 +57,7 @@ impl Rfc6675 {
             c.rtt.srtt(),
         );
         let before = r.marked;
-        let at = r.detect(now, reo, &self.sb);
+        let at = r.detect(now, reo);
         (at, r.marked - before)
     }
 
