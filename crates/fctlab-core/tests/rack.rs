@@ -129,10 +129,19 @@ fn rack_is_refused_where_no_scoreboard_is_kept_but_the_preset_sets_it_quietly() 
         })
     };
     for scheme in ["tcp-newreno", "tcp-cubic", "tcp-reno"] {
-        let e = from_json(&v(json!({"scheme": scheme, "rack": true})).to_string()).err().expect(scheme);
+        let e = from_json(&v(json!({"scheme": scheme, "rack": true})).to_string())
+            .err()
+            .expect(scheme);
         assert_eq!(e.field, "transport.rack", "{scheme}: {}", e.message);
-        assert!(e.message.contains("tcp-sack") && e.message.contains(scheme), "{}", e.message);
-        for ok in [json!({"scheme": scheme, "preset": "linux"}), json!({"scheme": scheme, "rack": false})] {
+        assert!(
+            e.message.contains("tcp-sack") && e.message.contains(scheme),
+            "{}",
+            e.message
+        );
+        for ok in [
+            json!({"scheme": scheme, "preset": "linux"}),
+            json!({"scheme": scheme, "rack": false}),
+        ] {
             let p = from_json(&v(ok.clone()).to_string()).unwrap_or_else(|e| panic!("{ok}: {e}"));
             assert_eq!(p.transport.tcp.rack, ok.get("preset").is_some(), "{ok}");
         }
@@ -162,7 +171,11 @@ fn a_flow_alone_without_losses_is_unchanged() {
             };
             let a = run_json(&v(true));
             assert_eq!(a.counters.packets_dropped, 0);
-            assert_eq!(a.flows, run_json(&v(false)).flows, "{pkts} packets, delayed ACKs {delayed_ack}");
+            assert_eq!(
+                a.flows,
+                run_json(&v(false)).flows,
+                "{pkts} packets, delayed ACKs {delayed_ack}"
+            );
         }
     }
 }
@@ -195,4 +208,39 @@ fn a_lost_retransmission_is_resent_when_a_later_one_arrives() {
     assert_eq!(f.fct_ns(), Some(2 * dd + 8 * t + t + d));
     let without = &flows(&scenario(12, &lost, json!({})))[0];
     assert_eq!(without.fct_ns(), Some(dd + 6 * t + 3 * dd + t + d));
+}
+
+#[test]
+fn random_lossy_scenarios_keep_the_invariants_with_rack() {
+    // tcp-sack (with and without PRR, the linux preset or rack alone) and
+    // tcp-bbr under random drop-heavy workloads: every packet accounted for,
+    // every flow completes, delivered in order once, and the run is
+    // deterministic.
+    use rand::{Rng, SeedableRng};
+    let mut r = rand_pcg::Pcg64Mcg::seed_from_u64(8985);
+    let (mut drops, mut retx) = (0, 0);
+    for case in 0..16 {
+        let mut v = common::random_scenario(&mut r, case, 25);
+        let t = &mut v["transport"];
+        t["scheme"] = json!(if case % 4 == 3 { "tcp-bbr" } else { "tcp-sack" });
+        match case % 3 {
+            0 => t["preset"] = json!("linux"),
+            1 => t["rack"] = json!(true),
+            _ => {
+                t["rack"] = json!(true);
+                t["prr"] = json!(true);
+            }
+        }
+        if r.random_bool(0.3) {
+            t["delayed_ack"] = json!(true);
+        }
+        let out = run_json(&v);
+        let (d, x) = common::assert_invariants(&v, &out, &format!("rack case {case}"));
+        drops += d;
+        retx += x;
+        if case % 4 == 0 {
+            assert_eq!(run_json(&v).flows, out.flows, "case {case}");
+        }
+    }
+    assert!(drops > 400 && retx > 400, "drops {drops}, retransmits {retx}");
 }

@@ -303,7 +303,10 @@ pub(super) fn transport(
         ecn: t.ecn,
         tcp: TcpOptions::overlay(t.preset.unwrap_or_default(), &t.tcp, "transport")?,
     };
-    if p.tcp.rack && t.tcp.get("rack").is_some_and(|v| v.as_bool() == Some(true)) && !SACK_SCHEMES.contains(&t.scheme.as_str()) {
+    if p.tcp.rack
+        && t.tcp.get("rack").is_some_and(|v| v.as_bool() == Some(true))
+        && !SACK_SCHEMES.contains(&t.scheme.as_str())
+    {
         return err(
             "transport.rack",
             format!(

@@ -224,7 +224,15 @@ impl Rack {
     /// scoreboard before it, `blocks`: the SACK blocks, `echo`: the send time
     /// the ACK echoes; `min_rtt`: the RTT estimator's). RFC 8985 6.2 steps
     /// 1 to 3, and the segments' delivery.
-    pub fn on_ack(&mut self, now: Time, ack: u64, echo: Time, blocks: &[(u64, u64)], sb: &Scoreboard, min_rtt: Option<Time>) {
+    pub fn on_ack(
+        &mut self,
+        now: Time,
+        ack: u64,
+        echo: Time,
+        blocks: &[(u64, u64)],
+        sb: &Scoreboard,
+        min_rtt: Option<Time>,
+    ) {
         if let Some(m) = min_rtt {
             self.min_rtt = self.min_rtt.min(m);
         }
@@ -358,13 +366,37 @@ impl Rack {
 
     /// Whether segment `seq` (outstanding) is marked lost.
     pub fn is_lost(&self, seq: u64) -> bool {
-        seq >= self.base && self.segs.get((seq - self.base) as usize).is_some_and(|s| s.flags & LOST != 0)
+        seq >= self.base
+            && self
+                .segs
+                .get((seq - self.base) as usize)
+                .is_some_and(|s| s.flags & LOST != 0)
     }
 
     /// The segments in the network (Linux's `tcp_packets_in_flight`):
     /// outstanding, less SACKed and lost, plus retransmissions in flight.
     pub fn pipe(&self, una: u64, high_data: u64, sacked: u64) -> u64 {
+        debug_assert!(self.counts_agree(una, high_data), "{self:?}");
         (high_data - una - sacked - self.lost_out) + self.retrans_out
+    }
+
+    /// The counts against the marks, and the watched set against the
+    /// segments (checked in debug builds).
+    fn counts_agree(&self, una: u64, high_data: u64) -> bool {
+        let n = |f: u8| {
+            self.segs
+                .iter()
+                .filter(|s| s.flags & f != 0 && s.flags & SACKED == 0)
+                .count() as u64
+        };
+        let w = self.segs.iter().enumerate().filter(|(_, s)| watched(s.flags));
+        self.base == una
+            && self.base + self.segs.len() as u64 == high_data
+            && n(LOST) == self.lost_out
+            && n(RTX_OUT) == self.retrans_out
+            && w.clone().count() == self.watched.len()
+            && w.into_iter()
+                .all(|(k, s)| self.watched.contains(&(s.ts, self.base + k as u64)))
     }
 
     /// A retransmission timeout: the marks go (go-back-N resends what is

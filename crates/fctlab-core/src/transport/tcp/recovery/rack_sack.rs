@@ -17,7 +17,14 @@ impl Rfc6675 {
     /// then RACK's losses (RFC 8985 6.2 step 5), which start fast recovery
     /// where the duplicate ACK count would (`tcp_time_to_recover`: any
     /// segment marked lost); then the timers.
-    pub(super) fn rack_ack(&mut self, c: &mut Core, a: &Ack, told: Told, prior: (u64, u64, u64), out: &mut Vec<Packet>) {
+    pub(super) fn rack_ack(
+        &mut self,
+        c: &mut Core,
+        a: &Ack,
+        told: Told,
+        prior: (u64, u64, u64),
+        out: &mut Vec<Packet>,
+    ) {
         let (prior_una, prior_high, flight) = prior;
         let now = a.now;
         self.tlp_ack(c, a.seq(), flight);
@@ -164,7 +171,9 @@ impl Rfc6675 {
         let seq = if new_data {
             c.high_data
         } else {
-            self.sb.highest_unsacked_below(c.snd_una, c.high_data).unwrap_or(c.snd_una)
+            self.sb
+                .highest_unsacked_below(c.snd_una, c.high_data)
+                .unwrap_or(c.snd_una)
         };
         self.emit(c, now, seq, out);
         if new_data {

@@ -68,7 +68,10 @@ fn a_sacked_later_segment_marks_the_earlier_ones_lost_after_rtt_plus_reo_wnd() {
     // yet, and the timer takes the later, 123.5 ms. 3 and 4 were sent after.
     let (mut r, mut sb) = (sent(5), Scoreboard::new(3, true));
     ack(&mut r, &mut sb, 100 * MS, 0, &[(2, 3)], 2 * MS, 5);
-    assert_eq!((r.xmit_ts, r.end_seq, r.rtt, r.min_rtt()), (2 * MS, 3, 98 * MS, Some(98 * MS)));
+    assert_eq!(
+        (r.xmit_ts, r.end_seq, r.rtt, r.min_rtt()),
+        (2 * MS, 3, 98 * MS, Some(98 * MS))
+    );
     let reo = reo_wnd(r.reordering_seen, false, sb.sacked(), 3, r.min_rtt(), None);
     assert_eq!(reo, 24_500_000);
     assert_eq!(r.detect(100 * MS, reo), Some(123_500_000));
@@ -81,7 +84,10 @@ fn a_sacked_later_segment_marks_the_earlier_ones_lost_after_rtt_plus_reo_wnd() {
     assert_eq!(r.pipe(0, 5, sb.sacked()), 2);
     // Resending 0: off the list, back in flight.
     r.sent(0, 124 * MS);
-    assert_eq!((r.next_lost(), r.retrans_out, r.pipe(0, 5, sb.sacked())), (Some(1), 1, 3));
+    assert_eq!(
+        (r.next_lost(), r.retrans_out, r.pipe(0, 5, sb.sacked())),
+        (Some(1), 1, 3)
+    );
 }
 
 #[test]
@@ -161,7 +167,10 @@ fn an_ambiguous_retransmission_does_not_advance_rack() {
     r.sent(0, 240 * MS);
     ack(&mut r, &mut sb, 340 * MS, 4, &[], 240 * MS, 4);
     assert_eq!((r.xmit_ts, r.end_seq, r.rtt), (240 * MS, 1, 100 * MS));
-    assert!(!r.reordering_seen, "retransmissions delivered below fack are not reordering");
+    assert!(
+        !r.reordering_seen,
+        "retransmissions delivered below fack are not reordering"
+    );
 }
 
 #[test]
