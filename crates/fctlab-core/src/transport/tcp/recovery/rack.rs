@@ -22,10 +22,12 @@
 //!   deadline.
 //! - The segments step 5 looks at (not delivered, and not marked lost
 //!   unless resent since: Linux's `tsorted_sent_queue` less the skipped
-//!   ones) are kept ordered by (xmit_ts, sequence), RACK_sent_after's
+//!   ones) are taken in (xmit_ts, sequence) order, RACK_sent_after's
 //!   order: the lost ones are a prefix, and the timer's deadline is that of
-//!   the last one sent before RACK's, so an ACK costs a logarithm, not a
-//!   walk over the window.
+//!   the last one sent before RACK's. The tail of segments sent once and
+//!   not yet SACKed or marked is already in that order; the others are kept
+//!   in an ordered set. An ACK costs a logarithm, not a walk over the
+//!   window, and in-order data touches no set.
 //! - TLP (RFC 8985 7): the probe timeout, PTO = 2 SRTT (plus WCDelAckT,
 //!   200 ms, when one segment is outstanding; 1 s before an RTT sample),
 //!   not later than the RTO would fire.
@@ -121,9 +123,12 @@ pub struct Rack {
     base: u64,
     /// Every segment from `base` up to HighData.
     segs: VecDeque<Seg>,
-    /// The segments step 5 looks at, as (xmit_ts, sequence): outstanding,
-    /// not SACKed, and not marked lost unless resent since.
+    /// The segments step 5 looks at (outstanding, not SACKed, and not marked
+    /// lost unless resent since) below `tail`, as (xmit_ts, sequence).
     watched: BTreeSet<(Time, u64)>,
+    /// From here to HighData every segment was sent once and is neither
+    /// SACKed nor marked: all watched, in sending order.
+    tail: u64,
     /// RACK.xmit_ts and RACK.end_seq (0: no segment delivered yet).
     pub xmit_ts: Time,
     pub end_seq: u64,
@@ -160,6 +165,7 @@ impl Default for Rack {
             base: 0,
             segs: VecDeque::new(),
             watched: BTreeSet::new(),
+            tail: 0,
             xmit_ts: 0,
             end_seq: 0,
             rtt: 0,
@@ -199,14 +205,11 @@ impl Rack {
     pub fn sent(&mut self, seq: u64, now: Time) {
         let i = (seq - self.base) as usize;
         if i == self.segs.len() {
+            // New data joins the tail.
             self.segs.push_back(Seg { ts: now, flags: 0 });
-            self.watched.insert((now, seq));
             return;
         }
-        let old = self.segs[i];
-        if watched(old.flags) {
-            self.watched.remove(&(old.ts, seq));
-        }
+        self.unwatch(seq, i);
         let s = &mut self.segs[i];
         s.ts = now;
         s.flags |= RETX;
@@ -218,6 +221,23 @@ impl Rack {
             self.watched.insert((now, seq));
         }
         self.need.remove(&seq);
+    }
+
+    /// Segment `seq` (at `i`) is about to change: off the watched segments
+    /// (a tail segment leaves the tail, and those below it join the set).
+    fn unwatch(&mut self, seq: u64, i: usize) {
+        if seq >= self.tail {
+            for k in self.tail..seq {
+                let ts = self.segs[(k - self.base) as usize].ts;
+                self.watched.insert((ts, k));
+            }
+            self.tail = seq + 1;
+        } else {
+            let s = self.segs[i];
+            if watched(s.flags) {
+                self.watched.remove(&(s.ts, seq));
+            }
+        }
     }
 
     /// The part of an ACK RACK takes before the scoreboard does (`sb`: the
@@ -251,7 +271,8 @@ impl Rack {
                 for seq in x..y {
                     let i = (seq - self.base) as usize;
                     if self.segs[i].flags & SACKED == 0 {
-                        let g = self.clear_marks(seq, i);
+                        self.unwatch(seq, i);
+                        let g = self.clear_marks(i);
                         self.need.remove(&seq);
                         self.segs[i].flags |= SACKED;
                         self.delivered(now, echo, seq, g, prior_fack, &mut best);
@@ -263,14 +284,20 @@ impl Rack {
         // Newly acknowledged cumulatively.
         while self.base < ack.min(high) {
             let seq = self.base;
-            let g = self.clear_marks(seq, 0);
+            if seq < self.tail {
+                self.unwatch(seq, 0);
+            }
+            let g = self.clear_marks(0);
             self.segs.pop_front();
             self.base += 1;
             if g.flags & SACKED == 0 {
                 self.delivered(now, echo, seq, g, prior_fack, &mut best);
             }
         }
-        self.need = self.need.split_off(&self.base);
+        self.tail = self.tail.max(self.base);
+        if self.need.first().is_some_and(|&s| s < self.base) {
+            self.need = self.need.split_off(&self.base);
+        }
         // Step 2's outcome; step 3.
         if let Some((ts, end)) = best.seg {
             self.rtt = now.saturating_sub(ts);
@@ -283,14 +310,10 @@ impl Rack {
         self.reordering_seen |= best.reordered;
     }
 
-    /// Segment `seq` (at `i`) is delivered: off the lost and retransmitted
-    /// counts (only segments not SACKed carry those marks) and no longer
-    /// watched. Returns it as it was.
-    fn clear_marks(&mut self, seq: u64, i: usize) -> Seg {
+    /// Segment `i` is delivered: off the lost and retransmitted counts
+    /// (only segments not SACKed carry those marks). Returns it as it was.
+    fn clear_marks(&mut self, i: usize) -> Seg {
         let s = self.segs[i];
-        if watched(s.flags) {
-            self.watched.remove(&(s.ts, seq));
-        }
         if s.flags & LOST != 0 {
             self.lost_out -= 1;
         }
@@ -330,20 +353,40 @@ impl Rack {
         // Watched segments sent before RACK's: (ts, seq) below (xmit_ts,
         // end_seq - 1), as RACK_sent_after orders them.
         let bound = (self.xmit_ts, self.end_seq - 1);
-        while let Some(&(ts, seq)) = self.watched.first() {
-            if (ts, seq) >= bound || ts.saturating_add(wait) > now {
+        let high = self.base + self.segs.len() as u64;
+        loop {
+            let tail = (self.tail < high).then(|| (self.segs[(self.tail - self.base) as usize].ts, self.tail));
+            let first = match (self.watched.first().copied(), tail) {
+                (Some(a), Some(b)) => a.min(b),
+                (a, b) => match a.or(b) {
+                    Some(x) => x,
+                    None => break,
+                },
+            };
+            if first >= bound || first.0.saturating_add(wait) > now {
                 break;
             }
-            self.watched.pop_first();
-            self.mark_lost(seq, (seq - self.base) as usize);
+            let i = (first.1 - self.base) as usize;
+            self.unwatch(first.1, i);
+            self.mark_lost(first.1, i);
         }
-        self.watched
-            .range(..bound)
-            .next_back()
-            .map(|&(ts, _)| ts.saturating_add(wait))
+        // The last watched segment sent before RACK's: in the set, or in the
+        // tail (found by bisection: the tail is in sending order).
+        let (mut lo, mut hi) = ((self.tail - self.base) as usize, self.segs.len());
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if (self.segs[mid].ts, self.base + mid as u64) < bound {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        let in_tail = (lo > (self.tail - self.base) as usize).then(|| self.segs[lo - 1].ts);
+        let in_set = self.watched.range(..bound).next_back().map(|&(ts, _)| ts);
+        in_tail.max(in_set).map(|ts| ts.saturating_add(wait))
     }
 
-    /// Segment `seq` (at `i`, taken off the watched set) is lost.
+    /// Segment `seq` (at `i`, no longer watched) is lost.
     fn mark_lost(&mut self, seq: u64, i: usize) {
         self.marked += 1;
         let s = &mut self.segs[i];
@@ -389,11 +432,20 @@ impl Rack {
                 .filter(|s| s.flags & f != 0 && s.flags & SACKED == 0)
                 .count() as u64
         };
-        let w = self.segs.iter().enumerate().filter(|(_, s)| watched(s.flags));
+        let t = (self.tail - self.base) as usize;
+        let w = self.segs.iter().take(t).enumerate().filter(|(_, s)| watched(s.flags));
         self.base == una
             && self.base + self.segs.len() as u64 == high_data
+            && self.tail >= self.base
             && n(LOST) == self.lost_out
             && n(RTX_OUT) == self.retrans_out
+            && self.segs.iter().skip(t).all(|s| s.flags == 0)
+            && self
+                .segs
+                .iter()
+                .skip(t)
+                .zip(self.segs.iter().skip(t + 1))
+                .all(|(a, b)| a.ts <= b.ts)
             && w.clone().count() == self.watched.len()
             && w.into_iter()
                 .all(|(k, s)| self.watched.contains(&(s.ts, self.base + k as u64)))
@@ -403,6 +455,7 @@ impl Rack {
     /// not SACKed), and so does the probe.
     pub fn on_timeout(&mut self) {
         self.watched.clear();
+        self.tail = self.base + self.segs.len() as u64;
         for (k, s) in self.segs.iter_mut().enumerate() {
             s.flags &= !(LOST | RTX_OUT);
             if watched(s.flags) {
