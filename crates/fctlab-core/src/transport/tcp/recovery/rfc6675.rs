@@ -176,19 +176,22 @@ impl Rfc6675 {
             self.tell(c, a, told, losses);
         }
         // (4.3) Retransmit HighACK + 1 (with RACK: the first segment it
-        // marked lost); HighRxt = RescueRxt = it. The timer restarts, as for
-        // the other schemes' fast retransmit.
+        // marked lost and not yet resent, if any: Linux enters recovery on
+        // any segment marked lost); HighRxt = RescueRxt = it. The timer
+        // restarts, as for the other schemes' fast retransmit.
         let first = match self.rack.as_deref_mut() {
             Some(r) => {
                 r.tlp = None;
-                r.next_lost().unwrap_or(una)
+                r.next_lost()
             }
-            None => una,
+            None => Some(una),
         };
-        self.emit(c, now, first, out);
+        if let Some(seq) = first {
+            self.emit(c, now, seq, out);
+        }
         c.arm_rto_on_fast_retransmit(now);
         // (4.4) SetPipe and (4.5) step (C).
-        let sent = 1 + self.transmit(c, now, out);
+        let sent = u64::from(first.is_some()) + self.transmit(c, now, out);
         if let Some(p) = self.prr.as_mut() {
             p.out += sent;
         }
