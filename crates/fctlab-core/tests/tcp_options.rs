@@ -49,6 +49,7 @@ fn given() -> Vec<(&'static str, Value, Set)> {
         }),
         ("frto", json!(true), |o| o.frto = true),
         ("prr", json!(true), |o| o.prr = true),
+        ("rack", json!(true), |o| o.rack = true),
         ("delack", json!("linux"), |o| o.delack = Delack::Linux),
         ("ecn_cwr_hold", json!(true), |o| o.ecn_cwr_hold = true),
         ("rto_tick_ms", json!(500.0), |o| o.rto_tick_ms = Some(500.0)),
@@ -68,7 +69,7 @@ const NEITHER: [&str; 5] = [
 ];
 
 /// The keys the `linux` preset sets (and ns-3's leaves at the default).
-const LINUX: [&str; 4] = ["rto_estimator", "frto", "prr", "delack"];
+const LINUX: [&str; 5] = ["rto_estimator", "frto", "prr", "rack", "delack"];
 
 /// The keys both presets set (to the same value).
 const BOTH: [&str; 1] = ["ecn_cwr_hold"];
@@ -93,12 +94,18 @@ fn rfc_values() -> Vec<(&'static str, Value)> {
         ("rto_estimator", json!("rfc6298")),
         ("frto", json!(false)),
         ("prr", json!(false)),
+        ("rack", json!(false)),
         ("delack", json!("fixed")),
         ("ecn_cwr_hold", json!(false)),
     ]
 }
 
-fn scenario(transport: Value) -> Value {
+/// A two-flow scenario with this transport table; `tcp-sack` unless it
+/// names a scheme (`rack = true` is refused where no SACK scoreboard is kept).
+fn scenario(mut transport: Value) -> Value {
+    if transport.get("scheme").is_none() {
+        transport["scheme"] = json!("tcp-sack");
+    }
     json!({
         "network": {"bottleneck_bps": 10e6, "bottleneck_delay_ms": 10.0, "senders": 2},
         "transport": transport,

@@ -11,6 +11,7 @@ use crate::net::queue::QueueBuilder;
 use crate::net::topology::{Shape, Topology};
 use crate::registry::Registries;
 use crate::sim::{ms_to_ns, secs_to_ns, Time};
+use crate::transport::tcp::SACK_SCHEMES;
 use crate::transport::{EndpointBuilder, FlowSize, TcpOptions, TransportParams};
 use crate::workload::arrivals::{Context, MAX_FLOWS};
 use crate::workload::Generator;
@@ -302,6 +303,19 @@ pub(super) fn transport(
         ecn: t.ecn,
         tcp: TcpOptions::overlay(t.preset.unwrap_or_default(), &t.tcp, "transport")?,
     };
+    if p.tcp.rack
+        && t.tcp.get("rack").is_some_and(|v| v.as_bool() == Some(true))
+        && !SACK_SCHEMES.contains(&t.scheme.as_str())
+    {
+        return err(
+            "transport.rack",
+            format!(
+                "RACK-TLP (RFC 8985) runs on a SACK scoreboard, which only {} keep (Linux: tcp_is_sack); scheme {:?} has none: leave it unset or false (preset = \"linux\" sets it, without effect there)",
+                SACK_SCHEMES.join(" and "),
+                t.scheme
+            ),
+        );
+    }
     let (v, f) = match scheme.table {
         Some(name) => (t.tables.get(name), format!("transport.{name}")),
         None => (None, "transport".to_string()),

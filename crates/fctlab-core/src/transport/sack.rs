@@ -293,6 +293,12 @@ impl Scoreboard {
         }
     }
 
+    /// The start of the first SACKed range above `seq`, a packet not SACKed.
+    pub fn next_sacked_after(&self, seq: u64) -> Option<u64> {
+        let i = self.ranges.partition_point(|r| r.0 <= seq);
+        self.ranges.get(i).map(|r| r.0)
+    }
+
     /// The highest SACKed packet.
     pub fn highest_sacked(&self) -> Option<u64> {
         self.ranges.last().map(|r| r.1 - 1)
@@ -362,7 +368,7 @@ impl Scoreboard {
     }
 
     /// The highest packet in [una, high_data) not SACKed.
-    fn highest_unsacked_below(&self, una: u64, high_data: u64) -> Option<u64> {
+    pub fn highest_unsacked_below(&self, una: u64, high_data: u64) -> Option<u64> {
         let mut top = high_data;
         for r in self.ranges.iter().rev() {
             if r.0 >= top {

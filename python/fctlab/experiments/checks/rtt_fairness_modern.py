@@ -66,7 +66,7 @@ def _table(runs: dict) -> Table:
         caption="Columns as on the gavaletz2010-fig4 page: each transfer's mean throughput over the window, then "
         f"the ratio of the largest to the smallest and Jain's index; every window starts at {FIG4_FROM_S:g} s. "
         "'linux preset' rows: the same scheme with transport.preset = \"linux\" (Linux's RTO estimator, F-RTO, "
-        "PRR and delayed ACKs).",
+        "PRR, RACK-TLP, which acts only with SACK, here BBR, and delayed ACKs).",
     )
 
 
@@ -107,7 +107,8 @@ def rtt_fairness_modern(out, scale: str) -> list:
         + f"Retransmissions beyond the drops: {_spurious(runs)}. They follow RFC 6298 timeouts that fire without "
         "a loss (on this constant-delay path RTTVAR shrinks towards zero, then a queue that builds within one "
         "round trip delays the ACKs past the timer; see the Linux TCP page of the docs), each followed by "
-        "go-back-N; with the linux preset (RTTVAR floored at 200 ms, F-RTO): "
+        "go-back-N; with the linux preset (RTTVAR floored at 200 ms, F-RTO, and for BBR, the one scheme here "
+        "with SACK, RACK-TLP, which finds lost retransmissions without waiting for the timer): "
         + ", ".join(
             f"{n} {int(r.flows['retransmits'].sum())} retransmissions for {int(r.flows['drops'].sum())} drops"
             for (n, b), (c, r) in runs.items()

@@ -10,8 +10,9 @@
 //! - [`recovery`]: the loss-recovery algorithm, one per sender, chosen when
 //!   it is built: RFC 5681/6582 (Tahoe, Reno, NewReno by the controller's
 //!   style), ns-3's pipe rule (`dupack_window = "pipe"`), or with SACK RFC
-//!   6675 on a scoreboard (see [`super::sack`]); F-RTO (RFC 5682) beside
-//!   RFC 5681/6582 after a timeout (`frto`).
+//!   6675 on a scoreboard (see [`super::sack`]), with RACK-TLP (RFC 8985)
+//!   when `rack` is on; F-RTO (RFC 5682) beside RFC 5681/6582 after a
+//!   timeout (`frto`).
 //! - [`receiver`]: the receiver, with or without SACK blocks.
 //! - [`options`]: the TCP model options (`[transport]` keys and presets).
 //! - [`pacing`]: the earliest departure of the next segment (`pacing`).
@@ -79,6 +80,10 @@ pub fn endpoints(
     })
 }
 
+/// The schemes whose senders keep a SACK scoreboard (built by
+/// [`sack_endpoints`]): the only ones where `rack` acts.
+pub const SACK_SCHEMES: [&str; 2] = ["tcp-sack", "tcp-bbr"];
+
 /// The endpoints of a window-based TCP with SACK: the receiver reports up to
 /// `blocks` SACK blocks per ACK, the sender recovers by RFC 6675 (`rescue`:
 /// with NextSeg rule 4); `cc` gives the window policy.
@@ -127,7 +132,7 @@ impl TcpSender {
         cc: Box<dyn CongestionControl>,
         rescue: bool,
     ) -> Self {
-        let recovery = Recovery::Rfc6675(Box::new(Rfc6675::new(p.dupack_threshold, rescue)));
+        let recovery = Recovery::Rfc6675(Box::new(Rfc6675::new(p.dupack_threshold, rescue, p.tcp.rack)));
         let mut core = Core::new(flow, size, p, cc);
         // A SACK ACK's header words hold its blocks: no room for the path delay.
         core.asks = core.asks.without_path_delay();
@@ -271,6 +276,9 @@ impl Sender for TcpSender {
             Timer::Close(at) if now >= at => {
                 self.core.phase = Phase::Done;
                 self.core.timer = Timer::Off;
+            }
+            Timer::Reorder(at) | Timer::Probe(at) if now >= at => {
+                self.recovery.on_rack_timer(&mut self.core, now, out);
             }
             _ => {}
         }

@@ -24,8 +24,8 @@ pub enum Preset {
     /// ns-3.44's `TcpSocketBase` with `TcpClassicRecovery`, timestamps off.
     Ns3,
     /// Linux's timers and loss recovery (`net/ipv4/tcp_input.c`,
-    /// `tcp_timer.c`, `tcp_recovery.c`): its RTO estimator, F-RTO, PRR and
-    /// delayed ACKs.
+    /// `tcp_timer.c`, `tcp_recovery.c`): its RTO estimator, F-RTO, PRR,
+    /// RACK-TLP and delayed ACKs.
     Linux,
 }
 
@@ -401,6 +401,26 @@ tcp_options! {
     prr: bool = false, linux = true,
         meaning = "PRR-SSRB: in SACK recovery, send in proportion to the data delivered, toward ssthresh",
         source = "RFC 6937 section 3.1; Linux tcp_input.c tcp_init_cwnd_reduction, tcp_cwnd_reduction, tcp_end_cwnd_reduction";
+    /// RACK-TLP (RFC 8985) in the schemes that keep a SACK scoreboard
+    /// (`tcp-sack`, `tcp-bbr`), as Linux runs it (tcp_recovery.c, and only
+    /// with SACK, `tcp_is_sack`): a segment is lost once one sent after it
+    /// is delivered and RACK.rtt + reo_wnd have passed since it was sent
+    /// (reo_wnd = min(min RTT / 4, SRTT), 0 in recovery or with DupThresh
+    /// segments SACKed until reordering is seen; no DSACK adaptation); the
+    /// reordering timer waits out the rest. Its losses replace the duplicate
+    /// ACK count in starting fast recovery (with PRR when `prr` is on), and
+    /// recovery resends the segments marked lost, lost retransmissions
+    /// included, before new data (Linux's `tcp_xmit_retransmit_queue`; RFC
+    /// 6675's NextSeg rules 3 and 4 are not used). TLP: with data
+    /// outstanding outside recovery, a probe timeout of 2 SRTT (+ 200 ms
+    /// with one segment out; capped by the RTO) sends one new segment, or
+    /// resends the highest one not SACKed; one probe per episode; if its ACK
+    /// shows it repaired the only loss, ssthresh and cwnd come down as for a
+    /// loss (`tcp_process_tlp_ack`). Without a scoreboard it has no effect;
+    /// `rack = true` given for another scheme is refused.
+    rack: bool = false, linux = true,
+        meaning = "RACK-TLP: time-based loss detection and tail loss probes on the SACK scoreboard (tcp-sack, tcp-bbr)",
+        source = "RFC 8985 sections 6 and 7; Linux tcp_recovery.c tcp_rack_detect_loss, tcp_rack_reo_timeout; tcp_output.c tcp_schedule_loss_probe, tcp_send_loss_probe; tcp_input.c tcp_process_tlp_ack";
     /// When the receiver acknowledges. "fixed": as `delayed_ack` and
     /// `delack_timeout_ms` say (RFC 5681 4.2). "linux": delayed ACKs as Linux
     /// sends them, whatever `delayed_ack` says (tcp_input.c

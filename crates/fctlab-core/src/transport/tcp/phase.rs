@@ -118,6 +118,12 @@ pub enum Timer {
     /// Stop waiting for the receiver's FIN or the ACK behind it: the flow is
     /// over.
     Close(Time),
+    /// RACK's reordering timer (RFC 8985 6.2 step 5), standing in for the
+    /// retransmission timer until it fires (`rack`).
+    Reorder(Time),
+    /// TLP's probe timeout (RFC 8985 7.2), standing in for the
+    /// retransmission timer until it fires (`rack`).
+    Probe(Time),
 }
 
 impl Timer {
@@ -126,7 +132,7 @@ impl Timer {
     pub fn at(self) -> Option<Time> {
         match self {
             Timer::Off => None,
-            Timer::Syn(t) | Timer::Retransmit(t) | Timer::Close(t) => Some(t),
+            Timer::Syn(t) | Timer::Retransmit(t) | Timer::Close(t) | Timer::Reorder(t) | Timer::Probe(t) => Some(t),
         }
     }
 }

@@ -11,6 +11,8 @@
 //!
 //! [`frto`] runs beside [`Rfc6582`] after a timeout when `frto` is on: it
 //! takes the two ACKs after the timeout and undoes a spurious one (RFC 5682).
+//! [`rack`] runs inside [`Rfc6675`] when `rack` is on: RACK-TLP (RFC 8985)
+//! marks the losses and sends tail loss probes, with its own two timers.
 //!
 //! Each takes the connection's ACKs once it is established, decides what a
 //! timeout does to ssthresh and to its own bookkeeping, and sends what the
@@ -19,6 +21,8 @@
 
 pub mod frto;
 mod ns3_pipe;
+pub mod rack;
+mod rack_sack;
 mod rfc6582;
 mod rfc6675;
 
@@ -73,6 +77,16 @@ impl LossRecovery for Recovery {
             Recovery::Rfc6582(r) => r.send(c, now, out),
             Recovery::Ns3Pipe(r) => r.send(c, now, out),
             Recovery::Rfc6675(r) => r.send(c, now, out),
+        }
+    }
+}
+
+impl Recovery {
+    /// RACK's reordering timer or TLP's probe timer fired (only the SACK
+    /// recovery with `rack` arms them).
+    pub fn on_rack_timer(&mut self, c: &mut Core, now: Time, out: &mut Vec<Packet>) {
+        if let Recovery::Rfc6675(r) = self {
+            r.on_rack_timer(c, now, out);
         }
     }
 }

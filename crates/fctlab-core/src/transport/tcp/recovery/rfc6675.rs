@@ -1,6 +1,7 @@
 //! SACK (RFC 2018) and RFC 6675 loss recovery on a scoreboard
 //! ([`crate::transport::sack`] explains the steps and the scoreboard).
 
+use super::rack::Rack;
 use super::LossRecovery;
 use crate::net::packet::SackBlocks;
 use crate::net::Packet;
@@ -9,17 +10,19 @@ use crate::transport::sack::{Rule, Scoreboard};
 use crate::transport::tcp::core::{Ack, Core};
 
 pub struct Rfc6675 {
-    sb: Scoreboard,
+    pub(super) sb: Scoreboard,
     /// PRR's counts during a recovery (`prr`).
-    prr: Option<Prr>,
+    pub(super) prr: Option<Prr>,
+    /// RACK-TLP's state (`rack`).
+    pub(super) rack: Option<Box<Rack>>,
 }
 
 /// What an ACK delivered, for a controller that owns the window: the
 /// segments newly acknowledged or SACKed, and the pipe before the ACK.
 #[derive(Clone, Copy, Debug)]
-struct Told {
-    delivered: u64,
-    prior_pipe: u64,
+pub(super) struct Told {
+    pub(super) delivered: u64,
+    pub(super) prior_pipe: u64,
 }
 
 /// Proportional Rate Reduction's state in one recovery (RFC 6937 3.1).
@@ -34,11 +37,33 @@ pub struct Prr {
 }
 
 impl Rfc6675 {
-    /// `rescue`: NextSeg rule 4.
-    pub fn new(dupthresh: u32, rescue: bool) -> Self {
+    /// `rescue`: NextSeg rule 4; `rack`: RACK-TLP.
+    pub fn new(dupthresh: u32, rescue: bool, rack: bool) -> Self {
         Rfc6675 {
             sb: Scoreboard::new(dupthresh, rescue),
             prr: None,
+            rack: rack.then(Box::default),
+        }
+    }
+
+    /// RACK-TLP's state, with `rack`.
+    pub fn rack(&self) -> Option<&Rack> {
+        self.rack.as_deref()
+    }
+
+    /// SetPipe (), or with RACK the segments in flight by its marks.
+    pub(super) fn pipe(&self, c: &Core) -> u64 {
+        match self.rack.as_deref() {
+            None => self.sb.pipe(c.snd_una, c.high_data),
+            Some(r) => r.pipe(c.snd_una, c.high_data, self.sb.sacked()),
+        }
+    }
+
+    /// Send segment `seq`, and tell RACK.
+    pub(super) fn emit(&mut self, c: &mut Core, now: Time, seq: u64, out: &mut Vec<Packet>) {
+        c.send_seq(now, seq, out);
+        if let Some(r) = self.rack.as_deref_mut() {
+            r.sent(seq, now);
         }
     }
 
@@ -49,12 +74,12 @@ impl Rfc6675 {
 
     /// RFC 6937 3.1 on an ACK in recovery that delivered `delivered`
     /// segments: cwnd = pipe + sndcnt (PRR-SSRB; Linux's `tcp_cwnd_reduction`).
-    fn prr_window(&mut self, c: &mut Core, delivered: u64) {
+    pub(super) fn prr_window(&mut self, c: &mut Core, delivered: u64) {
+        let pipe = self.pipe(c) as f64;
         let Some(prr) = self.prr.as_mut() else {
             return;
         };
         prr.delivered += delivered;
-        let pipe = self.sb.pipe(c.snd_una, c.high_data) as f64;
         let (pd, out) = (prr.delivered as f64, prr.out as f64);
         let ssthresh = c.w.ssthresh;
         let sndcnt = if pipe > ssthresh {
@@ -71,9 +96,9 @@ impl Rfc6675 {
 
     /// Tell a controller that owns the window what the ACK delivered, with
     /// `losses` segments newly taken for lost (no-op for the others).
-    fn tell(&self, c: &mut Core, a: &Ack, t: Told, losses: u64) {
+    pub(super) fn tell(&self, c: &mut Core, a: &Ack, t: Told, losses: u64) {
         if c.asks.delivery() {
-            let pipe = self.sb.pipe(c.snd_una, c.high_data);
+            let pipe = self.pipe(c);
             c.deliver(a, t.delivered, losses, t.prior_pipe, pipe);
         }
     }
@@ -112,8 +137,17 @@ impl Rfc6675 {
 
     /// RFC 6675 section 5 step (4); with PRR, RFC 6937's initialisation
     /// and its window for the ACK (`delivered` segments) that starts recovery.
-    fn enter_recovery(&mut self, c: &mut Core, a: &Ack, told: Told, out: &mut Vec<Packet>) {
-        let (now, delivered) = (a.now, told.delivered);
+    /// `ack`: the ACK that starts it (none when RACK's reordering timer
+    /// does), with `losses` segments newly taken for lost.
+    pub(super) fn enter_recovery(
+        &mut self,
+        c: &mut Core,
+        now: Time,
+        ack: Option<(&Ack, Told)>,
+        losses: u64,
+        out: &mut Vec<Packet>,
+    ) {
+        let delivered = ack.map_or(0, |(_, t)| t.delivered);
         let prior_cwnd = c.w.cwnd;
         // (4.2) ssthresh = cwnd = max(FlightSize / 2, 2) (RFC 5681 eq. 4), but
         // not decreased twice in a window already reduced for ECE (RFC 3168 6.1.2).
@@ -136,30 +170,53 @@ impl Rfc6675 {
         }
         let una = c.snd_una;
         self.sb.start_recovery(una);
-        // The head is taken for lost (Linux marks it before cong_control).
-        self.tell(c, a, told, 1);
-        // (4.3) Retransmit HighACK + 1; HighRxt = RescueRxt = it. The timer
+        // The head is taken for lost (Linux marks it before cong_control);
+        // with RACK, what it marked.
+        if let Some((a, told)) = ack {
+            self.tell(c, a, told, losses);
+        }
+        // (4.3) Retransmit HighACK + 1 (with RACK: the first segment it
+        // marked lost and not yet resent, if any: Linux enters recovery on
+        // any segment marked lost); HighRxt = RescueRxt = it. The timer
         // restarts, as for the other schemes' fast retransmit.
-        c.send_seq(now, una, out);
+        let first = match self.rack.as_deref_mut() {
+            Some(r) => {
+                r.tlp = None;
+                r.next_lost()
+            }
+            None => Some(una),
+        };
+        if let Some(seq) = first {
+            self.emit(c, now, seq, out);
+        }
         c.arm_rto_on_fast_retransmit(now);
         // (4.4) SetPipe and (4.5) step (C).
-        let sent = 1 + self.transmit(c, now, out);
+        let sent = u64::from(first.is_some()) + self.transmit(c, now, out);
         if let Some(p) = self.prr.as_mut() {
             p.out += sent;
         }
     }
 
     /// RFC 6675 section 5 steps (B.2) and (C): SetPipe, then while cwnd -
-    /// pipe >= 1 send what NextSeg picks. Returns the segments sent.
-    fn transmit(&mut self, c: &mut Core, now: Time, out: &mut Vec<Packet>) -> u64 {
+    /// pipe >= 1 send what NextSeg picks; with RACK, the segments it marked
+    /// lost first, then new data (Linux's `tcp_xmit_retransmit_queue`).
+    /// Returns the segments sent.
+    pub(super) fn transmit(&mut self, c: &mut Core, now: Time, out: &mut Vec<Packet>) -> u64 {
         let mut sent = 0;
         let cwnd = c.wnd();
-        let mut pipe = self.sb.pipe(c.snd_una, c.high_data);
+        let mut pipe = self.pipe(c);
         while cwnd - pipe as f64 >= 1.0 - 1e-9 {
             // Rule (2) needs unsent data and room in the receiver's window.
             let new_data =
                 c.high_data < c.end_seq && ((c.high_data - c.snd_una) as f64) + 1.0 <= c.p.max_cwnd_pkts + 1e-9;
-            let Some((seq, rule)) = self.sb.next_seg(c.snd_una, c.high_data, new_data) else {
+            let next = match self.rack.as_deref() {
+                None => self.sb.next_seg(c.snd_una, c.high_data, new_data),
+                Some(r) => match r.next_lost() {
+                    Some(s) => Some((s, Rule::Lost)),
+                    None => new_data.then_some((c.high_data, Rule::New)),
+                },
+            };
+            let Some((seq, rule)) = next else {
                 break;
             };
             if !c.pace_ok(now) {
@@ -167,7 +224,7 @@ impl Rfc6675 {
             }
             // (C.2) HighRxt, or rule 4's RescueRxt; (C.3) HighData in send_seq.
             self.sb.sent(seq, rule, c.recover);
-            c.send_seq(now, seq, out);
+            self.emit(c, now, seq, out);
             if rule == Rule::New {
                 c.snd_nxt = c.high_data;
             }
@@ -187,22 +244,31 @@ impl LossRecovery for Rfc6675 {
             return; // an old ACK (paths are FIFO: it cannot happen)
         }
         // A controller that owns the window hears of the ACK before sending.
-        let prior_pipe = if c.asks.delivery() {
-            self.sb.pipe(c.snd_una, c.high_data)
-        } else {
-            0
-        };
+        let prior_pipe = if c.asks.delivery() { self.pipe(c) } else { 0 };
+        let (prior_una, prior_high, flight) = (c.snd_una, c.high_data, c.outstanding());
+        let blocks = a.pkt.hdr.get::<SackBlocks>();
+        if let Some(r) = self.rack.as_deref_mut() {
+            // Before the scoreboard, which tells it what was SACKed before.
+            let mut bl = [(0, 0); SackBlocks::MAX];
+            let mut n = 0;
+            for (b, slot) in blocks.blocks(ack).zip(bl.iter_mut()) {
+                *slot = b;
+                n += 1;
+            }
+            r.on_ack(a.now, ack, a.pkt.ts, &bl[..n], &self.sb, c.rtt.min_rtt());
+        }
         // Update (): the scoreboard takes the cumulative ACK and the blocks.
         let sacked_before = self.sb.sacked();
-        let newly_sacked = self
-            .sb
-            .update(ack, a.pkt.hdr.get::<SackBlocks>().blocks(ack), c.high_data);
+        let newly_sacked = self.sb.update(ack, blocks.blocks(ack), c.high_data);
         // RFC 6937's DeliveredData: the change in snd_una and in SACKed.
         let delivered = (ack - c.snd_una + self.sb.sacked()).saturating_sub(sacked_before);
         if ack > c.snd_una && !self.on_new_ack(c, a) {
             return;
         }
         let told = Told { delivered, prior_pipe };
+        if self.rack.is_some() {
+            return self.rack_ack(c, a, told, (prior_una, prior_high, flight), out);
+        }
         if c.phase.in_recovery() {
             // (B) and (C); with PRR, its window first.
             self.tell(c, a, told, 0);
@@ -222,7 +288,7 @@ impl LossRecovery for Rfc6675 {
             c.dupacks += 1;
             let lost = c.dupacks >= c.p.dupack_threshold || self.sb.is_lost(c.snd_una);
             if lost && c.snd_una >= c.recover {
-                self.enter_recovery(c, a, told, out);
+                self.enter_recovery(c, a.now, Some((a, told)), 1, out);
                 return;
             }
         }
@@ -241,12 +307,15 @@ impl LossRecovery for Rfc6675 {
             self.sb.clear();
         }
         self.prr = None;
+        if let Some(r) = self.rack.as_deref_mut() {
+            r.on_timeout();
+        }
     }
 
     /// Outside recovery: send while the window allows (RFC 5681, FlightSize
     /// against cwnd), skipping packets the receiver has SACKed (which, after
-    /// a timeout, go-back-N would otherwise resend). In recovery (a paced
-    /// sender woken): step (C).
+    /// a timeout, go-back-N would otherwise resend); with RACK, new data
+    /// (re)starts the probe timer. In recovery (a paced sender woken): step (C).
     fn send(&mut self, c: &mut Core, now: Time, out: &mut Vec<Packet>) {
         if c.phase.in_recovery() {
             // A paced sender woken in recovery: step (C) goes on.
@@ -256,13 +325,18 @@ impl LossRecovery for Rfc6675 {
             }
             return;
         }
-        let wnd = c.wnd();
+        let (wnd, high) = (c.wnd(), c.high_data);
         loop {
             c.snd_nxt = self.sb.first_unsacked_from(c.snd_nxt);
             if !(c.snd_nxt < c.end_seq && (c.outstanding() as f64) + 1.0 <= wnd + 1e-9 && c.pace_ok(now)) {
                 break;
             }
-            c.send_next(now, out);
+            let seq = c.snd_nxt;
+            c.snd_nxt += 1;
+            self.emit(c, now, seq, out);
+        }
+        if c.high_data > high {
+            self.arm_probe(c, now);
         }
     }
 }
