@@ -73,8 +73,23 @@ impl Rfc6675 {
     /// `losses` segments newly taken for lost (no-op for the others).
     fn tell(&self, c: &mut Core, a: &Ack, t: Told, losses: u64) {
         if c.asks.delivery() {
-            let pipe = self.sb.pipe(c.snd_una, c.high_data);
+            let pipe = self.flight(c);
             c.deliver(a, t.delivered, losses, t.prior_pipe, pipe);
+        }
+    }
+
+    /// The segments in flight for a controller that owns the window, as
+    /// Linux counts them (`tcp_packets_in_flight`: sent - SACKed - lost +
+    /// retransmitted; net/ipv4/tcp_output.c `tcp_cwnd_test` holds it below
+    /// cwnd): in recovery RFC 6675's pipe; outside it the unSACKed segments
+    /// below the send pointer. After a timeout Linux takes every unSACKed
+    /// segment for lost (`tcp_timeout_mark_lost`, tcp_input.c) and counts it
+    /// again only once resent: go-back-N's pointer is what has been resent.
+    fn flight(&self, c: &Core) -> u64 {
+        if c.phase.in_recovery() {
+            self.sb.pipe(c.snd_una, c.high_data)
+        } else {
+            self.sb.unsacked_in(c.snd_una, c.snd_nxt)
         }
     }
 
@@ -188,7 +203,7 @@ impl LossRecovery for Rfc6675 {
         }
         // A controller that owns the window hears of the ACK before sending.
         let prior_pipe = if c.asks.delivery() {
-            self.sb.pipe(c.snd_una, c.high_data)
+            self.flight(c)
         } else {
             0
         };
@@ -257,12 +272,21 @@ impl LossRecovery for Rfc6675 {
             return;
         }
         let wnd = c.wnd();
+        // A controller that owns the window (BBR, with the SACKs kept across
+        // a timeout) fills it as Linux does: SACKed segments are not in
+        // flight (`flight`); the others, RFC 5681's FlightSize.
+        let owns = c.asks.delivery();
+        let mut flight = if owns { self.flight(c) } else { 0 };
         loop {
             c.snd_nxt = self.sb.first_unsacked_from(c.snd_nxt);
-            if !(c.snd_nxt < c.end_seq && (c.outstanding() as f64) + 1.0 <= wnd + 1e-9 && c.pace_ok(now)) {
+            if !owns {
+                flight = c.outstanding();
+            }
+            if !(c.snd_nxt < c.end_seq && (flight as f64) + 1.0 <= wnd + 1e-9 && c.pace_ok(now)) {
                 break;
             }
             c.send_next(now, out);
+            flight += 1;
         }
     }
 }
