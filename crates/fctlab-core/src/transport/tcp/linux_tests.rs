@@ -337,8 +337,7 @@ mod bbr_timeout {
     use crate::transport::cc::bbr::Bbr;
 
     /// The segments in `first` and those sent after them until `until` (no
-    /// ACK coming), the sender
-    /// woken at each time it names.
+    /// ACK coming), the sender woken at each time it names.
     fn sends_until(s: &mut TcpSender, first: Vec<Packet>, until: Time) -> Vec<(u64, bool)> {
         let mut got = seqs(&first);
         while let Some(t) = s.next_timer().filter(|&t| t < until) {

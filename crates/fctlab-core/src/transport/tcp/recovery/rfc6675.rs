@@ -202,11 +202,7 @@ impl LossRecovery for Rfc6675 {
             return; // an old ACK (paths are FIFO: it cannot happen)
         }
         // A controller that owns the window hears of the ACK before sending.
-        let prior_pipe = if c.asks.delivery() {
-            self.flight(c)
-        } else {
-            0
-        };
+        let prior_pipe = if c.asks.delivery() { self.flight(c) } else { 0 };
         // Update (): the scoreboard takes the cumulative ACK and the blocks.
         let sacked_before = self.sb.sacked();
         let newly_sacked = self
