@@ -79,7 +79,7 @@ impl Params for VegasParams {
 /// `tcp-vegas`.
 pub const ENTRY: SchemeEntry = Entry {
     name: "tcp-vegas",
-    description: "TCP Vegas (Brakmo & Peterson 1995, Linux tcp_vegas.c): once per round diff = cwnd (1 - baseRTT/RTT); +1 below alpha 2, -1 above beta 4, slow start ends above gamma 1; Reno halving on loss",
+    description: "TCP Vegas (Brakmo & Peterson 1995, Linux tcp_vegas.c): once per round diff = floor(cwnd (RTT - baseRTT) / baseRTT); +1 below alpha 2, -1 above beta 4, slow start ends above gamma 1; Reno halving on loss",
     table: Some("vegas"),
     params: documented::<VegasParams>,
     requires: None,

@@ -29,7 +29,8 @@
 //!   sample, 2/ln 2 x cwnd / RTT (the handshake's, else 1 ms).
 //! - Runs on SACK loss recovery (RFC 6675, three blocks per ACK), which
 //!   leaves it the window and, as Linux, keeps the SACKed segments across a
-//!   timeout; ECE is not answered (BBR v1 ignores ECN). A lost
+//!   timeout (after which only resent segments count in flight, Linux's
+//!   `tcp_timeout_mark_lost`); ECE is not answered (BBR v1 ignores ECN). A lost
 //!   retransmission is found by the retransmission timer only (fctlab has
 //!   no RACK, RFC 8985): with BBR v1's high loss in shallow buffers, flows
 //!   then wait for the timeout where Linux would resend sooner.
