@@ -381,3 +381,60 @@ mod bbr_timeout {
         assert_eq!(got, want);
     }
 }
+
+/// What the SACK sender tells a controller that owns the window about
+/// losses: Linux's `rs->losses`, the segments newly marked lost on each ACK
+/// (`tcp_mark_skb_lost`), which `bbr_set_cwnd_to_recover_or_restore` takes
+/// off cwnd in any state.
+mod delivery_losses {
+    use super::*;
+    use crate::transport::cc::{AckSample, CongestionControl, Delivery, Window};
+    use std::sync::Mutex;
+
+    /// A controller that owns the window and notes (delivered, losses) of
+    /// each ACK.
+    struct Spy(Arc<Mutex<Vec<(u64, u64)>>>);
+
+    impl CongestionControl for Spy {
+        fn on_ack(&mut self, _w: &mut Window, _s: &AckSample) {}
+        fn ssthresh_after_loss(&mut self, w: &Window, _flight: u64) -> f64 {
+            w.ssthresh
+        }
+        fn wants_delivery(&self) -> bool {
+            true
+        }
+        fn on_delivery(&mut self, _w: &mut Window, d: &Delivery) {
+            self.0.lock().unwrap().push((d.delivered, d.losses));
+        }
+    }
+
+    #[test]
+    fn each_ack_reports_the_segments_it_makes_lost() {
+        // IW 20, segments 0..19 out; 0 and 5 are lost. The ACKs of 1, 2, 3:
+        // the third duplicate ACK starts recovery with 0 lost (IsLost: three
+        // SACKed above it). The ACKs of 4, 6 and 7 SACK up to 7: the third
+        // highest SACKed is then 4, so nothing more is lost. The ACK of 8
+        // makes 6 the third highest: 5 (unSACKed, below it) is lost now.
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let p = Arc::new(params(20.0, TcpOptions::default()));
+        let mut s = TcpSender::with_sack(0, SIZE, p, Box::new(Spy(seen.clone())), true);
+        let mut out = Vec::new();
+        s.start(0, &mut out);
+        assert_eq!(out.len(), 20);
+        let acks: [&[(u64, u64)]; 7] = [
+            &[(1, 2)],
+            &[(1, 3)],
+            &[(1, 4)],
+            &[(1, 5)],
+            &[(6, 7), (1, 5)],
+            &[(6, 8), (1, 5)],
+            &[(6, 9), (1, 5)],
+        ];
+        for (k, blocks) in acks.iter().enumerate() {
+            s.on_packet(10 * MS + k as Time, &ack(0, blocks), &mut out);
+        }
+        assert!(s.core.phase.in_recovery());
+        let want = vec![(1, 0), (1, 0), (1, 1), (1, 0), (1, 0), (1, 0), (1, 1)];
+        assert_eq!(*seen.lock().unwrap(), want);
+    }
+}

@@ -20,6 +20,8 @@ pub struct Rfc6675 {
 struct Told {
     delivered: u64,
     prior_pipe: u64,
+    /// Segments the ACK made lost (IsLost), in or into recovery.
+    losses: u64,
 }
 
 /// Proportional Rate Reduction's state in one recovery (RFC 6937 3.1).
@@ -75,6 +77,18 @@ impl Rfc6675 {
         if c.asks.delivery() {
             let pipe = self.flight(c);
             c.deliver(a, t.delivered, losses, t.prior_pipe, pipe);
+        }
+    }
+
+    /// The segments an ACK made lost, IsLost's bound having moved from
+    /// `before` (Linux's `rs->losses`, the segments `tcp_mark_skb_lost`
+    /// newly marks on the ACK, which BBR takes off cwnd): the unSACKed ones
+    /// between the old and the new bound, above the cumulative ACK `una`.
+    fn newly_lost(&self, before: Option<u64>, una: u64) -> u64 {
+        let from = before.unwrap_or(una).max(una);
+        match self.sb.lost_below() {
+            Some(b) if b > from => self.sb.unsacked_in(from, b),
+            _ => 0,
         }
     }
 
@@ -151,8 +165,9 @@ impl Rfc6675 {
         }
         let una = c.snd_una;
         self.sb.start_recovery(una);
-        // The head is taken for lost (Linux marks it before cong_control).
-        self.tell(c, a, told, 1);
+        // The head at least is taken for lost (Linux marks it before
+        // cong_control).
+        self.tell(c, a, told, told.losses.max(1));
         // (4.3) Retransmit HighACK + 1; HighRxt = RescueRxt = it. The timer
         // restarts, as for the other schemes' fast retransmit.
         c.send_seq(now, una, out);
@@ -202,7 +217,12 @@ impl LossRecovery for Rfc6675 {
             return; // an old ACK (paths are FIFO: it cannot happen)
         }
         // A controller that owns the window hears of the ACK before sending.
-        let prior_pipe = if c.asks.delivery() { self.flight(c) } else { 0 };
+        let owns = c.asks.delivery();
+        let (prior_pipe, lost_before) = if owns {
+            (self.flight(c), self.sb.lost_below())
+        } else {
+            (0, None)
+        };
         // Update (): the scoreboard takes the cumulative ACK and the blocks.
         let sacked_before = self.sb.sacked();
         let newly_sacked = self
@@ -213,10 +233,21 @@ impl LossRecovery for Rfc6675 {
         if ack > c.snd_una && !self.on_new_ack(c, a) {
             return;
         }
-        let told = Told { delivered, prior_pipe };
+        // Outside recovery no ACK makes a segment lost but the one that
+        // starts it: after a timeout Linux has already taken them all.
+        let losses = if owns {
+            self.newly_lost(lost_before, c.snd_una)
+        } else {
+            0
+        };
+        let told = Told {
+            delivered,
+            prior_pipe,
+            losses,
+        };
         if c.phase.in_recovery() {
             // (B) and (C); with PRR, its window first.
-            self.tell(c, a, told, 0);
+            self.tell(c, a, told, told.losses);
             self.prr_window(c, delivered);
             let sent = self.transmit(c, a.now, out);
             if let Some(p) = self.prr.as_mut() {
