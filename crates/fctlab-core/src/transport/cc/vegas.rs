@@ -4,7 +4,7 @@
 //!
 //! - RTTs in whole microseconds plus one, as Linux takes them
 //!   (`tcp_vegas_pkts_acked`: `vrtt = rtt_us + 1`), from each ACK of new
-//!   data. baseRTT is the least of the flow; each round (a window of data:
+//!   data that gives a sample (none under Karn's rule). baseRTT is the least of the flow; each round (a window of data:
 //!   the ACK beyond the SND.NXT of the last decision) keeps the least of the
 //!   round, RTT, and counts its samples.
 //! - Once per round, with more than two samples in it, in Linux's integer
@@ -23,8 +23,9 @@
 //!   recovery, during which Vegas stands aside (`tcp_vegas_state`); leaving
 //!   it starts a new round (`vegas_enable`). Not modelled: the paper's slow
 //!   start that doubles every other round, and its fine-grained timeouts;
-//!   Linux's restart of baseRTT when the sender starts from an empty pipe
-//!   (`CA_EVENT_TX_START`), which in fctlab happens only at a flow's start.
+//!   Linux's restart of baseRTT whenever the sender sends into an empty pipe
+//!   (`CA_EVENT_TX_START`: after an idle time, or the resend after a
+//!   timeout, which Linux's Vegas then runs through with a fresh baseRTT).
 
 use super::{slow_start, AckSample, AckSeq, CongestionControl, NewReno, Window};
 use crate::config::{documented, err, ConfigError, Entry, ParamDoc, Params, Table};
@@ -186,10 +187,14 @@ impl CongestionControl for Vegas {
     }
 
     fn on_ack_seq(&mut self, w: &mut Window, s: &AckSeq) {
-        let rtt = vrtt(s.rtt_ns);
-        self.base_rtt = self.base_rtt.min(rtt);
-        self.round_min = self.round_min.min(rtt);
-        self.samples += 1;
+        // An ACK without an RTT sample (Karn's rule) is not counted
+        // (tcp_vegas_pkts_acked returns on rtt_us < 0).
+        if s.rtt_sampled {
+            let rtt = vrtt(s.rtt_ns);
+            self.base_rtt = self.base_rtt.min(rtt);
+            self.round_min = self.round_min.min(rtt);
+            self.samples += 1;
+        }
         self.step = Step::Between;
         let recovering = std::mem::replace(&mut self.was_recovering, s.in_recovery);
         if s.in_recovery {
@@ -278,6 +283,7 @@ mod tests {
             congestion_bit: false,
             rtt_ns: rtt,
             in_recovery,
+            rtt_sampled: true,
         }
     }
 
@@ -303,6 +309,33 @@ mod tests {
         v.on_ack_seq(&mut w, &seq(11, 20, 20_000_000, false));
         assert_eq!(v.step, Step::Decided);
         assert_eq!((w.cwnd, w.ssthresh), (9.0, 6.0));
+    }
+
+    #[test]
+    fn an_ack_without_an_rtt_sample_is_not_counted() {
+        // Karn's rule leaves the ACK of a resent segment without a sample;
+        // the sender then reports the smoothed RTT, which Linux's Vegas never
+        // sees (rtt_us < 0). Round 1 ends at ACK 11 with two samples of 10
+        // ms and eight unsampled ACKs reporting 20 ms: Reno's step, not a
+        // decision. (Counted, they would make ten samples and a decision:
+        // least RTT 10 ms, diff 0 < alpha, cwnd 11.)
+        let mut v = Vegas::new(&VegasParams::default());
+        let mut w = Window {
+            cwnd: 10.0,
+            ssthresh: 5.0,
+        };
+        v.on_ack_seq(&mut w, &seq(1, 10, 10_000_000, false));
+        for a in 2..=10 {
+            // ACKs 2 and 3 sample 10 ms; 4..10 have no sample.
+            let mut s = seq(a, 10, if a <= 3 { 10_000_000 } else { 20_000_000 }, false);
+            s.rtt_sampled = a <= 3;
+            v.on_ack_seq(&mut w, &s);
+        }
+        let mut s = seq(11, 20, 20_000_000, false);
+        s.rtt_sampled = false;
+        v.on_ack_seq(&mut w, &s);
+        assert_eq!(v.step, Step::Reno);
+        assert_eq!(v.base_rtt, 10_001);
     }
 
     #[test]
