@@ -80,8 +80,8 @@ def _figures(p: Page, cubic, dctcp, vegas, bbr) -> list:
             p.save(fig, "-vegas"),
             "Vegas's bottleneck queue per flow for 1, 2 and 4 flows on 100 Mb/s with a 20 ms RTT and a "
             "1000-packet buffer, beside 2 to 5 packets per flow (shaded): Linux's Vegas holds its window while "
-            "its truncated diff, floor(Q RTT / baseRTT) for Q packets queued, is within alpha..beta = 2..4. Mean over the "
-            f"second half, per flow: {vegas.measured}.",
+            "its truncated diff, floor(Q RTT / baseRTT) for Q packets queued, is within alpha..beta = 2..4. "
+            f"Mean over the second half, per flow: {vegas.measured}.",
         )
     )
     figs.append(
