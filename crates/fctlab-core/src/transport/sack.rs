@@ -310,7 +310,7 @@ impl Scoreboard {
     }
 
     /// Packets in [a, b) not SACKed.
-    fn unsacked_in(&self, a: u64, b: u64) -> u64 {
+    pub fn unsacked_in(&self, a: u64, b: u64) -> u64 {
         b.saturating_sub(a) - self.sacked_in(a, b.max(a))
     }
 

@@ -426,6 +426,7 @@ mod tests {
                     congestion_bit: false,
                     rtt_ns: rtt,
                     in_recovery: false,
+                    rtt_sampled: true,
                 };
                 cc.on_ack_seq(&mut w, &s);
                 cc.on_ack(&mut w, &sample(0, rtt));

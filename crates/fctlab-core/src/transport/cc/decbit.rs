@@ -229,6 +229,7 @@ mod tests {
             congestion_bit: bit,
             rtt_ns: 1,
             in_recovery: false,
+            rtt_sampled: true,
         }
     }
 

@@ -74,6 +74,9 @@ pub struct AckSeq {
     pub congestion_bit: bool,
     /// RTT measured from the echoed timestamp.
     pub rtt_ns: Time,
+    /// Whether `rtt_ns` is a sample of this ACK; false when Karn's rule
+    /// gave none and `rtt_ns` is the smoothed RTT.
+    pub rtt_sampled: bool,
     /// Whether the sender is in fast recovery.
     pub in_recovery: bool,
 }

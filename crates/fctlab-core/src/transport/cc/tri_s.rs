@@ -240,6 +240,7 @@ mod tests {
                 congestion_bit: false,
                 rtt_ns: rtt,
                 in_recovery: false,
+                rtt_sampled: true,
             },
         );
         cc.on_ack(

@@ -353,7 +353,8 @@ impl Core {
             grow = ack - self.recover;
         }
         let flight = self.outstanding();
-        let rtt = match self.rtt_sample(a.now, ack, a.pkt.ts) {
+        let sample = self.rtt_sample(a.now, ack, a.pkt.ts);
+        let rtt = match sample {
             Some(r) => {
                 self.rtt.sample_at(r, ack, self.high_data);
                 r
@@ -368,6 +369,7 @@ impl Core {
                 snd_nxt: self.snd_nxt,
                 congestion_bit: a.pkt.flags & flags::ECE != 0,
                 rtt_ns: rtt,
+                rtt_sampled: sample.is_some(),
                 in_recovery: self.phase.in_recovery(),
             };
             self.cc.on_ack_seq(&mut self.w, &s);

@@ -327,3 +327,114 @@ mod ticks {
         assert_eq!(s.next_timer(), Some(1000 * MS));
     }
 }
+
+/// BBR on the SACK scoreboard after a timeout, traced against Linux:
+/// `tcp_timeout_mark_lost` (net/ipv4/tcp_input.c) takes every unSACKed
+/// segment for lost, and `tcp_packets_in_flight` (sent - SACKed - lost +
+/// retransmitted) is what cwnd bounds (`tcp_cwnd_test`, tcp_output.c).
+mod bbr_timeout {
+    use super::*;
+    use crate::transport::cc::bbr::Bbr;
+
+    /// The segments in `first` and those sent after them until `until` (no
+    /// ACK coming), the sender woken at each time it names.
+    fn sends_until(s: &mut TcpSender, first: Vec<Packet>, until: Time) -> Vec<(u64, bool)> {
+        let mut got = seqs(&first);
+        while let Some(t) = s.next_timer().filter(|&t| t < until) {
+            let mut out = Vec::new();
+            s.on_timer(t, &mut out);
+            got.extend(seqs(&out));
+        }
+        got
+    }
+
+    #[test]
+    fn sacked_segments_are_not_in_flight_after_a_timeout() {
+        // tcp-bbr, IW 10, no handshake: segments 0..9 leave at 0 (the first
+        // ten unpaced). No ACK: the timer fires at the initial RTO (1 s),
+        // cwnd 1, segment 0 resent.
+        let p = Arc::new(params(10.0, TcpOptions::default()));
+        let mut s = TcpSender::with_sack(0, SIZE, p, Box::new(Bbr::new(1000.0, 0)), true);
+        let mut out = Vec::new();
+        s.start(0, &mut out);
+        assert_eq!(out.len(), 10);
+        out.clear();
+        s.on_timer(1000 * MS, &mut out);
+        assert_eq!(seqs(&out), vec![(0, true)]);
+        assert_eq!(s.core.w.cwnd, 1.0);
+        // Its ACK, 10 ms later, acknowledges 0 and SACKs 2..9 (1 was lost):
+        // 9 delivered. BBR in STARTUP grows cwnd by what is delivered while
+        // below its target or before 10 are delivered (bbr_set_cwnd): 1 + 9 =
+        // 10. In Linux's count, 1..9 are out, 2..9 SACKed and 1 lost: none in
+        // flight. So 1 is resent, then 10..18 leave (10 in flight = cwnd).
+        // Counting the SACKed 2..9 as in flight would leave room for one
+        // more segment only.
+        let mut out = Vec::new();
+        let mut a = ack(1, &[(2, 10)]);
+        a.ts = 1000 * MS;
+        s.on_packet(1010 * MS, &a, &mut out);
+        assert_eq!(s.core.w.cwnd, 10.0);
+        // Until the next timeout (at least 200 ms on).
+        let got = sends_until(&mut s, out, 1200 * MS);
+        let mut want = vec![(1, true)];
+        want.extend((10..19).map(|k| (k, false)));
+        assert_eq!(got, want);
+    }
+}
+
+/// What the SACK sender tells a controller that owns the window about
+/// losses: Linux's `rs->losses`, the segments newly marked lost on each ACK
+/// (`tcp_mark_skb_lost`), which `bbr_set_cwnd_to_recover_or_restore` takes
+/// off cwnd in any state.
+mod delivery_losses {
+    use super::*;
+    use crate::transport::cc::{AckSample, CongestionControl, Delivery, Window};
+    use std::sync::Mutex;
+
+    /// A controller that owns the window and notes (delivered, losses) of
+    /// each ACK.
+    struct Spy(Arc<Mutex<Vec<(u64, u64)>>>);
+
+    impl CongestionControl for Spy {
+        fn on_ack(&mut self, _w: &mut Window, _s: &AckSample) {}
+        fn ssthresh_after_loss(&mut self, w: &Window, _flight: u64) -> f64 {
+            w.ssthresh
+        }
+        fn wants_delivery(&self) -> bool {
+            true
+        }
+        fn on_delivery(&mut self, _w: &mut Window, d: &Delivery) {
+            self.0.lock().unwrap().push((d.delivered, d.losses));
+        }
+    }
+
+    #[test]
+    fn each_ack_reports_the_segments_it_makes_lost() {
+        // IW 20, segments 0..19 out; 0 and 5 are lost. The ACKs of 1, 2, 3:
+        // the third duplicate ACK starts recovery with 0 lost (IsLost: three
+        // SACKed above it). The ACKs of 4, 6 and 7 SACK up to 7: the third
+        // highest SACKed is then 4, so nothing more is lost. The ACK of 8
+        // makes 6 the third highest: 5 (unSACKed, below it) is lost now.
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let p = Arc::new(params(20.0, TcpOptions::default()));
+        let mut s = TcpSender::with_sack(0, SIZE, p, Box::new(Spy(seen.clone())), true);
+        let mut out = Vec::new();
+        s.start(0, &mut out);
+        assert_eq!(out.len(), 20);
+        let acks: [&[(u64, u64)]; 7] = [
+            &[(1, 2)],
+            &[(1, 3)],
+            &[(1, 4)],
+            &[(1, 5)],
+            &[(6, 7), (1, 5)],
+            &[(6, 8), (1, 5)],
+            &[(6, 9), (1, 5)],
+        ];
+        for (k, blocks) in acks.iter().enumerate() {
+            s.on_packet(10 * MS + k as Time, &ack(0, blocks), &mut out);
+        }
+        assert!(s.core.phase.in_recovery());
+        let want = vec![(1, 0), (1, 0), (1, 1), (1, 0), (1, 0), (1, 0), (1, 1)];
+        assert_eq!(*seen.lock().unwrap(), want);
+    }
+}

@@ -29,11 +29,12 @@
 //!   sample, 2/ln 2 x cwnd / RTT (the handshake's, else 1 ms).
 //! - Runs on SACK loss recovery (RFC 6675, three blocks per ACK), which
 //!   leaves it the window and, as Linux, keeps the SACKed segments across a
-//!   timeout; ECE is not answered (BBR v1 ignores ECN). Without `rack` a
-//!   lost retransmission is found by the retransmission timer only: with
-//!   BBR v1's high loss in shallow buffers, flows then wait for the
-//!   timeout; with it (the `linux` preset) RACK-TLP (RFC 8985) finds it
-//!   once a later segment is delivered, as Linux does.
+//!   timeout (after which only resent segments count in flight, Linux's
+//!   `tcp_timeout_mark_lost`); ECE is not answered (BBR v1 ignores ECN).
+//!   Without `rack` a lost retransmission is found by the retransmission
+//!   timer only: with BBR v1's high loss in shallow buffers, flows then wait
+//!   for the timeout; with it (the `linux` preset) RACK-TLP (RFC 8985) finds
+//!   it once a later segment is delivered, as Linux does.
 //!
 //! Not modelled: the long-term bandwidth of a policed path (`lt_bw`), the
 //! ACK-aggregation allowance (`extra_acked`: fctlab's hosts do not

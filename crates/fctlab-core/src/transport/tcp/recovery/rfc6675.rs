@@ -23,6 +23,9 @@ pub struct Rfc6675 {
 pub(super) struct Told {
     pub(super) delivered: u64,
     pub(super) prior_pipe: u64,
+    /// Segments the ACK made lost (IsLost), in or into recovery; RACK's
+    /// losses come from its own marks instead.
+    pub(super) losses: u64,
 }
 
 /// Proportional Rate Reduction's state in one recovery (RFC 6937 3.1).
@@ -98,8 +101,35 @@ impl Rfc6675 {
     /// `losses` segments newly taken for lost (no-op for the others).
     pub(super) fn tell(&self, c: &mut Core, a: &Ack, t: Told, losses: u64) {
         if c.asks.delivery() {
-            let pipe = self.pipe(c);
+            let pipe = self.flight(c);
             c.deliver(a, t.delivered, losses, t.prior_pipe, pipe);
+        }
+    }
+
+    /// The segments an ACK made lost, IsLost's bound having moved from
+    /// `before` (Linux's `rs->losses`, the segments `tcp_mark_skb_lost`
+    /// newly marks on the ACK, which BBR takes off cwnd): the unSACKed ones
+    /// between the old and the new bound, above the cumulative ACK `una`.
+    fn newly_lost(&self, before: Option<u64>, una: u64) -> u64 {
+        let from = before.unwrap_or(una).max(una);
+        match self.sb.lost_below() {
+            Some(b) if b > from => self.sb.unsacked_in(from, b),
+            _ => 0,
+        }
+    }
+
+    /// The segments in flight for a controller that owns the window, as
+    /// Linux counts them (`tcp_packets_in_flight`: sent - SACKed - lost +
+    /// retransmitted; net/ipv4/tcp_output.c `tcp_cwnd_test` holds it below
+    /// cwnd): in recovery RFC 6675's pipe; outside it the unSACKed segments
+    /// below the send pointer. After a timeout Linux takes every unSACKed
+    /// segment for lost (`tcp_timeout_mark_lost`, tcp_input.c) and counts it
+    /// again only once resent: go-back-N's pointer is what has been resent.
+    fn flight(&self, c: &Core) -> u64 {
+        if c.phase.in_recovery() {
+            self.pipe(c)
+        } else {
+            self.sb.unsacked_in(c.snd_una, c.snd_nxt)
         }
     }
 
@@ -244,7 +274,12 @@ impl LossRecovery for Rfc6675 {
             return; // an old ACK (paths are FIFO: it cannot happen)
         }
         // A controller that owns the window hears of the ACK before sending.
-        let prior_pipe = if c.asks.delivery() { self.pipe(c) } else { 0 };
+        let owns = c.asks.delivery();
+        let (prior_pipe, lost_before) = if owns {
+            (self.flight(c), self.sb.lost_below())
+        } else {
+            (0, None)
+        };
         let (prior_una, prior_high, flight) = (c.snd_una, c.high_data, c.outstanding());
         let blocks = a.pkt.hdr.get::<SackBlocks>();
         if let Some(r) = self.rack.as_deref_mut() {
@@ -265,13 +300,29 @@ impl LossRecovery for Rfc6675 {
         if ack > c.snd_una && !self.on_new_ack(c, a) {
             return;
         }
-        let told = Told { delivered, prior_pipe };
         if self.rack.is_some() {
+            let told = Told {
+                delivered,
+                prior_pipe,
+                losses: 0,
+            };
             return self.rack_ack(c, a, told, (prior_una, prior_high, flight), out);
         }
+        // Outside recovery no ACK makes a segment lost but the one that
+        // starts it: after a timeout Linux has already taken them all.
+        let losses = if owns {
+            self.newly_lost(lost_before, c.snd_una)
+        } else {
+            0
+        };
+        let told = Told {
+            delivered,
+            prior_pipe,
+            losses,
+        };
         if c.phase.in_recovery() {
             // (B) and (C); with PRR, its window first.
-            self.tell(c, a, told, 0);
+            self.tell(c, a, told, told.losses);
             self.prr_window(c, delivered);
             let sent = self.transmit(c, a.now, out);
             if let Some(p) = self.prr.as_mut() {
@@ -288,7 +339,7 @@ impl LossRecovery for Rfc6675 {
             c.dupacks += 1;
             let lost = c.dupacks >= c.p.dupack_threshold || self.sb.is_lost(c.snd_una);
             if lost && c.snd_una >= c.recover {
-                self.enter_recovery(c, a.now, Some((a, told)), 1, out);
+                self.enter_recovery(c, a.now, Some((a, told)), told.losses.max(1), out);
                 return;
             }
         }
@@ -326,14 +377,23 @@ impl LossRecovery for Rfc6675 {
             return;
         }
         let (wnd, high) = (c.wnd(), c.high_data);
+        // A controller that owns the window (BBR, with the SACKs kept across
+        // a timeout) fills it as Linux does: SACKed segments are not in
+        // flight (`flight`); the others, RFC 5681's FlightSize.
+        let owns = c.asks.delivery();
+        let mut flight = if owns { self.flight(c) } else { 0 };
         loop {
             c.snd_nxt = self.sb.first_unsacked_from(c.snd_nxt);
-            if !(c.snd_nxt < c.end_seq && (c.outstanding() as f64) + 1.0 <= wnd + 1e-9 && c.pace_ok(now)) {
+            if !owns {
+                flight = c.outstanding();
+            }
+            if !(c.snd_nxt < c.end_seq && (flight as f64) + 1.0 <= wnd + 1e-9 && c.pace_ok(now)) {
                 break;
             }
             let seq = c.snd_nxt;
             c.snd_nxt += 1;
             self.emit(c, now, seq, out);
+            flight += 1;
         }
         if c.high_data > high {
             self.arm_probe(c, now);
