@@ -63,7 +63,7 @@ def configure_tcp(ns, mss_bytes, init_cwnd_pkts, limited_transmit=False, scheme=
     benchmark turns it off). TcpCubic runs without its HyStart (ns-3's is
     Linux's 2008 HyStart, fctlab's RFC 9406 HyStart++: the two are switched
     off so that the cubic law itself is compared); TcpDctcp turns ECN on itself
-    (TcpDctcp::Init: ECT on data segments; SYNs and pure ACKs go without); TcpBbr
+    (TcpDctcp::Init: ECT on data segments and SYNs; pure ACKs go without); TcpBbr
     turns pacing on itself (TcpBbr::Init). ``sack``: SACK (RFC 2018) on.
     """
     cfg = ns.Config.SetDefault

@@ -4,7 +4,7 @@ ns-3 3.44 (TcpCubic, TcpDctcp over a marking RedQueueDisc, TcpBbr, TcpVegas),
 with the same per-bin verdicts as NewReno's cells.
 
 What both run besides NewReno's set-up (handshake, an ACK per segment, no
-SACK, no timestamps, min RTO 200 ms, classic recovery):
+SACK but for BBR, no timestamps, min RTO 200 ms, classic recovery):
 
 * CUBIC without slow-start exit heuristics: ns-3's TcpCubic has Linux's 2008
   HyStart (ACK trains and delay), fctlab's RFC 9406 HyStart++; both are off,
@@ -16,12 +16,14 @@ SACK, no timestamps, min RTO 200 ms, classic recovery):
   gentle, UseEcn on, UseHardDrop off, so every arrival that finds K or more
   packets in the queue disc is marked (a forced mark), over the one-packet
   device queue; with that packet the arrival finds K + 1 or more waiting,
-  which is fctlab's ``ecn-threshold`` "more than K". TcpDctcp sends every
-  data segment ECT but not its SYN nor its pure ACKs, which RED drops where it
-  would mark (a forced mark it cannot make); the preset's ``ecn-threshold``
-  does the same (``not_ect = "drop"``), the defaults' queues them as the
-  DCTCP paper's switch does.
-* BBR v1 (ns-3's TcpBbr, a port of Linux's tcp_bbr.c, pacing on) and Vegas
+  which is fctlab's ``ecn-threshold`` "more than K". TcpDctcp sends its
+  data segments and SYNs ECT (so does fctlab's tcp-dctcp) but not its pure
+  ACKs, which RED drops where it would mark (a forced mark it cannot make);
+  the preset's ``ecn-threshold`` does the same (``not_ect = "drop"``), the
+  defaults' queues them as the DCTCP paper's switch does. The preset also
+  holds the window in the CWR state after a reduction (``ecn_cwr_hold``).
+* BBR v1 (ns-3's TcpBbr, a port of Linux's tcp_bbr.c, pacing on, with SACK
+  in both: fctlab's tcp-bbr runs on its SACK scoreboard) and Vegas
   (TcpVegas, alpha 2, beta 4, gamma 1).
 """
 
@@ -91,7 +93,7 @@ def fctlab_network(s: Scheme, ns3_model: bool) -> dict | None:
     if not s.marking:
         return None
     table = {"k_pkts": K_PKTS}
-    if ns3_model:  # ns-3's RED drops what it cannot mark (SYNs, pure ACKs)
+    if ns3_model:  # ns-3's RED drops what it cannot mark (its pure ACKs)
         table["not_ect"] = "drop"
     return {"queue": "ecn-threshold", "ecn-threshold": table}
 
@@ -152,7 +154,7 @@ def caption(g: dict) -> str:
         "beta 0.7, fast convergence, Reno-friendly region, HyStart off in both (ns-3's TcpCubic HyStart is Linux's "
         "2008 one, fctlab's RFC 9406 HyStart++). DCTCP: g 1/16, the bottleneck marks an ECN-capable arrival that "
         f"finds more than K = {K_PKTS} packets waiting (chosen; C x RTT / 7 = {BDP_PKTS / 7:.0f}): fctlab "
-        'ecn-threshold, with the ns3 preset not_ect = "drop" (SYNs and pure ACKs, not ECT, dropped above K as '
+        'ecn-threshold, with the ns3 preset not_ect = "drop" (pure ACKs, not ECT, dropped above K as '
         "ns-3's RED does); ns-3 RedQueueDisc QW 1, MinTh K - 0.5, MaxTh K, not gentle, UseEcn, no hard drop, over "
         "the one-packet device queue (the preset's buffer one packet more, as for RED). BBR: v1 with pacing (ns-3 "
         "TcpBbr). Vegas: alpha 2, beta 4, gamma 1 (ns-3 TcpVegas). Every cell: NewReno's segments, ACKs, handshake "
