@@ -35,16 +35,17 @@ def require_cc(cc: str) -> None:
     import shutil
     import subprocess
 
-    if cc in available_cc():
-        return
+    have = available_cc()
+    if not have or cc in have:
+        return  # loaded, or the list cannot be read: the socket option decides
     tried = "modprobe not found"
     if shutil.which("modprobe"):
         r = subprocess.run(["modprobe", f"tcp_{cc}"], capture_output=True, text=True)
         if cc in available_cc():
             return
-        tried = f"modprobe tcp_{cc}: {(r.stderr or r.stdout).strip() or f'exit {r.returncode}'}"
-    have = " ".join(available_cc()) or "unknown"
-    raise LiveError(f"this kernel has no {cc} congestion control (it has: {have}; {tried})")
+        said = [ln.strip() for ln in (r.stderr or r.stdout).splitlines() if ln.strip()]
+        tried = f"modprobe tcp_{cc}: {said[-1] if said else f'exit {r.returncode}'}"
+    raise LiveError(f"this kernel has no {cc} congestion control (it has: {' '.join(have)}; {tried})")
 
 
 class Layout:
