@@ -36,3 +36,22 @@ def small():
     import copy
 
     return copy.deepcopy(SMALL)
+
+
+def htsim_driver(driver: str) -> Path:
+    """htsim's ``driver``, built if it is not and its sources, g++ and make are
+    here; otherwise the calling test is skipped with the reason."""
+    import shutil
+
+    from fctlab.benchmarks import htsim
+
+    try:
+        return htsim.find(driver=driver)
+    except htsim.PeerUnavailable as e:
+        missing = str(e)
+    src = htsim.source_dir()
+    if not (src / "build.sh").is_file():
+        pytest.skip(f"htsim is not built ({missing}) and its sources are not at {src}")
+    if shutil.which("g++") is None or shutil.which("make") is None:
+        pytest.skip(f"htsim is not built ({missing}) and g++ or make is missing to build it")
+    return htsim.build(progress=lambda _m: None, driver=driver)

@@ -5,10 +5,10 @@ from its sources when they and g++ are present; skipped with the reason
 otherwise."""
 
 import os
-import shutil
 
 import fctlab
 import pytest
+from conftest import htsim_driver
 from fctlab import cli
 from fctlab.bench import reference_scenario
 from fctlab.benchmarks import htsim
@@ -16,16 +16,7 @@ from fctlab.benchmarks import htsim
 
 @pytest.fixture(scope="module")
 def htsim_exe():
-    try:
-        return htsim.find()
-    except htsim.PeerUnavailable as e:
-        missing = str(e)
-    src = htsim.source_dir()
-    if not (src / "build.sh").is_file():
-        pytest.skip(f"htsim is not built ({missing}) and its sources are not at {src}")
-    if shutil.which("g++") is None or shutil.which("make") is None:
-        pytest.skip(f"htsim is not built ({missing}) and g++ or make is missing to build it")
-    return htsim.build(progress=lambda _m: None)
+    return htsim_driver(htsim.DRIVER)
 
 
 def test_find_says_where_it_looked(tmp_path, monkeypatch):

@@ -7,13 +7,13 @@ and are skipped with the reason otherwise."""
 
 import math
 import re
-import shutil
 import subprocess
 import sys
 
 import fctlab
 import numpy as np
 import pytest
+from conftest import htsim_driver
 from fctlab import cli
 from fctlab.benchmarks import htsim
 from fctlab.benchmarks import htsim_fattree as hf
@@ -25,16 +25,7 @@ WIRE, ACK, D_NS, PS_PER_B = 1040, 40, 1000, 800
 
 @pytest.fixture(scope="module")
 def fattree_exe():
-    try:
-        return hf.find()
-    except htsim.PeerUnavailable as e:
-        missing = str(e)
-    src = htsim.source_dir()
-    if not (src / "build.sh").is_file():
-        pytest.skip(f"htsim is not built ({missing}) and its sources are not at {src}")
-    if shutil.which("g++") is None or shutil.which("make") is None:
-        pytest.skip(f"htsim is not built ({missing}) and g++ or make is missing to build it")
-    return htsim.build(progress=lambda _m: None, driver=hf.DRIVER)
+    return htsim_driver(hf.DRIVER)
 
 
 def splitmix64(x: int) -> int:

@@ -177,13 +177,10 @@ def print_slice(s: dict) -> None:
     print(_row("fctlab / ns-3, CPU (medians)", f"{s['cpu_ratio']:,.0f}x"))
 
 
-def print_htsim(r: dict) -> None:
-    f, h = r["fctlab"], r["htsim"]
-    print(
-        f"htsim beside fctlab: the reference dumbbell, the same {r['flows']:,} flows ({r['sum_pkts']:,} packets) "
-        "to completion, runs alternating"
-    )
-    for name, x in (("fctlab", f), ("htsim", h)):
+def _print_race_rows(r: dict) -> None:
+    """Each simulator's packets and rates in an htsim race, then the ratios."""
+    for name in ("fctlab", "htsim"):
+        x = r[name]
         lo, med, hi = spread(x["rates"])
         print(
             _row(
@@ -195,6 +192,14 @@ def print_htsim(r: dict) -> None:
         print(_row(f"{name}: per CPU s (median)", _m(spread(x["cpu_rates"])[1])))
     print(_row("fctlab / htsim, wall (medians)", f"{r['ratio']:.2f}x"))
     print(_row("fctlab / htsim, CPU (medians)", f"{r['cpu_ratio']:.2f}x"))
+
+
+def print_htsim(r: dict) -> None:
+    print(
+        f"htsim beside fctlab: the reference dumbbell, the same {r['flows']:,} flows ({r['sum_pkts']:,} packets) "
+        "to completion, runs alternating"
+    )
+    _print_race_rows(r)
 
 
 def _htsim_race(args, size: float, out) -> dict | None:
@@ -215,24 +220,13 @@ def _htsim_race(args, size: float, out) -> dict | None:
 
 
 def print_htsim_fattree(r: dict) -> None:
-    f, h, fab = r["fctlab"], r["htsim"], r["fabric"]
+    fab = r["fabric"]
     print(
         f"htsim beside fctlab on a k = {fab['k']} fat-tree: the same {r['flows']:,} web-search flows "
         f"({r['sum_pkts']:,} packets, load {fab['load']:g} per host link, {fab['buffer_pkts']:,}-packet ports) to "
         "completion, htsim's ECMP hash and TCP, runs alternating"
     )
-    for name, x in (("fctlab", f), ("htsim", h)):
-        lo, med, hi = spread(x["rates"])
-        print(
-            _row(
-                f"{name}: unique pkts delivered",
-                f"{x['unique_delivered']:,} ({x['flows_completed']:,} flows completed, {x['drops']:,} drops)",
-            )
-        )
-        print(_row(f"{name}: per wall s ({len(x['rates'])} runs)", f"min {_m(lo)} / median {_m(med)} / max {_m(hi)}"))
-        print(_row(f"{name}: per CPU s (median)", _m(spread(x["cpu_rates"])[1])))
-    print(_row("fctlab / htsim, wall (medians)", f"{r['ratio']:.2f}x"))
-    print(_row("fctlab / htsim, CPU (medians)", f"{r['cpu_ratio']:.2f}x"))
+    _print_race_rows(r)
     print("  mean FCT per size bin (packets), fctlab / htsim:")
     for b in r["bins"]:
         print(
