@@ -7,7 +7,7 @@ use crate::net::packet::flags;
 use crate::net::queue::{DropTail, PortParams, Queue};
 use crate::net::{Link, Packet, PacketKind};
 use crate::scenario::Plan;
-use crate::sim::{Event, Time};
+use crate::sim::{prefetch_block, Event, Time};
 
 /// The run's links: router ports get the scenario's discipline; host NICs
 /// are plain unlimited FIFOs.
@@ -29,6 +29,22 @@ pub(super) fn build_links(plan: &Plan) -> Vec<Link> {
 }
 
 impl Engine {
+    /// Start loading what the next link events will touch, while this one is
+    /// handled (on a fabric their links are seldom in the cache): the link of
+    /// the event after next, and the packet at the head of the wire of the
+    /// next one (its link was fetched one event earlier).
+    #[inline(always)]
+    pub(super) fn prefetch_next(&self) {
+        if let Some(Event::Arrive(l) | Event::TxDone(l)) = self.q.second_in_wheel() {
+            prefetch_block(&self.links[l as usize]);
+        }
+        if let Some(Event::Arrive(l)) = self.q.next_in_wheel() {
+            if let Some(head) = self.links[l as usize].in_flight.front() {
+                prefetch_block(head);
+            }
+        }
+    }
+
     #[inline(always)]
     fn start_tx(&mut self, l: usize, pkt: Packet, now: Time) {
         let (arrive, first) = self.links[l].start_tx(pkt, now);

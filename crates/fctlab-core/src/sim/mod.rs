@@ -4,9 +4,12 @@
 //! time anywhere in the engine. Events that fall on the same nanosecond fire in the
 //! order they were scheduled, so a run is a pure function of (config, seed).
 
+mod prefetch;
 mod queue;
 mod rng;
+mod wheel;
 
+pub use prefetch::prefetch_block;
 pub use queue::{Event, EventQueue};
 pub use rng::{splitmix64, stream_rng, Rng};
 

@@ -25,6 +25,7 @@
 //! priority queue on (time, sequence), so the order is exactly that of a
 //! single heap.
 
+use super::wheel::Wheel;
 use super::Time;
 
 /// What an event does; the engine interprets the index.
@@ -50,17 +51,17 @@ pub enum Event {
 }
 
 #[derive(Clone, Copy)]
-struct Entry {
-    time: Time,
-    seq: u64,
-    event: Event,
+pub(super) struct Entry {
+    pub time: Time,
+    pub seq: u64,
+    pub event: Event,
 }
 
 impl Entry {
     /// The sort key: time, then insertion sequence, as one 128-bit number
     /// (one compare-and-borrow pair instead of a branch per field).
     #[inline(always)]
-    fn key(&self) -> u128 {
+    pub fn key(&self) -> u128 {
         ((self.time as u128) << 64) | self.seq as u128
     }
 }
@@ -239,6 +240,14 @@ impl LinkEvents {
     }
 }
 
+/// Which structure holds an event.
+#[derive(Clone, Copy)]
+enum Source {
+    Net,
+    Wheel,
+    Ctl,
+}
+
 /// The run's future events.
 ///
 /// The heap of other events leaves a popped event at its top as a hole, as
@@ -247,6 +256,9 @@ impl LinkEvents {
 #[derive(Default)]
 pub struct EventQueue {
     net: LinkEvents,
+    /// Link events less than [`Wheel::SPAN`] ahead, on networks with many
+    /// links (`EventQueue::with_wheel`); later ones go to `net`.
+    wheel: Option<Box<Wheel>>,
     ctl: Heap,
     /// The top of `ctl` is an event already popped.
     ctl_hole: bool,
@@ -258,6 +270,15 @@ pub struct EventQueue {
 impl EventQueue {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A queue that keeps near link events in a timing wheel
+    /// ([`super::wheel`]): for networks with many links busy at once.
+    pub fn with_wheel() -> Self {
+        EventQueue {
+            wheel: Some(Box::new(Wheel::new())),
+            ..Self::default()
+        }
     }
 
     /// The time of the event being processed (or last processed).
@@ -272,7 +293,8 @@ impl EventQueue {
     }
 
     pub fn len(&self) -> usize {
-        self.net.len() + self.ctl.len() - self.ctl_hole as usize
+        let wheel = self.wheel.as_ref().map_or(0, |w| w.len());
+        self.net.len() + wheel + self.ctl.len() - self.ctl_hole as usize
     }
 
     pub fn is_empty(&self) -> bool {
@@ -297,7 +319,10 @@ impl EventQueue {
         self.seq += 1;
         let e = Entry { time, seq, event };
         match event {
-            Event::TxDone(_) | Event::Arrive(_) => self.net.insert(e),
+            Event::TxDone(_) | Event::Arrive(_) => match self.wheel.as_deref_mut() {
+                Some(w) if Wheel::covers(time, self.now) => w.insert(e),
+                _ => self.net.insert(e),
+            },
             _ => {
                 if self.ctl_hole {
                     // Overwrite the popped event at the top and sift down.
@@ -310,16 +335,26 @@ impl EventQueue {
         }
     }
 
-    /// The earliest event and whether it is a link event (after `settle`).
+    /// The earliest event and where it is (after `settle`).
     /// A reference, not a copy: the fields are read one by one, so that no
     /// load has to wait for a wider store of the whole entry.
     #[inline(always)]
-    fn first(&self) -> Option<(&Entry, bool)> {
-        match (self.net.first(), self.ctl.top()) {
-            (Some(a), Some(b)) => Some(if a.key() < b.key() { (a, true) } else { (b, false) }),
-            (Some(a), None) => Some((a, true)),
-            (None, Some(b)) => Some((b, false)),
-            (None, None) => None,
+    fn first(&self) -> Option<(&Entry, Source)> {
+        #[inline(always)]
+        fn early<'a>(a: Option<(&'a Entry, Source)>, b: Option<(&'a Entry, Source)>) -> Option<(&'a Entry, Source)> {
+            match (a, b) {
+                (Some(a), Some(b)) => Some(if a.0.key() < b.0.key() { a } else { b }),
+                (a, None) => a,
+                (None, b) => b,
+            }
+        }
+        let net = early(
+            self.net.first().map(|e| (e, Source::Net)),
+            self.ctl.top().map(|e| (e, Source::Ctl)),
+        );
+        match self.wheel.as_deref() {
+            Some(w) => early(w.first().map(|e| (e, Source::Wheel)), net),
+            None => net,
         }
     }
 
@@ -335,15 +370,17 @@ impl EventQueue {
     #[inline(always)]
     pub fn pop_until(&mut self, until: Time) -> Result<Option<(Time, Event)>, Time> {
         self.settle();
-        let Some((e, net)) = self.first() else { return Ok(None) };
+        let Some((e, source)) = self.first() else {
+            return Ok(None);
+        };
         let (time, event) = (e.time, e.event);
         if time > until {
             return Err(time);
         }
-        if net {
-            self.net.take_first();
-        } else {
-            self.ctl_hole = true;
+        match source {
+            Source::Net => self.net.take_first(),
+            Source::Ctl => self.ctl_hole = true,
+            Source::Wheel => self.wheel.as_deref_mut().expect("a wheel").remove_first(time),
         }
         assert!(
             time >= self.now,
@@ -354,6 +391,19 @@ impl EventQueue {
         self.now = time;
         self.processed += 1;
         Ok(Some((time, event)))
+    }
+
+    /// The earliest event of the timing wheel, if the queue has one: most
+    /// often the next event, for the engine to prefetch what it will touch.
+    #[inline(always)]
+    pub fn next_in_wheel(&self) -> Option<Event> {
+        self.wheel.as_deref().and_then(|w| w.first()).map(|e| e.event)
+    }
+
+    /// The wheel's second event, if any.
+    #[inline(always)]
+    pub fn second_in_wheel(&self) -> Option<Event> {
+        self.wheel.as_deref().and_then(|w| w.second()).map(|e| e.event)
     }
 
     /// Remove and return the earliest event, advancing `now` to its time.
@@ -412,105 +462,5 @@ mod tests {
 }
 
 #[cfg(test)]
-mod heap_tests {
-    use super::*;
-    use rand::{Rng, SeedableRng};
-
-    #[test]
-    fn pop_until_leaves_later_events_in_place() {
-        let mut q = EventQueue::new();
-        q.schedule(7, Event::Arrive(0));
-        q.schedule(3, Event::SenderTimer(1));
-        assert_eq!(q.pop_until(5), Ok(Some((3, Event::SenderTimer(1)))));
-        assert_eq!(q.pop_until(5), Err(7));
-        assert_eq!(q.len(), 1);
-        assert_eq!(q.pop_until(7), Ok(Some((7, Event::Arrive(0)))));
-        assert_eq!(q.pop_until(100), Ok(None));
-        assert_eq!(q.processed(), 2);
-    }
-
-    /// Random interleavings of schedule and pop, holes included, pop events
-    /// in exactly the order of a sorted list of (time, sequence).
-    #[test]
-    fn pops_in_time_then_insertion_order_under_random_use() {
-        let mut r = rand_pcg::Pcg64Mcg::seed_from_u64(9);
-        for _ in 0..200 {
-            let mut q = EventQueue::new();
-            let mut model: Vec<(Time, u64, Event)> = Vec::new();
-            let mut seq = 0u64;
-            let mut now = 0;
-            for _ in 0..r.random_range(1..400) {
-                if r.random_bool(0.55) || model.is_empty() {
-                    let t = now + r.random_range(0..20);
-                    let e = if r.random_bool(0.5) {
-                        Event::Arrive(seq as u32)
-                    } else {
-                        Event::SenderTimer(seq as u32)
-                    };
-                    q.schedule(t, e);
-                    model.push((t, seq, e));
-                    seq += 1;
-                } else {
-                    model.sort_by_key(|m| (m.0, m.1));
-                    let (t, _, e) = model.remove(0);
-                    assert_eq!(q.pop(), Some((t, e)));
-                    now = t;
-                }
-                assert_eq!(q.len(), model.len());
-            }
-            model.sort_by_key(|m| (m.0, m.1));
-            for (t, _, e) in model {
-                assert_eq!(q.pop(), Some((t, e)));
-            }
-            assert_eq!(q.pop(), None);
-            assert!(q.is_empty());
-        }
-    }
-
-    /// Link events growing past `LinkEvents::TO_HEAP` (sorted array to
-    /// heap) and shrinking below `TO_SORTED` (back), several times, with
-    /// many equal times: still exactly the order of a sorted list.
-    #[test]
-    fn link_events_keep_their_order_across_sorted_and_heap_forms() {
-        let mut r = rand_pcg::Pcg64Mcg::seed_from_u64(14);
-        let mut q = EventQueue::new();
-        let mut model: Vec<(Time, u64, Event)> = Vec::new();
-        let (mut seq, mut now) = (0u64, 0);
-        let (mut to_heap, mut to_sorted) = (0, 0);
-        for phase in 0..12 {
-            let p_push = if phase % 2 == 0 { 0.8 } else { 0.2 };
-            for _ in 0..600 {
-                if r.random_bool(p_push) || model.is_empty() {
-                    let t = now + r.random_range(0..8);
-                    let e = match r.random_range(0..10) {
-                        0 => Event::SenderTimer(seq as u32),
-                        1..5 => Event::TxDone(seq as u32),
-                        _ => Event::Arrive(seq as u32),
-                    };
-                    q.schedule(t, e);
-                    model.push((t, seq, e));
-                    seq += 1;
-                } else {
-                    model.sort_by_key(|m| (m.0, m.1));
-                    let (t, _, e) = model.remove(0);
-                    let was_heap = q.net.heap;
-                    assert_eq!(q.pop(), Some((t, e)));
-                    q.settle();
-                    to_sorted += (was_heap && !q.net.heap) as u32;
-                    now = t;
-                }
-                to_heap += (q.net.heap && q.net.len() == LinkEvents::TO_HEAP + 1) as u32;
-                assert_eq!(q.len(), model.len());
-            }
-        }
-        assert!(
-            to_heap >= 3 && to_sorted >= 3,
-            "the test must cross both thresholds ({to_heap}, {to_sorted})"
-        );
-        model.sort_by_key(|m| (m.0, m.1));
-        for (t, _, e) in model {
-            assert_eq!(q.pop(), Some((t, e)));
-        }
-        assert!(q.pop().is_none() && q.is_empty());
-    }
-}
+#[path = "queue_tests.rs"]
+mod heap_tests;
