@@ -119,8 +119,15 @@ pub struct Engine {
     setup_s: f64,
 }
 
-/// Links from which the event queue keeps near link events in a timing wheel.
-const WHEEL_LINKS: usize = 32;
+/// Routers from which the event queue keeps near link events in a timing
+/// wheel ([`EventQueue::with_wheel`]): networks where many links are busy.
+const WHEEL_ROUTERS: usize = 4;
+
+/// The nodes with router ports.
+fn routers(t: &crate::net::topology::Topology) -> usize {
+    let ports = t.links.iter().filter(|l| l.router_port).map(|l| l.from);
+    ports.collect::<std::collections::HashSet<_>>().len()
+}
 
 impl Engine {
     pub fn new(plan: Plan) -> Engine {
@@ -135,9 +142,9 @@ impl Engine {
         let metric = MetricIds::register(&mut series);
         let setup_s = t0.elapsed().as_secs_f64();
         Engine {
-            // A few links (a dumbbell) have a few link events at a time,
-            // which a sorted array handles faster than a wheel.
-            q: if links.len() >= WHEEL_LINKS {
+            // A dumbbell (two routers, however many hosts) has a few link
+            // events at a time, which a sorted array handles faster.
+            q: if routers(&plan.topology) >= WHEEL_ROUTERS {
                 EventQueue::with_wheel()
             } else {
                 EventQueue::new()
@@ -200,7 +207,9 @@ impl Engine {
                 Err(t) => return (stop.unwrap_or(t), false),
             };
             end_ns = now;
-            self.prefetch_next();
+            if self.q.has_wheel() {
+                self.prefetch_next();
+            }
             self.dispatch(now, ev);
             if self.q.processed() & 0xFFFF == 0 {
                 let w = wall.elapsed().as_secs_f64();

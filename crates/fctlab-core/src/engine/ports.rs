@@ -29,19 +29,14 @@ pub(super) fn build_links(plan: &Plan) -> Vec<Link> {
 }
 
 impl Engine {
-    /// Start loading what the next link events will touch, while this one is
-    /// handled (on a fabric their links are seldom in the cache): the link of
-    /// the event after next, and the packet at the head of the wire of the
-    /// next one (its link was fetched one event earlier).
+    /// Start loading the link of the next link event while this one is
+    /// handled: on a fabric the link is seldom in the cache when its event
+    /// comes. (Going further ahead, to the packet at the head of its wire or
+    /// the link that packet goes on to, cost more than it saved.)
     #[inline(always)]
     pub(super) fn prefetch_next(&self) {
-        if let Some(Event::Arrive(l) | Event::TxDone(l)) = self.q.second_in_wheel() {
+        if let Some(Event::Arrive(l) | Event::TxDone(l)) = self.q.next_in_wheel() {
             prefetch_block(&self.links[l as usize]);
-        }
-        if let Some(Event::Arrive(l)) = self.q.next_in_wheel() {
-            if let Some(head) = self.links[l as usize].in_flight.front() {
-                prefetch_block(head);
-            }
         }
     }
 

@@ -240,14 +240,6 @@ impl LinkEvents {
     }
 }
 
-/// Which structure holds an event.
-#[derive(Clone, Copy)]
-enum Source {
-    Net,
-    Wheel,
-    Ctl,
-}
-
 /// The run's future events.
 ///
 /// The heap of other events leaves a popped event at its top as a hole, as
@@ -335,34 +327,34 @@ impl EventQueue {
         }
     }
 
-    /// The earliest event and where it is (after `settle`).
-    /// A reference, not a copy: the fields are read one by one, so that no
-    /// load has to wait for a wider store of the whole entry.
+    /// The earliest event outside the wheel and whether it is a link event
+    /// (after `settle`). A reference, not a copy: the fields are read one by
+    /// one, so that no load has to wait for a wider store of the whole entry.
     #[inline(always)]
-    fn first(&self) -> Option<(&Entry, Source)> {
-        #[inline(always)]
-        fn early<'a>(a: Option<(&'a Entry, Source)>, b: Option<(&'a Entry, Source)>) -> Option<(&'a Entry, Source)> {
-            match (a, b) {
-                (Some(a), Some(b)) => Some(if a.0.key() < b.0.key() { a } else { b }),
-                (a, None) => a,
-                (None, b) => b,
-            }
+    fn first(&self) -> Option<(&Entry, bool)> {
+        match (self.net.first(), self.ctl.top()) {
+            (Some(a), Some(b)) => Some(if a.key() < b.key() { (a, true) } else { (b, false) }),
+            (Some(a), None) => Some((a, true)),
+            (None, Some(b)) => Some((b, false)),
+            (None, None) => None,
         }
-        let net = early(
-            self.net.first().map(|e| (e, Source::Net)),
-            self.ctl.top().map(|e| (e, Source::Ctl)),
-        );
-        match self.wheel.as_deref() {
-            Some(w) => early(w.first().map(|e| (e, Source::Wheel)), net),
-            None => net,
-        }
+    }
+
+    /// Whether near link events are kept in a wheel (`EventQueue::with_wheel`).
+    pub fn has_wheel(&self) -> bool {
+        self.wheel.is_some()
     }
 
     /// The time of the next event, if any.
     #[inline]
     pub fn peek_time(&mut self) -> Option<Time> {
         self.settle();
-        self.first().map(|(e, _)| e.time)
+        let other = self.first().map(|(e, _)| e.time);
+        let wheel = self.wheel.as_deref().and_then(|w| w.first()).map(|e| e.time);
+        match (wheel, other) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// Remove and return the earliest event if it is due by `until`
@@ -370,18 +362,49 @@ impl EventQueue {
     #[inline(always)]
     pub fn pop_until(&mut self, until: Time) -> Result<Option<(Time, Event)>, Time> {
         self.settle();
-        let Some((e, source)) = self.first() else {
+        if self.wheel.is_some() {
+            return self.pop_until_with_wheel(until);
+        }
+        let Some((e, net)) = self.first() else {
             return Ok(None);
         };
         let (time, event) = (e.time, e.event);
         if time > until {
             return Err(time);
         }
-        match source {
-            Source::Net => self.net.take_first(),
-            Source::Ctl => self.ctl_hole = true,
-            Source::Wheel => self.wheel.as_deref_mut().expect("a wheel").remove_first(time),
+        if net {
+            self.net.take_first();
+        } else {
+            self.ctl_hole = true;
         }
+        Ok(Some(self.advance(time, event)))
+    }
+
+    /// `pop_until` (after `settle`) for a queue with a wheel.
+    #[inline(always)]
+    fn pop_until_with_wheel(&mut self, until: Time) -> Result<Option<(Time, Event)>, Time> {
+        let w = self.wheel.as_deref().expect("a wheel");
+        let (e, source) = match (w.first(), self.first()) {
+            (Some(a), Some((b, net))) if b.key() < a.key() => (b, Some(net)),
+            (Some(a), _) => (a, None),
+            (None, Some((b, net))) => (b, Some(net)),
+            (None, None) => return Ok(None),
+        };
+        let (time, event) = (e.time, e.event);
+        if time > until {
+            return Err(time);
+        }
+        match source {
+            Some(true) => self.net.take_first(),
+            Some(false) => self.ctl_hole = true,
+            None => self.wheel.as_deref_mut().expect("a wheel").remove_first(time),
+        }
+        Ok(Some(self.advance(time, event)))
+    }
+
+    /// The present moves to the popped event's time.
+    #[inline(always)]
+    fn advance(&mut self, time: Time, event: Event) -> (Time, Event) {
         assert!(
             time >= self.now,
             "causality violated: event at {} < now {}",
@@ -390,20 +413,14 @@ impl EventQueue {
         );
         self.now = time;
         self.processed += 1;
-        Ok(Some((time, event)))
+        (time, event)
     }
 
     /// The earliest event of the timing wheel, if the queue has one: most
-    /// often the next event, for the engine to prefetch what it will touch.
+    /// often the next event, for the engine to prefetch what it touches.
     #[inline(always)]
     pub fn next_in_wheel(&self) -> Option<Event> {
-        self.wheel.as_deref().and_then(|w| w.first()).map(|e| e.event)
-    }
-
-    /// The wheel's second event, if any.
-    #[inline(always)]
-    pub fn second_in_wheel(&self) -> Option<Event> {
-        self.wheel.as_deref().and_then(|w| w.second()).map(|e| e.event)
+        self.wheel.as_deref()?.first().map(|e| e.event)
     }
 
     /// Remove and return the earliest event, advancing `now` to its time.

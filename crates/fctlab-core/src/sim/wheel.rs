@@ -79,20 +79,6 @@ impl Wheel {
         self.nodes.get(self.first as usize).map(|n| &n.entry)
     }
 
-    /// The entry after the earliest.
-    #[inline(always)]
-    pub fn second(&self) -> Option<&Entry> {
-        let f = self.nodes.get(self.first as usize)?;
-        if f.next != NIL {
-            return Some(&self.nodes[f.next as usize].entry);
-        }
-        let s = (f.entry.time & Self::MASK) as usize;
-        match self.next_slot((s + 1) & Self::MASK as usize) {
-            Some(t) if t != s => Some(&self.nodes[self.slots[t][0] as usize].entry),
-            _ => None,
-        }
-    }
-
     /// Add `e` (its time within `SPAN` of the present; its sequence larger
     /// than that of every entry already in).
     #[inline(always)]
@@ -224,10 +210,8 @@ mod tests {
                 model.push((t, seq, e));
                 seq += 1;
             } else {
-                model.sort_by_key(|m| (m.0, m.1));
-                assert_eq!(w.second().map(|e| e.event), model.get(1).map(|m| m.2));
-                let m = 0;
-                let (t, _, e) = model.remove(m);
+                let m = (0..model.len()).min_by_key(|&i| (model[i].0, model[i].1)).unwrap();
+                let (t, _, e) = model.swap_remove(m);
                 assert_eq!(w.pop(), Some((t, e)));
                 now = t;
             }
