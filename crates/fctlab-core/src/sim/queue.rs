@@ -18,10 +18,14 @@
 //!   ascending array already is one), and below [`LinkEvents::TO_SORTED`] it
 //!   is sorted again, so a network with many busy links pays a heap's
 //!   logarithmic cost instead of a linear one.
+//!   On networks with four routers or more the link events less than
+//!   [`Wheel::SPAN`] ahead go to a timing wheel instead ([`super::wheel`]),
+//!   where hundreds to thousands of busy links cost no more per event than
+//!   a few.
 //! - Everything else (timers, flow starts, samples) grows with the number of
 //!   flows and lives in a 4-ary heap.
 //!
-//! Popping takes the earlier head of the two; either structure is an exact
+//! Popping takes the earliest head of the structures; each is an exact
 //! priority queue on (time, sequence), so the order is exactly that of a
 //! single heap.
 
