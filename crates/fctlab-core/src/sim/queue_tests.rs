@@ -3,6 +3,40 @@
 use super::*;
 use rand::{Rng, SeedableRng};
 
+/// What the queue should hold: events with their insertion sequence, to be
+/// popped in (time, sequence) order, as a sorted list gives them.
+#[derive(Default)]
+struct Model {
+    events: Vec<(Time, u64, Event)>,
+    seq: u64,
+}
+
+impl Model {
+    /// Schedule the event `e` makes of the next sequence number, at `t`, in both.
+    fn schedule(&mut self, q: &mut EventQueue, t: Time, e: impl FnOnce(u32) -> Event) {
+        let e = e(self.seq as u32);
+        q.schedule(t, e);
+        self.events.push((t, self.seq, e));
+        self.seq += 1;
+    }
+
+    /// Pop from both, check that they agree, and return the time popped.
+    fn pop(&mut self, q: &mut EventQueue) -> Time {
+        self.events.sort_by_key(|m| (m.0, m.1));
+        let (t, _, e) = self.events.remove(0);
+        assert_eq!(q.pop(), Some((t, e)));
+        t
+    }
+
+    /// Pop what is left, checking the order, until both are empty.
+    fn drain(mut self, q: &mut EventQueue) {
+        while !self.events.is_empty() {
+            self.pop(q);
+        }
+        assert!(q.pop().is_none() && q.is_empty());
+    }
+}
+
 #[test]
 fn pop_until_leaves_later_events_in_place() {
     let mut q = EventQueue::new();
@@ -23,34 +57,25 @@ fn pops_in_time_then_insertion_order_under_random_use() {
     let mut r = rand_pcg::Pcg64Mcg::seed_from_u64(9);
     for _ in 0..200 {
         let mut q = EventQueue::new();
-        let mut model: Vec<(Time, u64, Event)> = Vec::new();
-        let mut seq = 0u64;
+        let mut model = Model::default();
         let mut now = 0;
         for _ in 0..r.random_range(1..400) {
-            if r.random_bool(0.55) || model.is_empty() {
+            if r.random_bool(0.55) || model.events.is_empty() {
                 let t = now + r.random_range(0..20);
-                let e = if r.random_bool(0.5) {
-                    Event::Arrive(seq as u32)
-                } else {
-                    Event::SenderTimer(seq as u32)
-                };
-                q.schedule(t, e);
-                model.push((t, seq, e));
-                seq += 1;
+                let arrive = r.random_bool(0.5);
+                model.schedule(&mut q, t, |i| {
+                    if arrive {
+                        Event::Arrive(i)
+                    } else {
+                        Event::SenderTimer(i)
+                    }
+                });
             } else {
-                model.sort_by_key(|m| (m.0, m.1));
-                let (t, _, e) = model.remove(0);
-                assert_eq!(q.pop(), Some((t, e)));
-                now = t;
+                now = model.pop(&mut q);
             }
-            assert_eq!(q.len(), model.len());
+            assert_eq!(q.len(), model.events.len());
         }
-        model.sort_by_key(|m| (m.0, m.1));
-        for (t, _, e) in model {
-            assert_eq!(q.pop(), Some((t, e)));
-        }
-        assert_eq!(q.pop(), None);
-        assert!(q.is_empty());
+        model.drain(&mut q);
     }
 }
 
@@ -61,44 +86,35 @@ fn pops_in_time_then_insertion_order_under_random_use() {
 fn link_events_keep_their_order_across_sorted_and_heap_forms() {
     let mut r = rand_pcg::Pcg64Mcg::seed_from_u64(14);
     let mut q = EventQueue::new();
-    let mut model: Vec<(Time, u64, Event)> = Vec::new();
-    let (mut seq, mut now) = (0u64, 0);
+    let mut model = Model::default();
+    let mut now = 0;
     let (mut to_heap, mut to_sorted) = (0, 0);
     for phase in 0..12 {
         let p_push = if phase % 2 == 0 { 0.8 } else { 0.2 };
         for _ in 0..600 {
-            if r.random_bool(p_push) || model.is_empty() {
+            if r.random_bool(p_push) || model.events.is_empty() {
                 let t = now + r.random_range(0..8);
-                let e = match r.random_range(0..10) {
-                    0 => Event::SenderTimer(seq as u32),
-                    1..5 => Event::TxDone(seq as u32),
-                    _ => Event::Arrive(seq as u32),
-                };
-                q.schedule(t, e);
-                model.push((t, seq, e));
-                seq += 1;
+                let kind = r.random_range(0..10);
+                model.schedule(&mut q, t, |i| match kind {
+                    0 => Event::SenderTimer(i),
+                    1..5 => Event::TxDone(i),
+                    _ => Event::Arrive(i),
+                });
             } else {
-                model.sort_by_key(|m| (m.0, m.1));
-                let (t, _, e) = model.remove(0);
                 let was_heap = q.net.heap;
-                assert_eq!(q.pop(), Some((t, e)));
+                now = model.pop(&mut q);
                 q.settle();
                 to_sorted += (was_heap && !q.net.heap) as u32;
-                now = t;
             }
             to_heap += (q.net.heap && q.net.len() == LinkEvents::TO_HEAP + 1) as u32;
-            assert_eq!(q.len(), model.len());
+            assert_eq!(q.len(), model.events.len());
         }
     }
     assert!(
         to_heap >= 3 && to_sorted >= 3,
         "the test must cross both thresholds ({to_heap}, {to_sorted})"
     );
-    model.sort_by_key(|m| (m.0, m.1));
-    for (t, _, e) in model {
-        assert_eq!(q.pop(), Some((t, e)));
-    }
-    assert!(q.pop().is_none() && q.is_empty());
+    model.drain(&mut q);
 }
 
 /// With the timing wheel: link events near and far (in the wheel, or
@@ -108,34 +124,25 @@ fn link_events_keep_their_order_across_sorted_and_heap_forms() {
 fn the_wheel_keeps_the_order_of_a_single_queue() {
     let mut r = rand_pcg::Pcg64Mcg::seed_from_u64(21);
     let mut q = EventQueue::with_wheel();
-    let mut model: Vec<(Time, u64, Event)> = Vec::new();
-    let (mut seq, mut now) = (0u64, 0);
+    let mut model = Model::default();
+    let mut now = 0;
     for _ in 0..50_000 {
-        if r.random_bool(0.5) || model.is_empty() {
+        if r.random_bool(0.5) || model.events.is_empty() {
             let ahead = match r.random_range(0..10) {
                 0 => r.random_range(0..3 * Wheel::SPAN),
                 1 => Wheel::SPAN - 1 + r.random_range(0..2),
                 _ => r.random_range(0..6),
             };
-            let e = match r.random_range(0..4) {
-                0 => Event::SenderTimer(seq as u32),
-                1 => Event::TxDone(seq as u32),
-                _ => Event::Arrive(seq as u32),
-            };
-            q.schedule(now + ahead, e);
-            model.push((now + ahead, seq, e));
-            seq += 1;
+            let kind = r.random_range(0..4);
+            model.schedule(&mut q, now + ahead, |i| match kind {
+                0 => Event::SenderTimer(i),
+                1 => Event::TxDone(i),
+                _ => Event::Arrive(i),
+            });
         } else {
-            model.sort_by_key(|m| (m.0, m.1));
-            let (t, _, e) = model.remove(0);
-            assert_eq!(q.pop(), Some((t, e)));
-            now = t;
+            now = model.pop(&mut q);
         }
-        assert_eq!(q.len(), model.len());
+        assert_eq!(q.len(), model.events.len());
     }
-    model.sort_by_key(|m| (m.0, m.1));
-    for (t, _, e) in model {
-        assert_eq!(q.pop(), Some((t, e)));
-    }
-    assert!(q.pop().is_none() && q.is_empty());
+    model.drain(&mut q);
 }
